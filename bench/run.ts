@@ -1,0 +1,263 @@
+// npm run bench [-- --duration 10 --connections 20 --warmup 2 --scenario isauth]
+//
+// Measures, in one run on this machine:
+//   1. the ceiling: a bare express 5 app answering POST /bare with a small JSON body, on 127.0.0.1;
+//   2. every scenario of bench/scenarios through the gateway of the standalone process (started in-process).
+// Prints a table and writes the same to bench/results/latest.json. Responses that are not 2xx, connection
+// errors and timeouts are counted; a measurement with any of them is flagged and the run exits with 1.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import express from 'express';
+import { type BenchRequest, scenarios } from './scenarios';
+
+interface Settings {
+  duration: number;
+  connections: number;
+  warmup: number;
+  only: string[];
+}
+
+interface Measurement {
+  scenario: string;
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** req/s as a percentage of the ceiling's req/s. */
+  percentOfCeiling: number | null;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** Set when the measurement has non-2xx responses, errors or timeouts, or could not run at all. */
+  flagged: boolean;
+  /** Why the scenario could not be measured (setup or start-up failed). */
+  failure?: string;
+}
+
+const CEILING = 'ceiling (bare express)';
+const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+
+function readSettings(): Settings {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '20' },
+      warmup: { type: 'string', default: '2' },
+      scenario: { type: 'string', multiple: true, default: [] },
+    },
+    allowPositionals: false,
+  });
+  const number = (name: string, raw: string, min: number): number => {
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min} (got '${raw}')`);
+    return n;
+  };
+  return {
+    duration: number('duration', values.duration, 1),
+    connections: Math.floor(number('connections', values.connections, 1)),
+    warmup: number('warmup', values.warmup, 0),
+    only: values.scenario,
+  };
+}
+
+/** One autocannon measurement of one request, after a short warm-up whose numbers are discarded. */
+async function measure(name: string, baseUrl: string, request: BenchRequest, settings: Settings): Promise<Measurement> {
+  const rawBody = typeof request.body === 'string' || request.body === undefined;
+  const body = rawBody ? (request.body as string | undefined) : JSON.stringify(request.body);
+  const options: autocannon.Options = {
+    url: new URL(request.path, baseUrl).toString(),
+    method: request.method,
+    headers: { ...(rawBody ? {} : { 'content-type': 'application/json' }), ...request.headers },
+    ...(body === undefined ? {} : { body }),
+    connections: settings.connections,
+    // The load generator runs on its own thread, so it does not share the event loop it is measuring.
+    workers: 1,
+  };
+  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
+  const result = await autocannon({ ...options, duration: settings.duration });
+  const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+  return {
+    scenario: name,
+    reqPerSec: round(result.requests.average, 1),
+    p50Ms: round(result.latency.p50),
+    p99Ms: round(result.latency.p99),
+    percentOfCeiling: null,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    flagged: result.non2xx + result.errors + result.timeouts > 0,
+  };
+}
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+const failed = (scenario: string, err: unknown): Measurement => ({
+  scenario,
+  reqPerSec: 0,
+  p50Ms: 0,
+  p99Ms: 0,
+  percentOfCeiling: null,
+  requests: 0,
+  non2xx: 0,
+  errors: 0,
+  timeouts: 0,
+  flagged: true,
+  failure: describe(err),
+});
+
+async function listenLocal(app: express.Express): Promise<{ url: string; server: Server }> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(0, '127.0.0.1', (err?: Error) => {
+      if (err) return reject(err);
+      const { port } = server.address() as AddressInfo;
+      resolve({ url: `http://127.0.0.1:${port}`, server });
+    });
+  });
+}
+
+/** The most this machine serves over HTTP with express 5: JSON in, JSON out, nothing else. */
+async function measureCeiling(settings: Settings): Promise<Measurement> {
+  const app = express();
+  app.use(express.json());
+  app.post('/bare', (req, res) => {
+    res.json({ status: true, echo: typeof req.body?.token === 'string' ? req.body.token.length : 0 });
+  });
+  const { url, server } = await listenLocal(app);
+  try {
+    return await measure(CEILING, url, { method: 'POST', path: '/bare', body: { token: 'x'.repeat(200) } }, settings);
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+async function measureScenarios(settings: Settings): Promise<Measurement[]> {
+  const selected = settings.only.length ? scenarios.filter((s) => settings.only.includes(s.name)) : scenarios;
+  const unknown = settings.only.filter((name) => !scenarios.some((s) => s.name === name));
+  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
+
+  const dataDir = await mkdtemp(join(tmpdir(), 'nudge-bench-'));
+  const results: Measurement[] = [];
+  try {
+    let standalone: { url: string; close(): Promise<void> };
+    try {
+      const { startStandalone } = await import('@nudge/standalone');
+      standalone = await startStandalone({
+        DATA_DIR: dataDir,
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        // The embedded topology: the dev outbox is where scenarios read their sign-in codes.
+        NODE_ENV: 'development',
+        MAIL_TRANSPORT: 'capture',
+        // Limits meant for people, not for a load generator on one IP.
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        AUTH_CODE_LIMIT_PER_HOUR: '1000000',
+        AUTH_CODE_IP_LIMIT_PER_HOUR: '1000000',
+      });
+    } catch (err) {
+      return selected.map((s) => failed(s.name, new Error(`standalone did not start: ${describe(err)}`)));
+    }
+    try {
+      for (const scenario of selected) {
+        process.stdout.write(`measuring ${scenario.name} ...\n`);
+        try {
+          const request = await scenario.setup({ url: standalone.url });
+          results.push(await measure(scenario.name, standalone.url, request, settings));
+        } catch (err) {
+          results.push(failed(scenario.name, err));
+        }
+      }
+    } finally {
+      await standalone.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+function table(rows: Measurement[]): string {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '% of ceiling', 'problems'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.failure ? '-' : r.reqPerSec.toFixed(1),
+    r.failure ? '-' : r.p50Ms.toFixed(2),
+    r.failure ? '-' : r.p99Ms.toFixed(2),
+    r.percentOfCeiling === null ? '-' : `${r.percentOfCeiling.toFixed(1)}%`,
+    problems(r),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const format = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (i === 0 || i === widths.length - 1 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w - 1)}:-`)).join('|')}|`;
+  return [format(header), rule, ...lines.map(format)].join('\n');
+}
+
+function problems(r: Measurement): string {
+  if (r.failure) return `FAILED: ${r.failure}`;
+  if (!r.flagged) return 'none';
+  const parts = [
+    r.non2xx ? `${r.non2xx} non-2xx` : '',
+    r.errors ? `${r.errors} errors` : '',
+    r.timeouts ? `${r.timeouts} timeouts` : '',
+  ].filter(Boolean);
+  return `FLAGGED: ${parts.join(', ')} of ${r.requests}`;
+}
+
+async function main(): Promise<void> {
+  const settings = readSettings();
+  process.stdout.write(
+    `bench: ${settings.connections} connections, ${settings.duration} s per measurement after a ${settings.warmup} s warm-up\n`,
+  );
+  process.stdout.write('measuring the ceiling ...\n');
+  let ceiling: Measurement;
+  try {
+    ceiling = await measureCeiling(settings);
+  } catch (err) {
+    ceiling = failed(CEILING, err);
+  }
+  const measured = await measureScenarios(settings);
+  const rows = [ceiling, ...measured];
+  const ceilingRate = ceiling.failure || ceiling.reqPerSec <= 0 ? null : ceiling.reqPerSec;
+  for (const row of rows) {
+    if (!row.failure && ceilingRate !== null) row.percentOfCeiling = Math.round((row.reqPerSec / ceilingRate) * 1000) / 10;
+  }
+
+  process.stdout.write(`\n${table(rows)}\n`);
+  const flagged = rows.filter((r) => r.flagged);
+  if (flagged.length) {
+    process.stdout.write(`\n${flagged.length} measurement(s) flagged: their numbers include failed requests or are missing.\n`);
+    process.exitCode = 1;
+  }
+
+  await mkdir(resultsDir, { recursive: true });
+  const report = {
+    generatedAt: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      node: process.version,
+      platform: `${process.platform}-${process.arch}`,
+    },
+    settings: { connections: settings.connections, durationSeconds: settings.duration, warmupSeconds: settings.warmup },
+    results: rows,
+  };
+  const file = join(resultsDir, 'latest.json');
+  await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\nwritten to ${file}\n`);
+}
+
+main()
+  .catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  })
+  // Leftover handles (sockets in TIME_WAIT keep-alive, store timers) must not keep a finished run alive.
+  .finally(() => process.exit());

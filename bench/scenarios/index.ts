@@ -1,0 +1,7 @@
+import { isauth } from './isauth';
+import type { Scenario } from './types';
+
+export type { BenchContext, BenchRequest, Scenario } from './types';
+
+/** Every scenario `npm run bench` measures through the standalone gateway, in this order. */
+export const scenarios: Scenario[] = [isauth];

@@ -1,0 +1,21 @@
+/** What a scenario's setup receives: the gateway of a running standalone process. */
+export interface BenchContext {
+  /** The gateway's base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+}
+
+/** The one request a scenario sends, over and over, for the whole measurement. */
+export interface BenchRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path (and query) on the gateway, e.g. /api/user/isauth */
+  path: string;
+  headers?: Record<string, string>;
+  /** A string is sent as is; anything else is sent as JSON (with content-type application/json). */
+  body?: unknown;
+}
+
+export interface Scenario {
+  name: string;
+  /** Prepares whatever the request needs (users, tokens, content) through the public API, then describes it. */
+  setup(ctx: BenchContext): Promise<BenchRequest>;
+}

@@ -1,0 +1,163 @@
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import type { ServiceName } from '@nudge/contracts';
+import { docsRouter } from './docs';
+import { buildOpenApiDocument } from './openapi';
+import { createServiceProxy } from './proxy';
+import { requestIdAndLog, requestIdOf } from './request-id';
+import { webRouter } from './web';
+
+export interface DevOutboxMessage {
+  channel: 'email' | 'whatsapp';
+  to: string;
+  subject?: string;
+  text: string;
+  html?: string;
+  createdAt: string;
+}
+
+export interface DevOutbox {
+  list(): Promise<DevOutboxMessage[]>;
+}
+
+export interface GatewayOptions {
+  /** Base URLs of the services, e.g. { auth: 'http://127.0.0.1:40123' }; a missing one answers 503. */
+  services: Partial<Record<ServiceName, string>>;
+  /** Folder of the built web app; served (with an index.html fallback for navigations) when it exists. */
+  webDist?: string;
+  /** Embedded topology only: GET /api/dev/outbox lists captured messages. Absent = the route does not exist. */
+  devOutbox?: DevOutbox;
+  /** Requests per minute per client IP, across /api and /auth. */
+  rateLimitPerMinute: number;
+  /** /readyz answers 200 when every check is true, 503 otherwise. */
+  readiness?: () => Promise<Record<string, boolean>>;
+  log: Logger;
+  /** Express's `trust proxy`: set it when a load balancer sits in front, so rate limits see the client IP. */
+  trustProxy?: boolean | number;
+}
+
+/**
+ * The gateway as an express app (the caller listens): request ids and logs, security headers, rate limits,
+ * health probes, the OpenAPI docs, the dev outbox (embedded), the proxy to the services and the web app.
+ * It never parses request bodies: they stream through to the services untouched.
+ */
+export function createGateway(opts: GatewayOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', opts.trustProxy ?? false);
+
+  app.use(requestIdAndLog(opts.log)); app.use(express.json());
+  app.use(securityHeaders());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: true });
+  });
+  app.get('/readyz', async (_req, res) => {
+    try {
+      const checks = (await opts.readiness?.()) ?? {};
+      const ready = Object.values(checks).every(Boolean);
+      res.status(ready ? 200 : 503).json({ status: ready, checks });
+    } catch (err) {
+      opts.log.warn({ err, requestId: requestIdOf(res) }, 'readiness check failed');
+      res.status(503).json({ status: false, checks: {}, message: 'The readiness check failed' });
+    }
+  });
+
+  // Services' /internal routes are for service-to-service calls only.
+  app.use('/internal', (_req, res) => {
+    res.status(404).json({ status: false, message: 'Not found' });
+  });
+
+  app.use(['/api', '/auth'], apiRateLimit(opts.rateLimitPerMinute));
+  app.use(docsRouter(buildOpenApiDocument({ devOutbox: Boolean(opts.devOutbox), onSchemaError: schemaWarning(opts.log) })));
+  if (opts.devOutbox) app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox));
+
+  const proxy = createServiceProxy(opts.services, opts.log);
+  app.use((req, res, next) => {
+    if (/^\/(?:api|auth)(?:\/|$)/.test(req.path)) proxy(req, res, next);
+    else next();
+  });
+
+  const web = webRouter(opts.webDist);
+  if (web) app.use(web);
+
+  app.use((req, res) => {
+    res.status(404).json({ status: false, message: `Not found: ${req.method} ${req.path}` });
+  });
+  app.use(errorHandler(opts.log));
+  return app;
+}
+
+function securityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        // swagger-ui and the web app set inline style attributes.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        // Post, promotion and logo images may be remote URLs; uploads preview as data: and blob: URLs.
+        'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+        'font-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'object-src': ["'none'"],
+        'frame-ancestors': ["'self'"],
+        'form-action': ["'self'"],
+        // The standalone topology serves plain http on a LAN address; upgrading would break it.
+        'upgrade-insecure-requests': null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+}
+
+function apiRateLimit(limit: number): RequestHandler {
+  return rateLimit({
+    windowMs: 60_000,
+    limit,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => {
+      res.status(429).json({ status: false, message: 'Too many requests, please try again later' });
+    },
+  });
+}
+
+function devOutboxHandler(outbox: DevOutbox): RequestHandler {
+  return async (_req, res, next) => {
+    try {
+      const messages = [...(await outbox.list())].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      res.setHeader('cache-control', 'no-store');
+      res.json({ messages });
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+function schemaWarning(log: Logger) {
+  return (route: { method: string; path: string }, part: string, error: unknown) =>
+    log.warn({ err: error, route: `${route.method} ${route.path}`, part }, 'schema not expressible in OpenAPI');
+}
+
+function errorHandler(log: Logger): ErrorRequestHandler {
+  return (err, _req, res, _next) => {
+    const given = Number((err as { status?: unknown; statusCode?: unknown }).status ?? err?.statusCode);
+    const status = given >= 400 && given < 600 ? given : 500;
+    if (status >= 500) log.error({ err, requestId: requestIdOf(res) }, 'gateway error');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const message =
+      status >= 500
+        ? 'Something went wrong in the gateway; please try again later'
+        : err instanceof Error && (err as { expose?: boolean }).expose !== false
+          ? err.message
+          : 'Bad request';
+    res.status(status).json({ status: false, message });
+  };
+}

@@ -1,0 +1,73 @@
+import type { ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Logger } from 'pino';
+import { findRoute, type ServiceName } from '@nudge/contracts';
+import { requestIdOf } from './request-id';
+
+/** Headers a client must never be able to hand to a service through the gateway. */
+const STRIPPED_REQUEST_HEADERS = ['x-internal-token'];
+
+const isResponse = (res: unknown): res is ServerResponse =>
+  typeof res === 'object' && res !== null && 'writeHead' in res;
+
+function proxyFor(service: ServiceName, target: string, log: Logger) {
+  return createProxyMiddleware<Request, Response>({
+    target,
+    changeOrigin: false,
+    xfwd: true,
+    on: {
+      proxyReq(proxyReq, _req, res) {
+        
+        proxyReq.setHeader('x-request-id', requestIdOf(res));
+      },
+      proxyRes(proxyRes, _req, res) {
+        proxyRes.headers['x-request-id'] = requestIdOf(res);
+        delete proxyRes.headers['x-powered-by'];
+      },
+      error(err, _req, res) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (!isResponse(res)) {
+          res.destroy();
+          return;
+        }
+        if (res.headersSent || res.writableEnded) {
+          // The upstream failed mid-response: nothing sensible can be sent any more.
+          res.destroy();
+          return;
+        }
+        log.warn({ requestId: requestIdOf(res as Response), service, target, code, err: err.message }, 'proxy error');
+        res.statusCode = 503;
+        res.setHeader('content-type', 'application/json; charset=utf-8');
+        res.setHeader('retry-after', '1');
+        res.end(
+          JSON.stringify({ status: false, message: `The ${service} service is not reachable right now, please retry` }),
+        );
+      },
+    },
+  });
+}
+
+/**
+ * Routes /api and /auth requests to their owning service by the contracts' routing table, streaming the
+ * body through untouched (the payment webhook is verified on its raw bytes).
+ */
+export function createServiceProxy(services: Partial<Record<ServiceName, string>>, log: Logger): RequestHandler {
+  const proxies = new Map<ServiceName, ReturnType<typeof proxyFor>>();
+  for (const [service, url] of Object.entries(services) as [ServiceName, string | undefined][]) {
+    if (url) proxies.set(service, proxyFor(service, url, log));
+  }
+  return (req, res, next) => {
+    const route = findRoute(req.method, req.path);
+    if (!route) {
+      res.status(404).json({ status: false, message: `No such API route: ${req.method} ${req.path}` });
+      return;
+    }
+    const proxy = proxies.get(route.service);
+    if (!proxy) {
+      res.status(503).json({ status: false, message: `The ${route.service} service is not available yet` });
+      return;
+    }
+    proxy(req, res, next).catch(next);
+  };
+}

@@ -1,0 +1,39 @@
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import express, { type Router } from 'express';
+
+/** Paths that belong to the gateway or the services: never answered with the web app. */
+const NOT_WEB = /^\/(?:api|auth|internal|healthz|readyz)(?:\/|$)/;
+
+/**
+ * The built web app: its files, and index.html for browser navigations to client-side routes
+ * (GET/HEAD that ask for text/html, outside /api, /auth, /healthz and /readyz). Undefined when the
+ * folder does not exist.
+ */
+export function webRouter(webDist: string | undefined): Router | undefined {
+  if (!webDist) return undefined;
+  const root = resolve(webDist);
+  if (!existsSync(root) || !statSync(root).isDirectory()) return undefined;
+  const indexHtml = join(root, 'index.html');
+  const router = express.Router();
+  router.use((req, _res, next) => (NOT_WEB.test(req.path) ? next('router') : next()));
+  router.use(
+    express.static(root, {
+      setHeaders(res, path) {
+        // Vite puts content-hashed files under /assets; everything else may change between deploys.
+        if (path.startsWith(join(root, 'assets'))) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        else res.setHeader('cache-control', 'no-cache');
+      },
+    }),
+  );
+  router.use((req, res, next) => {
+    const wantsHtml = /\btext\/html\b/.test(req.headers.accept ?? '');
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !wantsHtml || !existsSync(indexHtml)) {
+      next();
+      return;
+    }
+    res.setHeader('cache-control', 'no-cache');
+    res.sendFile(indexHtml);
+  });
+  return router;
+}

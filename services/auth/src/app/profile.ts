@@ -1,0 +1,71 @@
+import { AuthEvents } from '@nudge/contracts';
+import { badRequest, notFound, tooManyRequests, type WhatsAppSender, type WindowLimiter } from '@nudge/platform';
+import { decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
+import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
+import type { UserRepository } from './user-repository';
+
+export interface ProfileDeps {
+  users: UserRepository;
+  codes: OneTimeCodes;
+  whatsapp: WhatsAppSender;
+  perPhone: WindowLimiter;
+  siteName: string;
+}
+
+export function createProfile(deps: ProfileDeps) {
+  const { users } = deps;
+
+  async function load(userId: string): Promise<UserState> {
+    const user = await users.get(userId);
+    if (!user) throw notFound('User not found');
+    return user;
+  }
+
+  return {
+    load,
+
+    /**
+     * POST /api/user/update. The WhatsApp number is set only by verifying it (otpTransaction); here it may be
+     * kept or cleared, and WhatsApp reminders need a verified number.
+     */
+    async update(userId: string, changes: ProfileChanges, actor: string) {
+      const user = await load(userId);
+      const { phone, ...rest } = changes;
+      const next: ProfileChanges = { ...rest };
+      if (phone !== undefined && phone !== user.phone) {
+        if (phone !== '') throw badRequest('Please verify your WhatsApp number first');
+        next.phone = '';
+        next.enableWA = false;
+      }
+      const phoneAfter = next.phone ?? user.phone;
+      if (next.enableWA === true && phoneAfter === '') throw badRequest('Please verify your WhatsApp number first');
+      return users.record(user, decideProfileChange(user, next), actor);
+    },
+
+    /** POST /api/user/otpTransaction (stages of reader.md §4). */
+    async whatsAppStage(userId: string, phone: string, stage: 1 | 2 | 3 | 4, otp: string) {
+      const user = await load(userId);
+      const key = `whatsapp:${user._id}:${phone}`;
+      if (stage === 1 || stage === 3) {
+        if (!(await deps.perPhone.hit(user._id))) throw tooManyRequests('Too many codes requested; please wait a while');
+        const code = await deps.codes.issue(key);
+        await deps.whatsapp.send({ to: phone, text: `Your ${deps.siteName} verification code is ${code}. It expires in 10 minutes.` });
+        return { status: true as const, message: 'OTP sent to your WhatsApp number' };
+      }
+      if (stage === 4) throw badRequest('This number is already verified');
+      const result = await deps.codes.check(key, otp);
+      if (result !== 'ok') throw badRequest(CODE_MESSAGES[result]);
+      await users.record(user, [{ type: AuthEvents.WhatsAppNumberVerified.type, data: { userId: user._id, phone } }], user._id);
+      return { status: true as const, message: 'WhatsApp number verified successfully' };
+    },
+
+    /** PUT /api/user/updatenotificationdetails/{id}: one call toggles subscribed / unsubscribed. */
+    async toggleNotifications(userId: string) {
+      const user = await load(userId);
+      const notiinfo = { ...user.notiinfo, active: !user.notiinfo.active };
+      return users.record(user, decideProfileChange(user, { notiinfo }), user._id);
+    },
+  };
+}
+
+export type Profile = ReturnType<typeof createProfile>;

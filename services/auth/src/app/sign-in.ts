@@ -1,0 +1,65 @@
+import { AuthEvents } from '@nudge/contracts';
+import { badRequest, tooManyRequests, type MailSender, type TokenIssuer, type WindowLimiter } from '@nudge/platform';
+import { decideRoleChange, type UserState } from '../domain/user';
+import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
+import type { UserRepository } from './user-repository';
+
+export interface SignInDeps {
+  users: UserRepository;
+  codes: OneTimeCodes;
+  mail: MailSender;
+  tokens: TokenIssuer;
+  perEmail: WindowLimiter;
+  perIp: WindowLimiter;
+  adminEmails: string[];
+  siteName: string;
+}
+
+export type SignInMethod = 'code' | 'link' | 'google' | 'checkin';
+
+export function createSignIn(deps: SignInDeps) {
+  const { users, codes } = deps;
+
+  /** After any successful sign-in: verified, admin from ADMIN_EMAILS, last login; then a session token. */
+  async function completeSignIn(user: UserState, method: SignInMethod, extra: { timeZone?: string } = {}) {
+    const decided = [];
+    if (!user.verified) decided.push({ type: AuthEvents.UserVerified.type, data: { userId: user._id, email: user.email } });
+    if (deps.adminEmails.includes(user.email)) decided.push(...decideRoleChange(user, 'admin', 'ADMIN_EMAILS'));
+    if (extra.timeZone && extra.timeZone !== user.timeZone && user.timeZone === 'UTC') {
+      decided.push({ type: AuthEvents.ProfileUpdated.type, data: { userId: user._id, timeZone: extra.timeZone } });
+    }
+    decided.push({ type: AuthEvents.UserSignedIn.type, data: { userId: user._id, method } });
+    const updated = await users.record(user, decided, user._id);
+    const token = await deps.tokens.signSession({ userId: updated._id, email: updated.email, role: updated.role });
+    return { user: updated, token };
+  }
+
+  return {
+    completeSignIn,
+
+    /** POST /api/user/auth: a 6-digit code by e-mail; a new address becomes an unverified user. */
+    async requestCode(email: string, ip: string) {
+      if (!(await deps.perIp.hit(ip))) throw tooManyRequests('Too many sign-in codes from this network; please wait a while');
+      if (!(await deps.perEmail.hit(email))) throw tooManyRequests('Too many codes for this email; please wait a while and try again');
+      const { user } = await users.findOrRegister({ email, source: 'self' }, null);
+      const code = await codes.issue(`email:${user.email}`);
+      await deps.mail.send({
+        to: user.email,
+        subject: `Your ${deps.siteName} sign-in code: ${code}`,
+        text: `Your ${deps.siteName} sign-in code is ${code}.\n\nIt expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
+        html: `<p>Your ${deps.siteName} sign-in code is</p><p style="font-size:28px;font-weight:bold;letter-spacing:4px">${code}</p><p>It expires in 10 minutes. If you did not ask for it, ignore this e-mail.</p>`,
+      });
+      return { status: true as const, message: 'OTP sent to your email' };
+    },
+
+    /** POST /api/user/verify */
+    async verifyCode(email: string, otp: string, timeZone?: string) {
+      const user = await users.byEmail(email);
+      const result = user ? await codes.check(`email:${user.email}`, otp) : 'missing';
+      if (!user || result !== 'ok') throw badRequest(CODE_MESSAGES[result === 'ok' ? 'missing' : result]);
+      return completeSignIn(user, 'code', timeZone ? { timeZone } : {});
+    },
+  };
+}
+
+export type SignIn = ReturnType<typeof createSignIn>;

@@ -1,0 +1,33 @@
+import { type Config, type EventBus, type Logger, loadSecrets, type Messaging, openServiceRuntime } from '@nudge/platform';
+import { createAuthService } from './service';
+
+/** Builds the auth service from configuration: what both the container (main.ts) and the standalone process run. */
+export async function bootAuth(opts: { config: Config; bus: EventBus; log: Logger; messaging: Messaging }) {
+  const { config, bus, messaging } = opts;
+  const log = opts.log.child({ service: 'auth' });
+  const runtime = await openServiceRuntime({ service: 'auth', config, bus, log });
+  const secrets = await loadSecrets(config);
+  const service = createAuthService({
+    store: runtime.store,
+    events: runtime.events,
+    mail: messaging.mail,
+    whatsapp: messaging.whatsapp,
+    keys: secrets.keys,
+    internalToken: secrets.internalToken,
+    codeSecret: secrets.codeSecret,
+    log,
+    publicUrl: config.PUBLIC_URL,
+    adminEmails: config.ADMIN_EMAILS.map((e) => e.toLowerCase()),
+    sessionTtlDays: config.SESSION_TTL_DAYS,
+    bodyLimit: config.BODY_LIMIT,
+    codeLimitPerHour: config.AUTH_CODE_LIMIT_PER_HOUR,
+    codeIpLimitPerHour: config.AUTH_CODE_IP_LIMIT_PER_HOUR,
+    redirectAllowlist: config.REDIRECT_ALLOWLIST,
+    ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
+      ? { google: { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER } }
+      : {}),
+  });
+  await service.start();
+  runtime.start();
+  return { app: service.app, runtime, ready: () => runtime.store.ping(), close: () => runtime.close() };
+}

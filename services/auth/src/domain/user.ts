@@ -1,0 +1,156 @@
+import type { AuthEventData } from '@nudge/contracts';
+import { AuthEvents } from '@nudge/contracts';
+
+export type Role = 'user' | 'premium' | 'admin';
+export type NotificationStatus = 'active' | 'autoactive' | 'autppause' | 'manual';
+
+/** The user aggregate's state, folded from its events; also the shape of the users read model. */
+export interface UserState {
+  _id: string;
+  email: string;
+  firstname: string;
+  lastname: string;
+  phone: string;
+  enableWA: boolean;
+  enableEmail: boolean;
+  notiinfo: { time: string; active: boolean };
+  topics: string[];
+  verified: boolean;
+  role: Role;
+  type: 0 | 1;
+  notification_status: NotificationStatus;
+  category: string;
+  timeZone: string;
+  source: 'self' | 'admin' | 'google';
+  createdAt: string;
+  last_app_login: string | null;
+  /** The stream version this state reflects. */
+  version: number;
+}
+
+export interface StoredEvent {
+  type: string;
+  data: unknown;
+  version: number;
+  occurredAt: string;
+}
+
+export const DEFAULT_TIME_ZONE = 'UTC';
+export const DEFAULT_NOTIFICATION_TIME = '08:00';
+export const userStream = (userId: string) => `user-${userId}`;
+
+/** Folds one event into the state. Pure: the time comes from the event. */
+export function evolve(state: UserState | null, event: StoredEvent): UserState | null {
+  const { type, version, occurredAt } = event;
+  if (type === AuthEvents.UserRegistered.type) {
+    const d = event.data as AuthEventData<'UserRegistered'>;
+    return {
+      _id: d.userId,
+      email: d.email,
+      firstname: '',
+      lastname: '',
+      phone: '',
+      enableWA: false,
+      enableEmail: true,
+      notiinfo: d.notiinfo,
+      topics: d.topics,
+      verified: false,
+      role: d.role,
+      type: d.type,
+      notification_status: 'active',
+      category: '',
+      timeZone: d.timeZone,
+      source: d.source,
+      createdAt: occurredAt,
+      last_app_login: null,
+      version,
+    };
+  }
+  if (!state) return null;
+  const next: UserState = { ...state, version };
+  switch (type) {
+    case AuthEvents.UserVerified.type:
+      next.verified = true;
+      break;
+    case AuthEvents.UserSignedIn.type:
+      next.last_app_login = occurredAt;
+      break;
+    case AuthEvents.ProfileUpdated.type: {
+      const { userId: _, ...changes } = event.data as AuthEventData<'ProfileUpdated'>;
+      Object.assign(next, definedOnly(changes));
+      break;
+    }
+    case AuthEvents.NotificationPreferencesChanged.type: {
+      const { userId: _, ...changes } = event.data as AuthEventData<'NotificationPreferencesChanged'>;
+      Object.assign(next, definedOnly(changes));
+      break;
+    }
+    case AuthEvents.WhatsAppNumberVerified.type:
+      next.phone = (event.data as AuthEventData<'WhatsAppNumberVerified'>).phone;
+      next.enableWA = true;
+      break;
+    case AuthEvents.RoleChanged.type:
+      next.role = (event.data as AuthEventData<'RoleChanged'>).to;
+      break;
+    default:
+      return next;
+  }
+  return next;
+}
+
+export const foldUser = (events: StoredEvent[]): UserState | null =>
+  events.reduce<UserState | null>((state, event) => evolve(state, event), null);
+
+function definedOnly<T extends object>(obj: T): Partial<T> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** What the profile form may change, and the events that say so (only what really changed). */
+export interface ProfileChanges {
+  firstname?: string;
+  lastname?: string;
+  topics?: string[];
+  timeZone?: string;
+  phone?: string;
+  type?: 0 | 1;
+  category?: string;
+  notiinfo?: { time: string; active: boolean };
+  enableEmail?: boolean;
+  enableWA?: boolean;
+  notification_status?: NotificationStatus;
+}
+
+export type DecidedEvent = { type: string; data: Record<string, unknown> };
+
+export function decideProfileChange(state: UserState, changes: ProfileChanges): DecidedEvent[] {
+  const profile: Record<string, unknown> = {};
+  for (const key of ['firstname', 'lastname', 'timeZone', 'phone', 'type', 'category'] as const) {
+    const value = changes[key];
+    if (value !== undefined && value !== state[key]) profile[key] = value;
+  }
+  if (changes.topics && !sameList(changes.topics, state.topics)) profile.topics = unique(changes.topics);
+  const prefs: Record<string, unknown> = {};
+  if (changes.notiinfo && (changes.notiinfo.time !== state.notiinfo.time || changes.notiinfo.active !== state.notiinfo.active)) {
+    prefs.notiinfo = changes.notiinfo;
+  }
+  for (const key of ['enableEmail', 'enableWA', 'notification_status'] as const) {
+    const value = changes[key];
+    if (value !== undefined && value !== state[key]) prefs[key] = value;
+  }
+  const events: DecidedEvent[] = [];
+  if (Object.keys(profile).length) events.push({ type: AuthEvents.ProfileUpdated.type, data: { userId: state._id, ...profile } });
+  if (Object.keys(prefs).length) {
+    events.push({ type: AuthEvents.NotificationPreferencesChanged.type, data: { userId: state._id, ...prefs } });
+  }
+  return events;
+}
+
+export function decideRoleChange(state: UserState, to: Role, reason: string): DecidedEvent[] {
+  return state.role === to ? [] : [{ type: AuthEvents.RoleChanged.type, data: { userId: state._id, from: state.role, to, reason } }];
+}
+
+const unique = (xs: string[]) => [...new Set(xs)];
+const sameList = (a: string[], b: string[]) => {
+  const ua = unique(a);
+  return ua.length === b.length && ua.every((x) => b.includes(x));
+};

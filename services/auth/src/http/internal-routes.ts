@@ -1,0 +1,58 @@
+import { MintRequest } from '@nudge/contracts';
+import { notFound, parseBody, requireInternal, type TokenIssuer } from '@nudge/platform';
+import { Router } from 'express';
+import type { SignIn } from '../app/sign-in';
+import type { UserRepository } from '../app/user-repository';
+import { toUserView } from '../domain/user-view';
+
+/** Link lifetimes: a reminder's sign-in link lasts a week; an unsubscribe link a year (old e-mails must still work). */
+export const SIGNIN_LINK_TTL_S = 7 * 24 * 3600;
+export const UNSUBSCRIBE_LINK_TTL_S = 365 * 24 * 3600;
+
+/**
+ * Only auth signs tokens. Other services (the reminder sender, engagement's check-in answers) ask for them here.
+ * Never routed by the gateway, and refused without the internal service credential.
+ */
+export function internalRoutes(deps: {
+  users: UserRepository;
+  tokens: TokenIssuer;
+  signIn: SignIn;
+  internalToken: string;
+  publicUrl: string;
+}): Router {
+  const router = Router();
+  router.use('/internal', requireInternal(deps.internalToken));
+
+  const loadUser = async (userId: string) => {
+    const user = await deps.users.get(userId);
+    if (!user) throw notFound('User not found');
+    return user;
+  };
+  const base = deps.publicUrl.replace(/\/$/, '');
+
+  router.post('/internal/tokens/signin-link', async (req, res) => {
+    const user = await loadUser(parseBody(MintRequest, req).userId);
+    const token = await deps.tokens.signLink(user._id, 'signin', SIGNIN_LINK_TTL_S);
+    res.json({ status: true, token, url: `${base}/?uid=${encodeURIComponent(token)}` });
+  });
+
+  router.post('/internal/tokens/unsubscribe', async (req, res) => {
+    const user = await loadUser(parseBody(MintRequest, req).userId);
+    const token = await deps.tokens.signLink(user._id, 'unsubscribe', UNSUBSCRIBE_LINK_TTL_S);
+    res.json({ status: true, token, url: `${base}/unsubscribe/${encodeURIComponent(token)}` });
+  });
+
+  /** A session for a user who proved themselves another way (engagement: a check-in answer link). */
+  router.post('/internal/tokens/session', async (req, res) => {
+    const user = await loadUser(parseBody(MintRequest, req).userId);
+    const session = await deps.signIn.completeSignIn(user, 'checkin');
+    res.json({ status: true, token: session.token, user: toUserView(session.user) });
+  });
+
+  router.get('/internal/users/:id', async (req, res) => {
+    const user = await loadUser(String(req.params.id));
+    res.json({ status: true, user: toUserView(user) });
+  });
+
+  return router;
+}

@@ -1,0 +1,2 @@
+export { bootAuth } from './boot';
+export { createAuthService, type AuthService, type AuthServiceDeps } from './service';

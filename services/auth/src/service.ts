@@ -1,0 +1,116 @@
+import {
+  createHttpApp,
+  createTokenIssuer,
+  createTokenVerifier,
+  createWindowLimiter,
+  finishApp,
+  type DocumentStore,
+  type Logger,
+  type MailSender,
+  type ServiceEventStore,
+  type SigningKeys,
+  type WhatsAppSender,
+} from '@nudge/platform';
+import type { Express } from 'express';
+import { createAdminUsers } from './app/admin-users';
+import { createGoogleSignIn } from './app/google-sign-in';
+import { createOneTimeCodes } from './app/one-time-codes';
+import { createProfile } from './app/profile';
+import { createSignIn } from './app/sign-in';
+import { createUserRepository } from './app/user-repository';
+import { decideRoleChange } from './domain/user';
+import { createUsersProjection } from './events/users-projection';
+import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
+import { internalRoutes } from './http/internal-routes';
+import { userRoutes } from './http/user-routes';
+
+export interface AuthServiceDeps {
+  store: DocumentStore;
+  events: ServiceEventStore;
+  mail: MailSender;
+  whatsapp: WhatsAppSender;
+  keys: SigningKeys;
+  /** The credential other services present on /internal calls. */
+  internalToken: string;
+  /** Keys the HMAC of stored one-time codes. */
+  codeSecret: string;
+  log: Logger;
+  publicUrl: string;
+  adminEmails: string[];
+  sessionTtlDays: number;
+  bodyLimit: string;
+  codeLimitPerHour: number;
+  codeIpLimitPerHour: number;
+  /** Google sign-in (OpenID Connect); absent = /auth/google answers that it is not configured. */
+  google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
+  redirectAllowlist: string[];
+  siteName?: string;
+  clock?: () => Date;
+}
+
+export interface AuthService {
+  app: Express;
+  /** Indexes, projection catch-up, ADMIN_EMAILS promotion. Call once before serving. */
+  start(): Promise<void>;
+}
+
+const HOUR = 3600_000;
+
+/** The auth service's composition: use cases, routes and read models over the ports it is given. */
+export function createAuthService(deps: AuthServiceDeps): AuthService {
+  const siteName = deps.siteName ?? 'Nudge';
+  const projection = createUsersProjection(deps.store);
+  deps.events.register(projection);
+  const users = createUserRepository(deps.store, deps.events);
+  const codes = createOneTimeCodes(deps.store, deps.codeSecret, deps.clock);
+  const tokens = createTokenIssuer(deps.keys.privateKey, deps.sessionTtlDays);
+  const verifier = createTokenVerifier(deps.keys.publicKey);
+  const limiter = (name: string, limit: number) =>
+    createWindowLimiter(deps.store, name, { limit, windowMs: HOUR, ...(deps.clock ? { clock: deps.clock } : {}) });
+  const signIn = createSignIn({
+    users,
+    codes,
+    mail: deps.mail,
+    tokens,
+    perEmail: limiter('code_email', deps.codeLimitPerHour),
+    perIp: limiter('code_ip', deps.codeIpLimitPerHour),
+    adminEmails: deps.adminEmails,
+    siteName,
+  });
+  const profile = createProfile({ users, codes, whatsapp: deps.whatsapp, perPhone: limiter('code_whatsapp', deps.codeLimitPerHour), siteName });
+  const admin = createAdminUsers(users);
+
+  const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
+  app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens }));
+  app.use(
+    googleRoutes({
+      ...(deps.google ?? {}),
+      publicUrl: deps.publicUrl,
+      redirectAllowlist: deps.redirectAllowlist,
+      store: deps.store,
+      signInWithGoogle: createGoogleSignIn({ users, profile, tokens }),
+      log: deps.log,
+    }),
+  );
+  app.use(internalRoutes({ users, tokens, signIn, internalToken: deps.internalToken, publicUrl: deps.publicUrl }));
+  finishApp(app, deps.log);
+
+  return {
+    app,
+    async start() {
+      await projection.ensureIndexes();
+      await deps.events.catchUp();
+      await promoteAdmins(users, deps.adminEmails);
+    },
+  };
+}
+
+/** ADMIN_EMAILS that already belong to users become admins at start (new ones on their first sign-in). */
+async function promoteAdmins(users: ReturnType<typeof createUserRepository>, emails: string[]) {
+  for (const email of emails) {
+    const user = await users.byEmail(email);
+    if (user && user.role !== 'admin') {
+      await users.record(user, decideRoleChange(user, 'admin', 'ADMIN_EMAILS'), 'system');
+    }
+  }
+}

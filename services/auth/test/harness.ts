@@ -1,0 +1,118 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  captureMail,
+  captureWhatsApp,
+  closeServer,
+  createDevOutbox,
+  createEmbeddedStore,
+  createEventStore,
+  createLogger,
+  listen,
+  loadOrCreateSigningKeys,
+  type DevOutbox,
+  type DocumentStore,
+  type ServiceEventStore,
+} from '@nudge/platform';
+import { createAuthService, type AuthServiceDeps } from '../src/service';
+
+export interface AuthHarness {
+  url: string;
+  outbox: DevOutbox;
+  store: DocumentStore;
+  events: ServiceEventStore;
+  internalToken: string;
+  post(path: string, body: unknown, token?: string): Promise<{ status: number; body: any; text: string }>;
+  get(path: string, token?: string): Promise<{ status: number; body: any; text: string }>;
+  put(path: string, token?: string): Promise<{ status: number; body: any; text: string }>;
+  /** The last code e-mailed or sent by WhatsApp to this address. */
+  lastCode(to: string): Promise<string>;
+  /** Signs in with a code as a person would; returns the session. */
+  signIn(email: string): Promise<{ token: string; user: any }>;
+  close(): Promise<void>;
+}
+
+/** The auth service over real HTTP on port 0 with embedded adapters (in a temp folder). */
+export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promise<AuthHarness> {
+  const dir = await mkdtemp(join(tmpdir(), 'nudge-auth-'));
+  const store = createEmbeddedStore({ dir: join(dir, 'auth') });
+  const outboxStore = createEmbeddedStore({});
+  const log = createLogger('auth-test', 'silent');
+  const events = createEventStore({ store, service: 'auth', log });
+  const outbox = createDevOutbox(outboxStore);
+  const internalToken = 'i'.repeat(40);
+  const service = createAuthService({
+    store,
+    events,
+    mail: captureMail(outbox),
+    whatsapp: captureWhatsApp(outbox),
+    keys: await loadOrCreateSigningKeys(dir),
+    internalToken,
+    codeSecret: 'test-secret',
+    log,
+    publicUrl: 'http://localhost:8080',
+    adminEmails: ['boss@example.com'],
+    sessionTtlDays: 30,
+    bodyLimit: '100kb',
+    codeLimitPerHour: 5,
+    codeIpLimitPerHour: 1000,
+    redirectAllowlist: [],
+    ...overrides,
+  });
+  await service.start();
+  const { server, url } = await listen(service.app, 0);
+
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(url + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, body: parsed as any, text };
+  };
+
+  const lastCode = async (to: string) => {
+    const messages = await outbox.list();
+    const message = messages.find((m) => m.to === to);
+    const code = message?.text.match(/\b(\d{6})\b/)?.[1];
+    if (!code) throw new Error(`no code sent to ${to}`);
+    return code;
+  };
+
+  return {
+    url,
+    outbox,
+    store,
+    events,
+    internalToken,
+    post: (path, body, token) => call('POST', path, body, token),
+    get: (path, token) => call('GET', path, undefined, token),
+    put: (path, token) => call('PUT', path, undefined, token),
+    lastCode,
+    async signIn(email) {
+      const sent = await call('POST', '/api/user/auth', { email });
+      if (sent.status !== 200) throw new Error(`auth failed: ${sent.text}`);
+      const verified = await call('POST', '/api/user/verify', { email, otp: await lastCode(email) });
+      if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
+      return { token: verified.body.token, user: verified.body.user };
+    },
+    async close() {
+      await closeServer(server);
+      events.close();
+      await store.close();
+      await outboxStore.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthHarness, startAuth } from './harness';
+
+let auth: AuthHarness;
+let userId: string;
+
+beforeAll(async () => {
+  auth = await startAuth();
+  ({ user: { _id: userId } } = await auth.signIn('links@example.com'));
+});
+afterAll(() => auth.close());
+
+const internal = (path: string, body: unknown, token?: string) =>
+  fetch(auth.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-internal-token': token } : {}) },
+    body: JSON.stringify(body),
+  });
+
+const mint = async (path: string, body: unknown, token: string): Promise<any> => (await internal(path, body, token)).json();
+
+describe('signed e-mail links and internal token minting', () => {
+  it('internal calls are refused without the service credential', async () => {
+    expect((await internal('/internal/tokens/signin-link', { userId })).status).toBe(403);
+    expect((await internal('/internal/tokens/session', { userId }, 'wrong'.repeat(8))).status).toBe(403);
+  });
+
+  it('a sign-in link token signs the user in; a raw user id does not', async () => {
+    const minted = await mint('/internal/tokens/signin-link', { userId }, auth.internalToken);
+    expect(minted.url).toBe(`http://localhost:8080/?uid=${encodeURIComponent(minted.token)}`);
+    const res = await auth.post(`/api/user/signinbytoken/${minted.token}`, {});
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: true, user: { _id: userId }, token: expect.any(String) });
+    const byId = await auth.post(`/api/user/signinbytoken/${userId}`, {});
+    expect(byId.status).toBe(401);
+    expect(byId.body.status).toBe(false);
+  });
+
+  it('an unsubscribe token cannot sign in, and a sign-in token cannot unsubscribe', async () => {
+    const unsub = await mint('/internal/tokens/unsubscribe', { userId }, auth.internalToken);
+    const signin = await mint('/internal/tokens/signin-link', { userId }, auth.internalToken);
+    expect((await auth.post(`/api/user/signinbytoken/${unsub.token}`, {})).status).toBe(401);
+    expect((await auth.get(`/api/user/getnotificationdetails/${signin.token}`)).status).toBe(401);
+  });
+
+  it('the unsubscribe page reads and toggles the subscription', async () => {
+    const unsub = await mint('/internal/tokens/unsubscribe', { userId }, auth.internalToken);
+    expect(unsub.url).toContain('/unsubscribe/');
+    const details = await auth.get(`/api/user/getnotificationdetails/${unsub.token}`);
+    expect(details.body).toEqual({ status: true, user: { email: 'links@example.com', notiinfo: { time: '08:00', active: true } } });
+    const off = await auth.put(`/api/user/updatenotificationdetails/${unsub.token}`);
+    expect(off.body.user.notiinfo.active).toBe(false);
+    const on = await auth.put(`/api/user/updatenotificationdetails/${unsub.token}`);
+    expect(on.body.user.notiinfo.active).toBe(true);
+  });
+
+  it('the session minted for a check-in answer works like a sign-in', async () => {
+    const minted = await mint('/internal/tokens/session', { userId }, auth.internalToken);
+    expect(minted.user._id).toBe(userId);
+    const me = await auth.post('/api/user/isauth', { token: minted.token });
+    expect(me.body.user._id).toBe(userId);
+  });
+
+  it('minting for an unknown user is a 404', async () => {
+    const res = await internal('/internal/tokens/signin-link', { userId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, auth.internalToken);
+    expect(res.status).toBe(404);
+  });
+});

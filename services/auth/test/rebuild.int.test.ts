@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { startAuth } from './harness';
+
+describe('the users read model is a projection of the event store', () => {
+  it('dropping it and rebuilding from the events gives the same users', async () => {
+    const auth = await startAuth();
+    try {
+      const admin = await auth.signIn('boss@example.com');
+      const reader = await auth.signIn('reader@example.com');
+      await auth.post('/api/user/update', { token: reader.token, email: 'reader@example.com', info: { firstname: 'Ria', lastname: 'Sen', topics: ['aaaaaaaaaaaaaaaaaaaaaaaa'], notiinfo: { time: '21:30', active: false } } });
+      await auth.post('/api/user/add', { info: { emails: 'c1@example.com c2@example.com', type: 1 } }, admin.token);
+      await auth.post(`/api/user/update/${reader.user._id}`, { info: { role: 'premium' } }, admin.token);
+
+      const users = auth.store.collection('users');
+      const live = await users.find({}, { sort: { _id: 1 } });
+      expect(live).toHaveLength(4);
+
+      await users.drop();
+      expect(await users.countDocuments({})).toBe(0);
+      await auth.events.rebuild();
+      expect(await users.find({}, { sort: { _id: 1 } })).toEqual(live);
+      const me = await auth.post('/api/user/isauth', { token: reader.token });
+      expect(me.body.user).toMatchObject({ firstname: 'Ria', role: 'premium', notiinfo: { time: '21:30', active: false } });
+    } finally {
+      await auth.close();
+    }
+  });
+});

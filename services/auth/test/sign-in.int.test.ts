@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthHarness, startAuth } from './harness';
+
+let auth: AuthHarness;
+beforeAll(async () => {
+  auth = await startAuth();
+});
+afterAll(() => auth.close());
+
+describe('sign-in with an e-mailed code', () => {
+  it('sends a 6-digit code to a new address and registers the user unverified', async () => {
+    const res = await auth.post('/api/user/auth', { email: '  New.Reader@Example.com ' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: true, message: 'OTP sent to your email' });
+    const [mail] = await auth.outbox.list();
+    expect(mail).toMatchObject({ channel: 'email', to: 'new.reader@example.com' });
+    expect(mail?.text).toMatch(/\b\d{6}\b/);
+    expect(mail?.text).toContain('10 minutes');
+  });
+
+  it('verify returns the verified user and a token that isauth accepts', async () => {
+    const code = await auth.lastCode('new.reader@example.com');
+    const res = await auth.post('/api/user/verify', { email: 'new.reader@example.com', otp: code, timeZone: 'Asia/Kolkata' });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe(true);
+    expect(res.body.user).toMatchObject({ email: 'new.reader@example.com', verified: true, role: 'user', timeZone: 'Asia/Kolkata' });
+    expect(res.body.user.last_app_login).toEqual(expect.any(String));
+    const me = await auth.post('/api/user/isauth', { token: res.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ status: true, user: { _id: res.body.user._id, email: 'new.reader@example.com' } });
+    expect(me.body.token).toBeUndefined();
+  });
+
+  it('a code works once', async () => {
+    await auth.post('/api/user/auth', { email: 'once@example.com' });
+    const code = await auth.lastCode('once@example.com');
+    expect((await auth.post('/api/user/verify', { email: 'once@example.com', otp: code })).status).toBe(200);
+    const again = await auth.post('/api/user/verify', { email: 'once@example.com', otp: code });
+    expect(again.status).toBe(400);
+    expect(again.body.status).toBe(false);
+  });
+
+  it('a wrong code gets status false, and the fifth wrong code ends the code', async () => {
+    await auth.post('/api/user/auth', { email: 'guess@example.com' });
+    const code = await auth.lastCode('guess@example.com');
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) {
+      const res = await auth.post('/api/user/verify', { email: 'guess@example.com', otp: wrong });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: false, message: 'Invalid OTP! Please enter Correct OTP' });
+    }
+    const right = await auth.post('/api/user/verify', { email: 'guess@example.com', otp: code });
+    expect(right.status).toBe(400);
+    expect(right.body.status).toBe(false);
+  });
+
+  it('a code expires after 10 minutes', async () => {
+    let now = new Date('2026-01-01T10:00:00Z');
+    const timed = await startAuth({ clock: () => now });
+    try {
+      await timed.post('/api/user/auth', { email: 'late@example.com' });
+      const code = await timed.lastCode('late@example.com');
+      now = new Date('2026-01-01T10:10:01Z');
+      const res = await timed.post('/api/user/verify', { email: 'late@example.com', otp: code });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('This code has expired; please ask for a new one');
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it('limits codes per e-mail address', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await auth.post('/api/user/auth', { email: 'spam@example.com' })).status);
+    expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(statuses[5]).toBe(429);
+  });
+
+  it('limits codes per IP address', async () => {
+    const strict = await startAuth({ codeIpLimitPerHour: 2 });
+    try {
+      expect((await strict.post('/api/user/auth', { email: 'a1@example.com' })).status).toBe(200);
+      expect((await strict.post('/api/user/auth', { email: 'a2@example.com' })).status).toBe(200);
+      const third = await strict.post('/api/user/auth', { email: 'a3@example.com' });
+      expect(third.status).toBe(429);
+      expect(third.body.status).toBe(false);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('stores codes hashed, never in clear', async () => {
+    await auth.post('/api/user/auth', { email: 'hash@example.com' });
+    const code = await auth.lastCode('hash@example.com');
+    const stored = await auth.store.collection('one_time_codes').find({});
+    expect(stored.length).toBeGreaterThan(0);
+    expect(JSON.stringify(stored)).not.toContain(code);
+  });
+
+  it('an e-mail listed in ADMIN_EMAILS becomes admin on sign-in', async () => {
+    const { user } = await auth.signIn('boss@example.com');
+    expect(user.role).toBe('admin');
+  });
+
+  it('isauth refuses a missing, forged or garbage token', async () => {
+    expect((await auth.post('/api/user/isauth', {})).status).toBe(401);
+    expect((await auth.post('/api/user/isauth', { token: 'abc.def.ghi' })).status).toBe(401);
+    const { token } = await auth.signIn('forge@example.com');
+    const [h, p, s] = token.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...payload, role: 'admin' })).toString('base64url')}.${s}`;
+    const res = await auth.post('/api/user/isauth', { token: forged });
+    expect(res.status).toBe(401);
+    expect(res.body.status).toBe(false);
+  });
+});

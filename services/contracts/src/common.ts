@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** A 24-hex id (ObjectId-shaped), as every entity's _id. */
+export const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be a valid id');
+
+export const Email = z
+  .string({ error: 'Please enter your email' })
+  .trim()
+  .min(1, 'Please enter your email')
+  .max(254, 'Email is too long')
+  .toLowerCase()
+  .pipe(z.email({ error: 'Please enter a valid email' }));
+
+/** 'HH:MM' on a 15-minute step, 00:00 to 23:45 (reader.md §5). */
+export const NotificationTime = z
+  .string({ error: 'Notification time must be a time like 08:00' })
+  .regex(/^([01]\d|2[0-3]):(00|15|30|45)$/, 'Notification time must be on a 15-minute step from 00:00 to 23:45');
+
+/** Digits only, at most 10 (reader.md §5). Empty means no number. */
+export const Phone = z
+  .string({ error: 'Phone number must be digits only' })
+  .trim()
+  .regex(/^\d{0,10}$/, 'Phone number must be digits only, at most 10 digits');
+
+export const TimeZone = z
+  .string({ error: 'Time zone must be an IANA name like Europe/London' })
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'Time zone must be an IANA name like Europe/London');
+
+export const Name = (label: string) =>
+  z
+    .string({ error: `Please enter ${label}` })
+    .trim()
+    .min(1, `Please enter ${label}`)
+    .max(100, `${label} must be 100 characters or less`);
+
+/** A page number in a query string: 1 when absent. */
+export const PageQuery = z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page must be 1 or more').default(1);
+export const LimitQuery = (max: number, fallback: number) =>
+  z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(max, `limit must be at most ${max}`).default(fallback);
+
+/** The contract's error body. */
+export const ErrorBody = z.object({ status: z.literal(false), message: z.string() });
+
+export const Role = z.enum(['user', 'premium', 'admin']);
+export type Role = z.infer<typeof Role>;

@@ -1,0 +1,5 @@
+export * from './route-types';
+export * from './routes';
+export * from './common';
+export * from './auth';
+export * from './events-auth';

@@ -1,0 +1,229 @@
+import type { Access, HttpMethod, RouteContract, ServiceName } from './route-types';
+
+const R = 'reader.md §7';
+const A = 'admin.md §7';
+const BOTH = 'reader.md §7, admin.md §7';
+
+const route = (
+  method: HttpMethod,
+  path: string,
+  service: ServiceName,
+  access: Access,
+  summary: string,
+  source: string,
+): RouteContract => ({ method, path, service, access, summary, source });
+
+/**
+ * The gateway's routing table: every `/api` call of spec/reader.md and spec/admin.md, its owning service
+ * (docs/ARCHITECTURE.md, "Shape") and who may call it. Within a prefix, literal paths are listed before
+ * parametrised ones (`/api/template/add` before `/api/template/:id`), so a first-match walk of this array
+ * gives the same answer as findRoute(), which ranks by specificity regardless of order.
+ *
+ * The embedded topology's `GET /api/dev/outbox` and the docs pages under `/api/docs` are served by the
+ * gateway itself and are deliberately not in this table.
+ */
+export const apiRoutes: RouteContract[] = [
+  // ── auth: users, sign-in, profiles, notification preferences, admin user management ──
+  route('POST', '/api/user/auth', 'auth', 'public', 'Send a one-time sign-in code to an e-mail address', R),
+  route('POST', '/api/user/verify', 'auth', 'public', 'Check a one-time code; returns the user and a token', R),
+  route('POST', '/api/user/isauth', 'auth', 'user', 'Check the stored token; returns the signed-in user', BOTH),
+  route('POST', '/api/user/update', 'auth', 'user', 'Update the signed-in user’s profile and preferences', R),
+  route('POST', '/api/user/otpTransaction', 'auth', 'user', 'Send or check a WhatsApp number verification code', R),
+  route('POST', '/api/user/updatename', 'auth', 'user', 'Set the signed-in user’s first and last name', R),
+  route('POST', '/api/user/signinbytoken/:uid', 'auth', 'link', 'Sign in with the signed token of an e-mail link', R),
+  route(
+    'GET',
+    '/api/user/getnotificationdetails/:id',
+    'auth',
+    'link',
+    'Notification preference of the user an unsubscribe link belongs to',
+    R,
+  ),
+  route(
+    'PUT',
+    '/api/user/updatenotificationdetails/:id',
+    'auth',
+    'link',
+    'Toggle notifications on or off from an unsubscribe link',
+    R,
+  ),
+  route('GET', '/api/user/getallusers', 'auth', 'admin', 'Page of users (page, limit, optional e-mail search)', A),
+  route('GET', '/api/user/getalluserdata', 'auth', 'admin', 'Every user, for the CSV export', A),
+  route('POST', '/api/user/getpaginationluserdata', 'auth', 'admin', 'Users in a range (from, to), for the CSV export', A),
+  route('POST', '/api/user/add', 'auth', 'admin', 'Add users from a list of e-mails', A),
+  route('GET', '/api/user/details/:id', 'auth', 'admin', 'One user', A),
+  route('POST', '/api/user/update/:id', 'auth', 'admin', 'Edit one user', A),
+
+  // ── content: topics, posts, feed, promotions, site settings, AI writer ──
+  route('GET', '/api/topic/getalltopics', 'content', 'public', 'Every topic', BOTH),
+  route('POST', '/api/topic/add', 'content', 'admin', 'Add a topic', A),
+  route('POST', '/api/logs/getallpost', 'content', 'public', 'Feed page (page, limit, optional topicId) with topic counts', R),
+  route('POST', '/api/logs/gettodaypost', 'content', 'user', 'Today’s post for the signed-in user', R),
+  route('POST', '/api/template/generate-content', 'content', 'admin', 'AI writer: generate a post body from a prompt', A),
+  route('POST', '/api/template/add', 'content', 'admin', 'Create a post with subject lines and an image', A),
+  route('GET', '/api/template/templates', 'content', 'admin', 'Page of posts with e-mail analytics', A),
+  route('GET', '/api/template/alltemplates', 'content', 'admin', 'Every post', A),
+  route('GET', '/api/template/allsubjecttemplates', 'content', 'admin', 'Every post with per-subject-line analytics', A),
+  route('GET', '/api/template/details/:id', 'content', 'admin', 'One post, for the edit form', A),
+  route('POST', '/api/template/update/:id', 'content', 'admin', 'Edit a post', A),
+  route(
+    'POST',
+    '/api/template/:id',
+    'content',
+    'public',
+    'One post for reading; premium bodies only for premium users and admins (token optional)',
+    R,
+  ),
+  route('GET', '/api/promotion/all', 'content', 'admin', 'Every promotion', A),
+  route('POST', '/api/promotion/add', 'content', 'admin', 'Add a promotion', A),
+  route('GET', '/api/promotion/details/:id', 'content', 'admin', 'One promotion', A),
+  route('POST', '/api/promotion/update/:id', 'content', 'admin', 'Edit a promotion', A),
+  route('GET', '/api/sitesettings/fetch', 'content', 'public', 'Site settings (defaults filled in)', BOTH),
+  route('PUT', '/api/sitesettings/update', 'content', 'admin', 'Save site settings', A),
+
+  // ── engagement: likes, comments, reading history, check-ins, event intake ──
+  route('POST', '/api/like/getalllikedpost', 'engagement', 'user', 'Page of posts the signed-in user liked', R),
+  route('POST', '/api/like/add', 'engagement', 'user', 'Like or unlike a post', R),
+  route('GET', '/api/comment/comments/:templateId', 'engagement', 'public', 'Page of a post’s comments', R),
+  route('POST', '/api/comment/add', 'engagement', 'user', 'Comment on a post', R),
+  route('POST', '/api/comment/edit', 'engagement', 'user', 'Edit one’s own comment', R),
+  route('POST', '/api/comment/delete', 'engagement', 'user', 'Delete one’s own comment', R),
+  route('POST', '/api/history/getuserhistory', 'engagement', 'user', 'The signed-in user’s reading history', R),
+  route('POST', '/api/checkin/progress', 'engagement', 'user', 'Wellbeing score of the signed-in user', R),
+  route('POST', '/api/checkin/add', 'engagement', 'admin', 'Add a check-in question', A),
+  route('GET', '/api/checkin/details/:id', 'engagement', 'admin', 'One check-in question', A),
+  route('POST', '/api/checkin/update/:id', 'engagement', 'admin', 'Edit a check-in question', A),
+  route('GET', '/api/checkin/checkin', 'engagement', 'admin', 'Page of check-in questions', A),
+  route('GET', '/api/checkin/allcheckin', 'engagement', 'admin', 'Every check-in question, for the CSV export', A),
+  route(
+    'POST',
+    '/api/checkin',
+    'engagement',
+    'link',
+    'Record a check-in answer from an e-mail link (qlid, a); signs the user in',
+    R,
+  ),
+  route('POST', '/api/eventlogs', 'engagement', 'user', 'Record a web analytics event', R),
+
+  // ── billing: subscription checkout, webhook, history, admin transactions ──
+  route('POST', '/api/payment/checkout', 'billing', 'user', 'Start a yearly premium subscription checkout', R),
+  route('POST', '/api/payment/details', 'billing', 'user', 'The signed-in user’s subscription', R),
+  route('POST', '/api/payment/cancel', 'billing', 'user', 'Turn subscription renewal off', R),
+  route('POST', '/api/payment/restart', 'billing', 'user', 'Turn subscription renewal back on', R),
+  route('POST', '/api/payment/history', 'billing', 'user', 'The signed-in user’s payments', R),
+  route(
+    'POST',
+    '/api/payment/verification',
+    'billing',
+    'webhook',
+    'Payment provider webhook, verified by HMAC-SHA256 of the raw body',
+    'reader.md §7 (text below the table)',
+  ),
+  route('POST', '/api/payment/alldata', 'billing', 'admin', 'Page of subscription transactions (optional e-mail filter)', A),
+
+  // ── reporting: reports, report viewer data, event log reads ──
+  route('POST', '/api/report/add', 'reporting', 'admin', 'Create a report', A),
+  route('GET', '/api/report/details/:id', 'reporting', 'admin', 'One report', A),
+  route('PUT', '/api/report/update/:id', 'reporting', 'admin', 'Edit a report', A),
+  route(
+    'POST',
+    '/api/report/data',
+    'reporting',
+    'admin',
+    'Report viewer data (view, id, page, limit); only for the report’s access users',
+    A,
+  ),
+  route('GET', '/api/report/download', 'reporting', 'admin', 'Report data as CSV rows (view, id)', A),
+  route('GET', '/api/report', 'reporting', 'admin', 'Page of reports', A),
+  route('POST', '/api/eventlogs/logs', 'reporting', 'admin', 'Page of the event log', A),
+  route('POST', '/api/eventlogs/alllogs', 'reporting', 'admin', 'The whole event log, for the CSV export', A),
+];
+
+/** Browser (redirect) routes under /auth, proxied to the auth service; not JSON calls. */
+export const browserRoutes: RouteContract[] = [
+  route(
+    'GET',
+    '/auth/google',
+    'auth',
+    'public',
+    'Start Google sign-in (redirectUrl query: where to return afterwards)',
+    'reader.md §7 (text below the table)',
+  ),
+  route(
+    'GET',
+    '/auth/google/callback',
+    'auth',
+    'public',
+    'Google sign-in callback; redirects back with a token',
+    'ours (the OAuth redirect URI)',
+  ),
+  route('GET', '/auth/logout', 'auth', 'public', 'Sign out (clears the session cookie) and redirect home', R),
+];
+
+interface CompiledRoute {
+  route: RouteContract;
+  method: string;
+  /** A literal segment, or null for a parameter. */
+  segments: (string | null)[];
+}
+
+const compile = (r: RouteContract): CompiledRoute => ({
+  route: r,
+  method: r.method,
+  segments: splitPath(r.path).map((s) => (s.startsWith(':') ? null : s)),
+});
+
+const compiled: CompiledRoute[] = [...apiRoutes, ...browserRoutes].map(compile);
+
+function splitPath(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.split('/').slice(1);
+}
+
+/** A parameter value must be one real segment: no dot-segments, no encoded slashes or backslashes. */
+function isSafeParam(raw: string): boolean {
+  if (raw === '') return false;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    return false;
+  }
+  return decoded !== '.' && decoded !== '..' && !/[/\\]/.test(decoded);
+}
+
+function matches(c: CompiledRoute, segments: string[]): boolean {
+  if (c.segments.length !== segments.length) return false;
+  return c.segments.every((literal, i) => {
+    const given = segments[i] ?? '';
+    return literal === null ? isSafeParam(given) : literal === given;
+  });
+}
+
+/** Positive when a is more specific than b: at the first segment where they differ in kind, a literal wins. */
+function specificity(a: CompiledRoute, b: CompiledRoute): number {
+  const n = Math.min(a.segments.length, b.segments.length);
+  for (let i = 0; i < n; i++) {
+    const la = a.segments[i] !== null;
+    const lb = b.segments[i] !== null;
+    if (la !== lb) return la ? 1 : -1;
+  }
+  return 0;
+}
+
+/**
+ * The route a concrete request path (no query string) belongs to, or undefined. Literal segments win over
+ * parameters (`POST /api/template/add` is not `POST /api/template/:id`); HEAD matches GET routes; one
+ * trailing slash is ignored. Matching is case-sensitive.
+ */
+export function findRoute(method: string, path: string): RouteContract | undefined {
+  const wanted = method.toUpperCase() === 'HEAD' ? 'GET' : method.toUpperCase();
+  const queryAt = path.indexOf('?');
+  const segments = splitPath(queryAt >= 0 ? path.slice(0, queryAt) : path);
+  let best: CompiledRoute | undefined;
+  for (const c of compiled) {
+    if (c.method !== wanted || !matches(c, segments)) continue;
+    if (!best || specificity(c, best) > 0) best = c;
+  }
+  return best?.route;
+}

@@ -1,0 +1,328 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KafkaContainer, type StartedKafkaContainer } from '@testcontainers/kafka';
+import { getContainerRuntimeClient } from 'testcontainers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLog, waitFor } from '../events/testing';
+import type { BusMessage, EventBus, Subscription } from '../events/types';
+import { createEmbeddedStore } from '../store/embedded';
+import type { DocumentStore } from '../store/types';
+import { createInProcessBus } from './in-process';
+import { createKafkaBus } from './kafka';
+
+interface BusUnderTest {
+  bus: EventBus;
+  cleanup(): Promise<void>;
+}
+
+let uniq = 0;
+const fresh = (what: string) => `contract.${what}.${process.pid}.${Date.now().toString(36)}.${++uniq}`;
+
+const msg = (topic: string, key: string, n: number, headers: Record<string, string> = {}): BusMessage => ({
+  topic,
+  key,
+  value: JSON.stringify({ key, n }),
+  headers: { 'event-id': `${key}-${n}`, ...headers },
+});
+
+const parsed = (m: BusMessage) => JSON.parse(m.value) as { key: string; n: number };
+
+/**
+ * The event bus port's contract, run against every adapter that is reachable.
+ * waitMs bounds every "eventually" (Kafka consumer groups need seconds to join).
+ */
+export function describeBusContract(name: string, makeBus: () => Promise<BusUnderTest>, waitMs = 5_000) {
+  const timeout = waitMs * 2 + 10_000;
+  describe(`event bus contract: ${name}`, () => {
+    const open: BusUnderTest[] = [];
+    const subscriptions: Subscription[] = [];
+    const make = async () => {
+      const made = await makeBus();
+      open.push(made);
+      return made.bus;
+    };
+
+    afterAll(async () => {
+      for (const s of subscriptions) await s.close().catch(() => undefined);
+      for (const b of open) await b.cleanup();
+    }, timeout);
+
+    it(
+      'ping resolves',
+      async () => {
+        const bus = await make();
+        await expect(bus.ping()).resolves.toBeUndefined();
+      },
+      timeout,
+    );
+
+    it(
+      'keeps per-key order and delivers every message',
+      async () => {
+        const bus = await make();
+        const topic = fresh('order');
+        const keys = ['k-a', 'k-b', 'k-c', 'k-d'];
+        for (let batch = 0; batch < 5; batch++) {
+          await bus.publish(keys.flatMap((key) => [0, 1, 2, 3].map((i) => msg(topic, key, batch * 4 + i))));
+        }
+        const seen = new Map<string, number[]>();
+        subscriptions.push(
+          await bus.subscribe(fresh('group'), [topic], async (m) => {
+            const { key, n } = parsed(m);
+            expect(m.key).toBe(key);
+            seen.set(key, [...(seen.get(key) ?? []), n]);
+          }),
+        );
+        await waitFor(
+          () => [...seen.values()].reduce((s, l) => s + l.length, 0) >= 80,
+          waitMs,
+          '80 messages',
+        );
+        const expected = Array.from({ length: 20 }, (_, i) => i);
+        for (const key of keys) expect(seen.get(key)).toEqual(expected);
+      },
+      timeout,
+    );
+
+    it(
+      'a new group reads from the beginning; two groups each get everything',
+      async () => {
+        const bus = await make();
+        const topic = fresh('groups');
+        await bus.publish([msg(topic, 'x', 1), msg(topic, 'y', 2), msg(topic, 'x', 3)]);
+        const got1: number[] = [];
+        const got2: number[] = [];
+        subscriptions.push(
+          await bus.subscribe(fresh('g1'), [topic], async (m) => void got1.push(parsed(m).n)),
+        );
+        subscriptions.push(
+          await bus.subscribe(fresh('g2'), [topic], async (m) => void got2.push(parsed(m).n)),
+        );
+        await waitFor(() => got1.length >= 3 && got2.length >= 3, waitMs, 'both groups');
+        await bus.publish([msg(topic, 'y', 4)]);
+        await waitFor(() => got1.length >= 4 && got2.length >= 4, waitMs, 'the later message in both groups');
+        expect([...got1].sort()).toEqual([1, 2, 3, 4]);
+        expect([...got2].sort()).toEqual([1, 2, 3, 4]);
+      },
+      timeout,
+    );
+
+    it(
+      'two members of one group share the messages, every message reaching one of them',
+      async () => {
+        const bus = await make();
+        const topic = fresh('members');
+        const group = fresh('shared');
+        const a: number[] = [];
+        const b: number[] = [];
+        subscriptions.push(await bus.subscribe(group, [topic], async (m) => void a.push(parsed(m).n)));
+        subscriptions.push(await bus.subscribe(group, [topic], async (m) => void b.push(parsed(m).n)));
+        await bus.publish(Array.from({ length: 30 }, (_, i) => msg(topic, `key-${i % 10}`, i)));
+        await waitFor(() => new Set([...a, ...b]).size >= 30, waitMs, 'all 30 across the members');
+        expect(new Set([...a, ...b])).toEqual(new Set(Array.from({ length: 30 }, (_, i) => i)));
+      },
+      timeout,
+    );
+
+    it(
+      'redelivers a message whose handler threw, before the later messages of its key',
+      async () => {
+        const bus = await make();
+        const topic = fresh('retry');
+        await bus.publish([msg(topic, 'r', 1), msg(topic, 'r', 2), msg(topic, 'r', 3)]);
+        const attempts: number[] = [];
+        const done: number[] = [];
+        let failuresLeft = 2;
+        subscriptions.push(
+          await bus.subscribe(fresh('g'), [topic], async (m) => {
+            const { n } = parsed(m);
+            attempts.push(n);
+            if (n === 2 && failuresLeft > 0) {
+              failuresLeft -= 1;
+              throw new Error('handler failure (expected by the test)');
+            }
+            done.push(n);
+          }),
+        );
+        await waitFor(() => done.length >= 3, waitMs * 2, 'all three handled');
+        expect(done).toEqual([1, 2, 3]);
+        expect(attempts.filter((n) => n === 2)).toHaveLength(3);
+        expect(attempts.indexOf(3)).toBeGreaterThan(attempts.lastIndexOf(2));
+      },
+      timeout,
+    );
+
+    it(
+      'round-trips keys, values and headers as strings',
+      async () => {
+        const bus = await make();
+        const topic = fresh('headers');
+        const value = JSON.stringify({
+          text: 'héllo ✓ "quoted"\nnew line',
+          nested: { 'a.b': 1, $c: [1, 2] },
+        });
+        const headers = {
+          'event-id': 'e-1',
+          'event-type': 'test.Thing.v1',
+          'request-id': 'r-ü',
+          'x.dotted': '',
+        };
+        await bus.publish([{ topic, key: 'stream-ü', value, headers }]);
+        let received: BusMessage | undefined;
+        subscriptions.push(
+          await bus.subscribe(fresh('g'), [topic], async (m) => {
+            received = m;
+          }),
+        );
+        await waitFor(() => received !== undefined, waitMs, 'the message');
+        expect(received).toEqual({ topic, key: 'stream-ü', value, headers });
+      },
+      timeout,
+    );
+
+    it(
+      'refuses messages Kafka would not carry the same way',
+      async () => {
+        const bus = await make();
+        const topic = fresh('reject');
+        const bad = [
+          { topic, key: 'k', value: { not: 'a string' }, headers: {} },
+          { topic, key: 'k', value: 'v', headers: { n: 1 } },
+          { topic, key: 'k', value: 'v', headers: { b: Buffer.from('x') } },
+          { topic, key: 7, value: 'v', headers: {} },
+        ] as unknown as BusMessage[];
+        for (const message of bad) await expect(bus.publish([message])).rejects.toThrow(TypeError);
+      },
+      timeout,
+    );
+  });
+}
+
+// ---- in-process bus: always ------------------------------------------------------------------------------
+
+describeBusContract('in-process (memory store)', async () => {
+  const store = createEmbeddedStore();
+  const bus = createInProcessBus({ store, retryBaseMs: 10, log: silentLog() });
+  return {
+    bus,
+    async cleanup() {
+      await bus.close();
+      await store.close();
+    },
+  };
+});
+
+const tempDirs: string[] = [];
+afterAll(async () => {
+  for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
+});
+const tempDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nudge-bus-'));
+  tempDirs.push(dir);
+  return dir;
+};
+
+describeBusContract('in-process (embedded store on disk)', async () => {
+  const store = createEmbeddedStore({ dir: await tempDir() });
+  const bus = createInProcessBus({ store, retryBaseMs: 10, log: silentLog() });
+  return {
+    bus,
+    async cleanup() {
+      await bus.close();
+      await store.close();
+    },
+  };
+});
+
+describe('in-process bus: durability on the embedded store', () => {
+  it('a group resumes from its committed offset after the bus and store are reopened', async () => {
+    const dir = await tempDir();
+    const topic = 'nudge.durable.events';
+    let store: DocumentStore = createEmbeddedStore({ dir });
+    let bus = createInProcessBus({ store, retryBaseMs: 10, log: silentLog() });
+    await bus.publish([1, 2, 3, 4, 5].map((n) => msg(topic, `k${n % 2}`, n)));
+
+    // Consume two, then fail on the third until the "crash" (nothing after 2 is committed).
+    const first: number[] = [];
+    let refused = 0;
+    await bus.subscribe('g', [topic], async (m) => {
+      const { n } = parsed(m);
+      if (first.length >= 2) {
+        refused += 1;
+        throw new Error('stop here (expected by the test)');
+      }
+      first.push(n);
+    });
+    await waitFor(() => first.length === 2 && refused > 0, 5_000, 'two consumed');
+    await bus.close();
+    await store.close();
+
+    store = createEmbeddedStore({ dir });
+    bus = createInProcessBus({ store, retryBaseMs: 10, log: silentLog() });
+    const resumed: number[] = [];
+    const fromStart: number[] = [];
+    await bus.subscribe('g', [topic], async (m) => void resumed.push(parsed(m).n));
+    await bus.subscribe('new-group', [topic], async (m) => void fromStart.push(parsed(m).n));
+    await bus.publish([msg(topic, 'k0', 6)]);
+    await waitFor(() => resumed.length >= 4 && fromStart.length >= 6, 5_000, 'resumed delivery');
+    expect(first).toEqual([1, 2]);
+    expect(resumed).toEqual([3, 4, 5, 6]);
+    expect(fromStart).toEqual([1, 2, 3, 4, 5, 6]);
+    await bus.close();
+    await store.close();
+  });
+
+  it('delivers promptly after publish, without waiting for the poll interval', async () => {
+    const store = createEmbeddedStore();
+    const bus = createInProcessBus({ store, pollMs: 600_000, log: silentLog() });
+    const got: number[] = [];
+    await bus.subscribe('g', ['t'], async (m) => void got.push(parsed(m).n));
+    await bus.publish([msg('t', 'k', 1)]);
+    await waitFor(() => got.length === 1, 5_000, 'delivery woken by publish');
+    await bus.publish([msg('t', 'k', 2)]);
+    await waitFor(() => got.length === 2, 5_000, 'second delivery woken by publish');
+    await bus.close();
+    await store.close();
+  });
+});
+
+// ---- Kafka: where a broker or a Docker engine is reachable ---------------------------------------------
+
+const kafkaBrokers = (process.env.KAFKA_BROKERS ?? '')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
+const dockerAvailable =
+  kafkaBrokers.length > 0
+    ? false
+    : await getContainerRuntimeClient().then(
+        () => true,
+        () => false,
+      );
+const kafkaAvailable = kafkaBrokers.length > 0 || dockerAvailable;
+if (!kafkaAvailable)
+  console.log('[contract] event bus / kafka: skipped: no KAFKA_BROKERS and no Docker engine');
+
+describe.runIf(kafkaAvailable)('kafka', () => {
+  let container: StartedKafkaContainer | undefined;
+  let brokers = kafkaBrokers;
+
+  beforeAll(async () => {
+    if (brokers.length > 0) return;
+    container = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
+    brokers = [`${container.getHost()}:${container.getMappedPort(9093)}`];
+  }, 240_000);
+  afterAll(async () => {
+    await container?.stop();
+  });
+
+  describeBusContract(
+    'kafka',
+    async () => {
+      const bus = createKafkaBus({ brokers, clientId: 'nudge-contract', log: silentLog(), retryBaseMs: 50 });
+      return { bus, cleanup: () => bus.close() };
+    },
+    45_000,
+  );
+});

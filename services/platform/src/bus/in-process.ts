@@ -1,0 +1,282 @@
+import type { Logger } from 'pino';
+import { backoffMs, createSerial } from '../events/serial';
+import type { BusMessage, EventBus, MessageHandler, Subscription } from '../events/types';
+import { createLogger } from '../logger';
+import type { DocumentStore } from '../store/types';
+import { assertWireMessage } from './serialise';
+
+export interface InProcessBusOptions {
+  store: DocumentStore;
+  /** Fallback poll interval (ms); publishes in this process wake subscribers at once. */
+  pollMs?: number;
+  /** Backoff after a throwing handler: starts at retryBaseMs, doubles, capped at retryMaxMs. */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  log?: Logger;
+}
+
+export const BUS_LOG = 'bus_log';
+export const BUS_OFFSETS = 'bus_offsets';
+export const BUS_META = 'bus_meta';
+
+type LogDoc = {
+  _id: string;
+  topic: string;
+  offset: number;
+  key: string;
+  value: string;
+  headers: string;
+  publishedAt: string;
+};
+type OffsetDoc = { _id: string; groupId: string; topic: string; offset: number };
+type CounterDoc = { _id: string; value: number };
+
+type Member = { handler: MessageHandler };
+
+const PAGE = 100;
+
+const hashKey = (key: string): number => {
+  let h = 0;
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
+  return Math.abs(h);
+};
+
+/**
+ * The embedded event bus: a durable log on the document store, with Kafka's semantics where they matter.
+ * - publish appends to `bus_log` with a per-topic offset (counter in `bus_meta`) and wakes subscribers.
+ * - A group's position per topic is in `bus_offsets` (`${groupId}:${topic}`); a new group starts at the
+ *   beginning. Delivery is one message at a time per group and topic, in offset order (so per key too);
+ *   the offset is committed after the handler resolves; a throwing handler gets the message again after
+ *   a backoff. Several members of one group share the messages (by key), each message goes to one of them.
+ * - Values are strings and headers string -> string (checked at publish), exactly like the Kafka adapter.
+ * Meant for one process per store (the embedded topology): publishes are serialised in this process so
+ * offsets become visible in order.
+ */
+export function createInProcessBus(opts: InProcessBusOptions): EventBus {
+  const { store } = opts;
+  const log = opts.log ?? createLogger('bus.in-process');
+  const pollMs = opts.pollMs ?? 1_000;
+  const retryBaseMs = opts.retryBaseMs ?? 100;
+  const retryMaxMs = opts.retryMaxMs ?? 5_000;
+  const messages = store.collection<LogDoc>(BUS_LOG);
+  const offsets = store.collection<OffsetDoc>(BUS_OFFSETS);
+  const counters = store.collection<CounterDoc>(BUS_META);
+  const serialPublish = createSerial();
+  const deliveries = new Map<string, Delivery>();
+  let closed = false;
+
+  let indexes: Promise<void> | undefined;
+  const ready = () => {
+    indexes ??= messages.createIndex({ topic: 1, offset: 1 }, { unique: true }).catch((err: unknown) => {
+      indexes = undefined;
+      throw err;
+    });
+    return indexes;
+  };
+
+  class Delivery {
+    readonly id: string;
+    readonly members: Member[] = [];
+    private stopped = false;
+    private wakePending = false;
+    private wakeUp: (() => void) | undefined;
+    private readonly done: Promise<void>;
+
+    constructor(
+      readonly groupId: string,
+      readonly topic: string,
+    ) {
+      this.id = `${groupId}:${topic}`;
+      this.done = this.run();
+    }
+
+    wake() {
+      this.wakePending = true;
+      this.wakeUp?.();
+    }
+
+    async stop() {
+      this.stopped = true;
+      this.wakeUp?.();
+      await this.done;
+    }
+
+    /** Sleeps ms; a publish (when wakeable) or stop ends the sleep early. */
+    private sleep(ms: number, wakeable: boolean): Promise<void> {
+      if (this.stopped || (wakeable && this.wakePending)) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(finish, ms);
+        function finish() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wakeUp = () => {
+          if (wakeable || this.stopped) finish();
+        };
+      }).finally(() => {
+        this.wakeUp = undefined;
+      });
+    }
+
+    private pick(key: string): Member | undefined {
+      if (this.members.length === 0) return undefined;
+      return this.members[hashKey(key) % this.members.length];
+    }
+
+    private async run(): Promise<void> {
+      let committed: number | undefined;
+      let storeFailures = 0;
+      while (!this.stopped) {
+        try {
+          committed ??= (await offsets.findOne({ _id: this.id }))?.offset ?? 0;
+          this.wakePending = false;
+          const page = await messages.find(
+            { topic: this.topic, offset: { $gt: committed } },
+            { sort: { offset: 1 }, limit: PAGE },
+          );
+          storeFailures = 0;
+          if (page.length === 0) {
+            await this.sleep(pollMs, true);
+            continue;
+          }
+          for (const doc of page) {
+            if (!(await this.deliver(doc))) return;
+            await offsets.replaceOne(
+              { _id: this.id },
+              { _id: this.id, groupId: this.groupId, topic: this.topic, offset: doc.offset },
+              { upsert: true },
+            );
+            committed = doc.offset;
+          }
+        } catch (err) {
+          if (this.stopped) return;
+          storeFailures += 1;
+          log.error(
+            { err, groupId: this.groupId, topic: this.topic },
+            'in-process bus: reading the log failed; retrying',
+          );
+          await this.sleep(backoffMs(storeFailures, retryBaseMs, retryMaxMs), false);
+        }
+      }
+    }
+
+    /** Hands the message to a member until one handler resolves; false when stopped first. */
+    private async deliver(doc: LogDoc): Promise<boolean> {
+      for (let attempt = 1; ; attempt++) {
+        const member = this.pick(doc.key);
+        if (this.stopped || !member) return false;
+        const message: BusMessage = {
+          topic: doc.topic,
+          key: doc.key,
+          value: doc.value,
+          headers: JSON.parse(doc.headers) as Record<string, string>,
+        };
+        try {
+          await member.handler(message);
+          return true;
+        } catch (err) {
+          const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
+          log.warn(
+            { err, groupId: this.groupId, topic: doc.topic, offset: doc.offset, attempt, retryInMs: wait },
+            'in-process bus: handler failed; redelivering',
+          );
+          await this.sleep(wait, false);
+        }
+      }
+    }
+  }
+
+  const publish = async (batch: BusMessage[]): Promise<void> => {
+    if (closed) throw new Error('in-process bus is closed');
+    for (const message of batch) assertWireMessage(message);
+    if (batch.length === 0) return;
+    await ready();
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const message of batch) {
+      const list = byTopic.get(message.topic) ?? [];
+      list.push(message);
+      byTopic.set(message.topic, list);
+    }
+    await serialPublish(async () => {
+      const publishedAt = new Date().toISOString();
+      for (const [topic, list] of byTopic) {
+        const counter = await counters.findOneAndUpdate(
+          { _id: `offset:${topic}` },
+          { $inc: { value: list.length } },
+          { upsert: true },
+        );
+        if (!counter || typeof counter.value !== 'number')
+          throw new Error('in-process bus: the offset counter did not advance');
+        const first = counter.value - list.length + 1;
+        await messages.insertMany(
+          list.map((m, i) => ({
+            _id: `${topic}:${first + i}`,
+            topic,
+            offset: first + i,
+            key: m.key,
+            value: m.value,
+            headers: JSON.stringify(m.headers),
+            publishedAt,
+          })),
+        );
+      }
+    });
+    for (const delivery of deliveries.values()) if (byTopic.has(delivery.topic)) delivery.wake();
+  };
+
+  const subscribe = async (
+    groupId: string,
+    topics: string[],
+    handler: MessageHandler,
+  ): Promise<Subscription> => {
+    if (closed) throw new Error('in-process bus is closed');
+    if (typeof groupId !== 'string' || groupId === '')
+      throw new TypeError('subscribe: groupId must be a non-empty string');
+    await ready();
+    const member: Member = { handler };
+    const joined: Delivery[] = [];
+    for (const topic of new Set(topics)) {
+      const id = `${groupId}:${topic}`;
+      let delivery = deliveries.get(id);
+      if (!delivery) {
+        delivery = new Delivery(groupId, topic);
+        deliveries.set(id, delivery);
+      }
+      delivery.members.push(member);
+      joined.push(delivery);
+    }
+    let left = false;
+    return {
+      async close() {
+        if (left) return;
+        left = true;
+        const stopping: Promise<void>[] = [];
+        for (const delivery of joined) {
+          const index = delivery.members.indexOf(member);
+          if (index >= 0) delivery.members.splice(index, 1);
+          if (delivery.members.length === 0 && deliveries.get(delivery.id) === delivery) {
+            deliveries.delete(delivery.id);
+            stopping.push(delivery.stop());
+          }
+        }
+        await Promise.all(stopping);
+      },
+    };
+  };
+
+  return {
+    kind: 'inprocess',
+    publish,
+    subscribe,
+    async ping() {
+      if (closed) throw new Error('in-process bus is closed');
+      await store.ping();
+    },
+    async close() {
+      closed = true;
+      const all = [...deliveries.values()];
+      deliveries.clear();
+      await Promise.all(all.map((d) => d.stop()));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { EventBus } from '../events/types';
+import type { DocumentStore } from '../store/types';
+import { createInProcessBus } from './in-process';
+import { createKafkaBus } from './kafka';
+
+export { BUS_LOG, BUS_META, BUS_OFFSETS, createInProcessBus, type InProcessBusOptions } from './in-process';
+export { createKafkaBus, type KafkaBusOptions } from './kafka';
+export { assertWireMessage, headersToStrings } from './serialise';
+
+export interface EventBusOptions {
+  kind: 'inprocess' | 'kafka';
+  /** Required for 'inprocess' (the bus log lives there; in the embedded topology, a store of its own). */
+  store?: DocumentStore;
+  /** Required for 'kafka'. */
+  brokers?: string[];
+  clientId: string;
+  log: Logger;
+  /** In-process bus fallback poll interval (ms). */
+  pollMs?: number;
+}
+
+/** Builds the configured bus adapter (called from the composition root). */
+export function createEventBus(opts: EventBusOptions): EventBus {
+  if (opts.kind === 'inprocess') {
+    if (!opts.store) throw new Error('event bus: kind inprocess needs a document store');
+    return createInProcessBus({
+      store: opts.store,
+      pollMs: opts.pollMs,
+      log: opts.log.child({ component: 'bus' }),
+    });
+  }
+  if (opts.kind === 'kafka') {
+    if (!opts.brokers || opts.brokers.length === 0) throw new Error('event bus: kind kafka needs brokers');
+    return createKafkaBus({
+      brokers: opts.brokers,
+      clientId: opts.clientId,
+      log: opts.log.child({ component: 'bus' }),
+    });
+  }
+  throw new Error(`event bus: unknown kind ${String((opts as { kind: unknown }).kind)}`);
+}

@@ -1,0 +1,221 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce.number().int().min(0).max(65535);
+const url = z.string().url();
+const csv = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
+
+/**
+ * Every configuration variable of every process, with its default. The composition roots (main.ts files)
+ * are the only readers of the environment; they call loadConfig() once at start.
+ * The README's configuration table and the docker-compose test are checked against this schema's keys.
+ */
+export const configSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'])
+    .default('development')
+    .describe('Runtime mode. production turns off development-only features such as the dev outbox.'),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('Minimum level of the JSON logs written to stdout.'),
+  PORT: port.default(8080).describe("The gateway's port."),
+  DATA_DIR: z
+    .string()
+    .min(1)
+    .default('./data')
+    .describe('Where embedded adapters keep their files, keys and secrets.'),
+  PUBLIC_URL: url
+    .default('http://localhost:8080')
+    .describe('The address people reach the product at: used in e-mail links and redirects.'),
+
+  DOCUMENT_STORE: z
+    .enum(['embedded', 'mongodb'])
+    .default('embedded')
+    .describe('Document store adapter: embedded files under DATA_DIR, or MongoDB.'),
+  MONGODB_URL: url.optional().describe('MongoDB connection string. Required when DOCUMENT_STORE=mongodb.'),
+  MONGODB_DB_PREFIX: z
+    .string()
+    .default('nudge')
+    .describe('Prefix of the MongoDB database names the services use.'),
+  EVENT_BUS: z
+    .enum(['inprocess', 'kafka'])
+    .default('inprocess')
+    .describe('Event bus adapter: in-process (single process only) or Kafka.'),
+  KAFKA_BROKERS: csv
+    .optional()
+    .describe('Comma-separated Kafka bootstrap brokers (host:port). Required when EVENT_BUS=kafka.'),
+  KAFKA_CLIENT_ID: z.string().default('nudge').describe('Client id this process presents to Kafka.'),
+  MAIL_TRANSPORT: z
+    .enum(['capture', 'smtp'])
+    .default('capture')
+    .describe('How e-mail is sent: captured to the dev outbox, or through SMTP.'),
+  SMTP_URL: url
+    .optional()
+    .describe('SMTP server URL, e.g. smtps://user:pass@host:465. Required when MAIL_TRANSPORT=smtp.'),
+  MAIL_FROM: z.string().default('Nudge <no-reply@nudge.local>').describe('Sender address of every e-mail.'),
+  WHATSAPP_TRANSPORT: z
+    .enum(['capture', 'twilio'])
+    .default('capture')
+    .describe('How WhatsApp messages are sent: captured to the dev outbox, or through Twilio.'),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .optional()
+    .describe('Twilio account SID. Required when WHATSAPP_TRANSPORT=twilio.'),
+  TWILIO_AUTH_TOKEN: z
+    .string()
+    .optional()
+    .describe('Twilio auth token. Required when WHATSAPP_TRANSPORT=twilio.'),
+  TWILIO_WHATSAPP_FROM: z
+    .string()
+    .optional()
+    .describe('Twilio WhatsApp sender, e.g. whatsapp:+14155238886. Required when WHATSAPP_TRANSPORT=twilio.'),
+
+  TOKEN_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .describe(
+      'PEM (PKCS#8) Ed25519 private key that signs tokens. Unset in the embedded topology: generated once under DATA_DIR.',
+    ),
+  TOKEN_PUBLIC_KEY: z
+    .string()
+    .optional()
+    .describe('PEM (SPKI) Ed25519 public key that verifies tokens; set together with TOKEN_PRIVATE_KEY.'),
+  SESSION_TTL_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(30)
+    .describe('Days a session token stays valid (1-365).'),
+  INTERNAL_SERVICE_TOKEN: z
+    .string()
+    .min(32)
+    .optional()
+    .describe(
+      'The credential services present on /internal calls (at least 32 characters). Unset in the embedded topology: generated under DATA_DIR.',
+    ),
+  ADMIN_EMAILS: csv
+    .default([])
+    .describe(
+      'Comma-separated e-mails that become admins when they first sign in (or at start, if they exist).',
+    ),
+
+  GOOGLE_CLIENT_ID: z
+    .string()
+    .optional()
+    .describe('OAuth client id for Google sign-in; unset = Google sign-in disabled.'),
+  GOOGLE_CLIENT_SECRET: z.string().optional().describe('OAuth client secret for Google sign-in.'),
+  GOOGLE_ISSUER: url
+    .default('https://accounts.google.com')
+    .describe('OpenID Connect issuer used for Google sign-in (overridable for tests).'),
+  REDIRECT_ALLOWLIST: csv
+    .default([])
+    .describe(
+      'Comma-separated origins (besides PUBLIC_URL) that the Google sign-in redirectUrl may point at.',
+    ),
+
+  AUTH_URL: url
+    .optional()
+    .describe(
+      'Where the gateway finds the auth service. Unset in the standalone topology, which starts it itself.',
+    ),
+  CONTENT_URL: url
+    .optional()
+    .describe(
+      'Where the gateway finds the content service. Unset in the standalone topology, which starts it itself.',
+    ),
+  ENGAGEMENT_URL: url
+    .optional()
+    .describe(
+      'Where the gateway finds the engagement service. Unset in the standalone topology, which starts it itself.',
+    ),
+  BILLING_URL: url
+    .optional()
+    .describe(
+      'Where the gateway finds the billing service. Unset in the standalone topology, which starts it itself.',
+    ),
+  REPORTING_URL: url
+    .optional()
+    .describe(
+      'Where the gateway finds the reporting service. Unset in the standalone topology, which starts it itself.',
+    ),
+  SERVICE_PORT: port.default(3000).describe("A service process's own port (container topology)."),
+  WEB_DIST: z
+    .string()
+    .default('./web/dist')
+    .describe('Where the gateway finds the built web app; absent folder = no web app served.'),
+  RATE_LIMIT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(600)
+    .describe('Requests per minute per IP through the gateway, and per IP and per e-mail for sign-in codes.'),
+  AUTH_CODE_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe('Sign-in codes that may be requested per e-mail address per hour.'),
+  AUTH_CODE_IP_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(30)
+    .describe('Sign-in codes that may be requested per client IP per hour.'),
+  BODY_LIMIT: z.string().default('100kb').describe('Largest accepted request body, e.g. 100kb or 1mb.'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as (keyof Config)[];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const relevant: Record<string, string> = {};
+  for (const key of CONFIG_KEYS) {
+    const value = env[key];
+    if (value !== undefined && value !== '') relevant[key] = value;
+  }
+  const parsed = configSchema.safeParse(relevant);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0] ?? '?');
+        return `${key}: ${issue.message}${relevant[key] !== undefined ? ` (got '${relevant[key]}')` : ''}`;
+      }),
+    );
+  }
+  const config = parsed.data;
+  const missing: string[] = [];
+  if (config.DOCUMENT_STORE === 'mongodb' && !config.MONGODB_URL) missing.push('MONGODB_URL: required when DOCUMENT_STORE=mongodb');
+  if (config.EVENT_BUS === 'kafka' && !config.KAFKA_BROKERS?.length) missing.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
+  if (config.MAIL_TRANSPORT === 'smtp' && !config.SMTP_URL) missing.push('SMTP_URL: required when MAIL_TRANSPORT=smtp');
+  if (config.WHATSAPP_TRANSPORT === 'twilio') {
+    for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_WHATSAPP_FROM'] as const) {
+      if (!config[key]) missing.push(`${key}: required when WHATSAPP_TRANSPORT=twilio`);
+    }
+  }
+  if (Boolean(config.TOKEN_PRIVATE_KEY) !== Boolean(config.TOKEN_PUBLIC_KEY)) {
+    missing.push('TOKEN_PRIVATE_KEY / TOKEN_PUBLIC_KEY: set both or neither');
+  }
+  if (missing.length) throw new ConfigError(missing);
+  return config;
+}
+
+/** Whether this configuration is the embedded (single-machine) topology, which exposes the dev outbox. */
+export const isEmbedded = (config: Config): boolean =>
+  config.NODE_ENV !== 'production' && config.MAIL_TRANSPORT === 'capture' && config.WHATSAPP_TRANSPORT === 'capture';

@@ -1,0 +1,255 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runWithContext } from '../context';
+import { type AppError, ConcurrencyError } from '../errors';
+import { createEmbeddedStore } from '../store/embedded';
+import type { DocumentStore } from '../store/types';
+import { type CommitDoc, EVENTS, PROJECTION_CHECKPOINTS, toStored } from './commits';
+import { createEventStore, type ServiceEventStore } from './event-store';
+import { counterProjection, readCounters, silentLog } from './testing';
+import type { EventEnvelope } from './types';
+
+const collect = async (events: AsyncIterable<EventEnvelope>) => {
+  const out: EventEnvelope[] = [];
+  for await (const e of events) out.push(e);
+  return out;
+};
+
+describe('event store on the embedded document store', () => {
+  let store: DocumentStore;
+  let events: ServiceEventStore;
+
+  beforeEach(() => {
+    store = createEmbeddedStore();
+    events = createEventStore({
+      store,
+      service: 'test',
+      clock: () => new Date('2025-01-02T03:04:05.000Z'),
+      log: silentLog(),
+      pageSize: 3,
+    });
+  });
+  afterEach(async () => {
+    events.close();
+    await store.close();
+  });
+
+  it('appends a commit as envelopes with ids, versions, actor, request id and JSON data', async () => {
+    const stored = await runWithContext({ requestId: 'req-1', actor: 'user-9' }, () =>
+      events.append('order-1', 0, [
+        {
+          type: 'test.Created.v1',
+          data: { at: new Date('2025-01-01T00:00:00Z'), 'a.b': 1, $x: 2, none: undefined },
+        },
+        { type: 'test.Named.v1', data: { name: 'x' } },
+      ]),
+    );
+    expect(stored).toHaveLength(2);
+    expect(stored[0]).toMatchObject({
+      type: 'test.Created.v1',
+      stream: 'order-1',
+      version: 1,
+      occurredAt: '2025-01-02T03:04:05.000Z',
+      actor: 'user-9',
+      data: { at: '2025-01-01T00:00:00.000Z', 'a.b': 1, $x: 2 },
+      meta: { requestId: 'req-1' },
+    });
+    expect(stored[1]?.version).toBe(2);
+    expect(stored[0]?.id).toMatch(/^[0-9a-f]{24}$/);
+    expect(stored[0]?.id).not.toBe(stored[1]?.id);
+    expect(await events.readStream('order-1')).toEqual(stored);
+
+    const [withOptions] = await events.append('order-1', 2, [{ type: 'test.Named.v1', data: {} }], {
+      actor: null,
+      requestId: 'req-2',
+    });
+    expect(withOptions).toMatchObject({ version: 3, actor: null, meta: { requestId: 'req-2' } });
+
+    const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
+    expect(commits.map((c) => [c._id, c.fromVersion, c.toVersion, c.published, c.projected])).toEqual([
+      ['order-1@0', 0, 2, false, true],
+      ['order-1@2', 2, 3, false, true],
+    ]);
+    expect(commits[1]!.seq).toBeGreaterThan(commits[0]!.seq);
+  });
+
+  it('refuses a stale, a future or a taken expectedVersion with ConcurrencyError (409)', async () => {
+    await events.append('s', 0, [
+      { type: 't', data: 1 },
+      { type: 't', data: 2 },
+    ]);
+    for (const stale of [0, 1, 3]) {
+      const err = await events.append('s', stale, [{ type: 't', data: 3 }]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ConcurrencyError);
+      expect((err as AppError).httpStatus).toBe(409);
+    }
+    expect((await events.readStream('s')).map((e) => e.version)).toEqual([1, 2]);
+  });
+
+  it('lets exactly one of two concurrent appends at the same version win', async () => {
+    await events.append('race', 0, [{ type: 't', data: 0 }]);
+    const results = await Promise.allSettled([
+      events.append('race', 1, [{ type: 't', data: 'a' }]),
+      events.append('race', 1, [{ type: 't', data: 'b' }]),
+      events.append('race', 1, [{ type: 't', data: 'c' }]),
+    ]);
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(rejected).toHaveLength(2);
+    for (const r of rejected) expect(r.reason).toBeInstanceOf(ConcurrencyError);
+    expect((await events.readStream('race')).map((e) => e.version)).toEqual([1, 2]);
+  });
+
+  it('reads every event in commit order, paging through commits', async () => {
+    for (let i = 0; i < 5; i++) {
+      await events.append(`a`, i, [{ type: 't', data: `a${i}` }]);
+      await events.append(`b`, i * 2, [
+        { type: 't', data: `b${i}.1` },
+        { type: 't', data: `b${i}.2` },
+      ]);
+    }
+    const all = await collect(events.readAll());
+    expect(all).toHaveLength(15);
+    expect(all.map((e) => e.data).slice(0, 6)).toEqual(['a0', 'b0.1', 'b0.2', 'a1', 'b1.1', 'b1.2']);
+    expect(all.filter((e) => e.stream === 'b').map((e) => e.version)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+    ]);
+  });
+
+  describe('projections', () => {
+    it('are applied before append resolves (read-your-writes)', async () => {
+      events.register(counterProjection(store));
+      await events.append('p-1', 0, [
+        { type: 'A', data: {} },
+        { type: 'B', data: {} },
+      ]);
+      expect(await readCounters(store)).toEqual([
+        { _id: 'p-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
+      ]);
+    });
+
+    it('rebuild after the read model is dropped equals the live state', async () => {
+      const projection = counterProjection(store);
+      events.register(projection);
+      await events.catchUp();
+      for (let i = 0; i < 7; i++) {
+        await events.append(`s-${i % 3}`, Math.floor(i / 3) * 2, [
+          { type: `T${i}`, data: i },
+          { type: `U${i}`, data: i },
+        ]);
+      }
+      const live = await readCounters(store);
+      expect(live).toHaveLength(3);
+
+      await store.collection('counters').drop();
+      expect(await readCounters(store)).toEqual([]);
+      await events.rebuild();
+      expect(await readCounters(store)).toEqual(live);
+
+      // named rebuild, and the checkpoints written by it keep later appends exact
+      await events.rebuild('test.counter');
+      expect(await readCounters(store)).toEqual(live);
+      await events.append('s-0', 6, [{ type: 'V', data: null }]);
+      const after = await readCounters(store);
+      expect(after.find((c) => c._id === 's-0')).toMatchObject({ count: 7, lastVersion: 7 });
+      await expect(events.rebuild('nope')).rejects.toThrow(/no projection named nope/);
+    });
+
+    it('catchUp applies a commit left unprojected by a crash, exactly once', async () => {
+      const projection = counterProjection(store);
+      events.register(projection);
+      await events.catchUp();
+      await events.append('c-1', 0, [{ type: 'A', data: 1 }]);
+
+      // A crash between the insert and the projection leaves this behind.
+      const orphan: EventEnvelope = {
+        id: 'e-orphan',
+        type: 'B',
+        stream: 'c-1',
+        version: 2,
+        occurredAt: '2025-01-02T03:04:05.000Z',
+        actor: null,
+        data: 2,
+        meta: {},
+      };
+      await store.collection<CommitDoc>(EVENTS).insertOne({
+        _id: 'c-1@1',
+        stream: 'c-1',
+        fromVersion: 1,
+        toVersion: 2,
+        events: [toStored(orphan)],
+        committedAt: orphan.occurredAt,
+        seq: 1000,
+        published: false,
+        projected: false,
+      });
+      expect(await readCounters(store)).toEqual([{ _id: 'c-1', count: 1, lastVersion: 1, types: ['A'] }]);
+
+      // a restarted process: new event store on the same store
+      const restarted = createEventStore({ store, service: 'test', log: silentLog() });
+      const again = counterProjection(store);
+      restarted.register(again);
+      expect(await restarted.catchUp()).toBe(1);
+      expect(await readCounters(store)).toEqual([
+        { _id: 'c-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
+      ]);
+      expect(await restarted.catchUp()).toBe(0);
+      expect(await readCounters(store)).toEqual([
+        { _id: 'c-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
+      ]);
+      expect(again.applied).toBe(1);
+      restarted.close();
+    });
+
+    it('a projection that fails during append is caught up later without double-applying the others', async () => {
+      const flaky = counterProjection(store, 'flaky', 'flaky_counters');
+      const steady = counterProjection(store, 'steady', 'steady_counters');
+      events.register(flaky);
+      events.register(steady);
+      await events.catchUp();
+
+      flaky.failNext();
+      const appended = await events.append('f-1', 0, [{ type: 'A', data: 1 }]); // resolves: the commit is durable
+      expect(appended).toHaveLength(1);
+      expect(await readCounters(store, 'flaky_counters')).toEqual([]);
+      expect(await readCounters(store, 'steady_counters')).toEqual([
+        { _id: 'f-1', count: 1, lastVersion: 1, types: ['A'] },
+      ]);
+      expect(await store.collection<CommitDoc>(EVENTS).countDocuments({ projected: false })).toBe(1);
+
+      // The next commit on the stream brings the lagging projection up in order (it fills the gap first).
+      await events.append('f-1', 1, [{ type: 'B', data: 2 }]);
+      expect(await readCounters(store, 'flaky_counters')).toEqual([
+        { _id: 'f-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
+      ]);
+
+      expect(await events.catchUp()).toBe(1);
+      expect(await readCounters(store, 'flaky_counters')).toEqual([
+        { _id: 'f-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
+      ]);
+      expect(await readCounters(store, 'steady_counters')).toEqual([
+        { _id: 'f-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
+      ]);
+      expect(await store.collection<CommitDoc>(EVENTS).countDocuments({ projected: false })).toBe(0);
+      expect(await store.collection(PROJECTION_CHECKPOINTS).findOne({ _id: 'flaky:f-1' })).toMatchObject({
+        version: 2,
+      });
+    });
+
+    it('a projection registered after events exist is built from the whole store by catchUp', async () => {
+      await events.append('n-1', 0, [{ type: 'A', data: 1 }]);
+      await events.append('n-2', 0, [
+        { type: 'B', data: 1 },
+        { type: 'C', data: 1 },
+      ]);
+      const late = counterProjection(store);
+      events.register(late);
+      await events.catchUp();
+      expect(await readCounters(store)).toEqual([
+        { _id: 'n-1', count: 1, lastVersion: 1, types: ['A'] },
+        { _id: 'n-2', count: 2, lastVersion: 2, types: ['B', 'C'] },
+      ]);
+      await events.catchUp();
+      expect(late.applied).toBe(3);
+    });
+  });
+});

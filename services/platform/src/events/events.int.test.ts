@@ -1,0 +1,291 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createInProcessBus } from '../bus/in-process';
+import { ConcurrencyError } from '../errors';
+import { createEmbeddedStore } from '../store/embedded';
+import type { DocumentStore } from '../store/types';
+import { type CommitDoc, EVENTS, PROCESSED_EVENTS } from './commits';
+import { createConsumer } from './consumer';
+import { createEventStore, type ServiceEventStore } from './event-store';
+import { createRelay, type Relay } from './relay';
+import { counterProjection, readCounters, silentLog, waitFor } from './testing';
+import { type BusMessage, type EventBus, type EventEnvelope, topicFor } from './types';
+
+const log = silentLog();
+type Received = { _id: string; count: number; ns: number[] };
+
+/** Two "services" in one test: orders (event store, projection, relay) and mailer (a consumer with its own store). */
+function world() {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const ordersStore = createEmbeddedStore();
+  const mailerStore = createEmbeddedStore();
+  const busStore = createEmbeddedStore();
+  const bus = createInProcessBus({ store: busStore, retryBaseMs: 10, log });
+  cleanups.push(() => bus.close());
+
+  const makeEventStore = (): ServiceEventStore => {
+    const events = createEventStore({ store: ordersStore, service: 'orders', log });
+    cleanups.push(() => events.close());
+    return events;
+  };
+  const makeRelay = (events: ServiceEventStore | undefined, onBus: EventBus = bus): Relay => {
+    const relay = createRelay({
+      store: ordersStore,
+      eventStore: events,
+      bus: onBus,
+      service: 'orders',
+      log,
+      pollMs: 60_000, // prompt publishing must come from notify, not from the poll
+      retryBaseMs: 10,
+      retryMaxMs: 50,
+    });
+    cleanups.push(() => relay.stop());
+    return relay;
+  };
+
+  const received = mailerStore.collection<Received>('received');
+  const handled: EventEnvelope[] = [];
+  const startMailer = async (groupId = 'mailer') => {
+    const consumer = createConsumer({
+      store: mailerStore,
+      bus,
+      groupId,
+      topics: [topicFor('orders')],
+      log,
+      handlers: {
+        // deliberately not idempotent: a duplicate run would show in count and ns
+        'orders.Placed.v1': async (event) => {
+          handled.push(event);
+          await received.updateOne(
+            { _id: event.stream },
+            { $inc: { count: 1 }, $push: { ns: (event.data as { n: number }).n } },
+            { upsert: true },
+          );
+        },
+      },
+    });
+    await consumer.start();
+    cleanups.push(() => consumer.stop());
+    return consumer;
+  };
+  const receivedBy = async (stream: string) => received.findOne({ _id: stream });
+  const totalReceived = async () => (await received.find({})).reduce((sum, r) => sum + r.count, 0);
+
+  return {
+    ordersStore,
+    mailerStore,
+    bus,
+    makeEventStore,
+    makeRelay,
+    startMailer,
+    handled,
+    receivedBy,
+    totalReceived,
+    async close() {
+      for (const fn of cleanups.reverse()) await fn();
+      for (const store of [ordersStore, mailerStore, busStore] as DocumentStore[]) await store.close();
+    },
+  };
+}
+
+const placed = (n: number) => ({ type: 'orders.Placed.v1', data: { n } });
+
+describe('event mechanism end to end (embedded adapters)', () => {
+  let w: ReturnType<typeof world>;
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('append -> projection visible at once -> another service consumes it via the relay and the bus', async () => {
+    w = world();
+    const events = w.makeEventStore();
+    events.register(counterProjection(w.ordersStore));
+    await events.catchUp();
+    w.makeRelay(events).start();
+    await w.startMailer();
+
+    const [event] = await events.append('order-1', 0, [placed(1)], { actor: 'user-1', requestId: 'req-77' });
+    expect(await readCounters(w.ordersStore)).toEqual([
+      { _id: 'order-1', count: 1, lastVersion: 1, types: ['orders.Placed.v1'] },
+    ]);
+
+    await waitFor(async () => (await w.receivedBy('order-1'))?.count === 1, 5_000, 'the consumer');
+    expect(w.handled).toEqual([event]);
+    expect(
+      await w.mailerStore.collection(PROCESSED_EVENTS).findOne({ _id: `mailer:${event!.id}` }),
+    ).toMatchObject({
+      eventId: event!.id,
+      type: 'orders.Placed.v1',
+    });
+    await waitFor(
+      async () =>
+        (await w.ordersStore.collection<CommitDoc>(EVENTS).countDocuments({ published: false })) === 0,
+      5_000,
+      'the commit marked published',
+    );
+  });
+
+  it('optimistic concurrency: of two appends at the same version one wins, the other gets a 409', async () => {
+    w = world();
+    const events = w.makeEventStore();
+    const relay = w.makeRelay(events);
+    await events.append('order-2', 0, [placed(1)]);
+    const [a, b] = await Promise.allSettled([
+      events.append('order-2', 1, [placed(2)]),
+      events.append('order-2', 1, [placed(3)]),
+    ]);
+    const outcomes = [a, b].map((r) => r?.status);
+    expect(outcomes.sort()).toEqual(['fulfilled', 'rejected']);
+    const loser = [a, b].find((r): r is PromiseRejectedResult => r?.status === 'rejected')!;
+    expect(loser.reason).toBeInstanceOf(ConcurrencyError);
+    expect((loser.reason as ConcurrencyError).httpStatus).toBe(409);
+
+    await w.startMailer();
+    await relay.flush();
+    await waitFor(async () => (await w.totalReceived()) === 2, 5_000, 'two events consumed');
+    const winner = (await events.readStream('order-2'))[1]!.data as { n: number };
+    expect((await w.receivedBy('order-2'))?.ns).toEqual([1, winner.n]);
+  });
+
+  it('the relay survives a bus outage: everything is published after it recovers, in order, nothing lost', async () => {
+    w = world();
+    let down = true;
+    let refused = 0;
+    const flaky: EventBus = {
+      ...w.bus,
+      kind: 'flaky',
+      async publish(messages: BusMessage[]) {
+        if (down) {
+          refused += 1;
+          throw new Error('bus unavailable (simulated)');
+        }
+        await w.bus.publish(messages);
+      },
+    };
+    const events = w.makeEventStore();
+    const relay = w.makeRelay(events, flaky);
+    relay.start();
+    await w.startMailer();
+
+    for (let i = 0; i < 6; i++) {
+      await events.append('order-a', i, [placed(i)]);
+      await events.append('order-b', i * 2, [placed(100 + i), placed(200 + i)]);
+    }
+    await waitFor(() => refused >= 3, 5_000, 'several refused publishes');
+    await expect(relay.flush()).rejects.toThrow(/simulated/);
+    expect(await w.totalReceived()).toBe(0);
+    expect(await w.ordersStore.collection<CommitDoc>(EVENTS).countDocuments({ published: false })).toBe(12);
+
+    down = false;
+    await waitFor(async () => (await w.totalReceived()) === 18, 5_000, 'all 18 events after recovery');
+    expect((await w.receivedBy('order-a'))?.ns).toEqual([0, 1, 2, 3, 4, 5]);
+    expect((await w.receivedBy('order-b'))?.ns).toEqual([
+      100, 200, 101, 201, 102, 202, 103, 203, 104, 204, 105, 205,
+    ]);
+    expect(await w.ordersStore.collection<CommitDoc>(EVENTS).countDocuments({ published: false })).toBe(0);
+  });
+
+  it('after a crash, a new relay on the same store publishes what was left; re-publishing changes nothing', async () => {
+    w = world();
+    const events = w.makeEventStore();
+    const crashed = w.makeRelay(events); // never started: the process died before publishing
+    await events.append('order-c', 0, [placed(1), placed(2)]);
+    await events.append('order-d', 0, [placed(3)]);
+    await crashed.stop();
+
+    const restartedEvents = w.makeEventStore();
+    const relay = w.makeRelay(restartedEvents);
+    relay.start();
+    await w.startMailer();
+    await waitFor(async () => (await w.totalReceived()) === 3, 5_000, 'the pending events');
+
+    // A crash after the publish but before the commit was marked published: the next relay sends them again.
+    await w.ordersStore.collection<CommitDoc>(EVENTS).updateMany({}, { $set: { published: false } });
+    expect(await relay.flush()).toBe(3);
+    await restartedEvents.append('order-d', 1, [placed(4)]);
+    await waitFor(async () => (await w.receivedBy('order-d'))?.count === 2, 5_000, 'the later event');
+    expect((await w.receivedBy('order-c'))?.ns).toEqual([1, 2]);
+    expect((await w.receivedBy('order-d'))?.ns).toEqual([3, 4]);
+    expect(w.handled).toHaveLength(4);
+  });
+
+  it('the read model rebuilt from the event store equals the live one', async () => {
+    w = world();
+    const events = w.makeEventStore();
+    events.register(counterProjection(w.ordersStore));
+    await events.catchUp();
+    w.makeRelay(events).start();
+    for (let i = 0; i < 10; i++) await events.append(`order-${i % 4}`, Math.floor(i / 4), [placed(i)]);
+    const live = await readCounters(w.ordersStore);
+    await w.ordersStore.collection('counters').drop();
+    await events.rebuild();
+    expect(await readCounters(w.ordersStore)).toEqual(live);
+  });
+
+  it('a consumer handles a duplicate delivery once, and records events it has no handler for', async () => {
+    w = world();
+    await w.startMailer();
+    const envelope: EventEnvelope = {
+      id: 'evt-dup-1',
+      type: 'orders.Placed.v1',
+      stream: 'order-x',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      actor: null,
+      data: { n: 9 },
+      meta: {},
+    };
+    const other: EventEnvelope = { ...envelope, id: 'evt-other-1', type: 'orders.Unknown.v1', version: 2 };
+    const asMessage = (e: EventEnvelope): BusMessage => ({
+      topic: topicFor('orders'),
+      key: e.stream,
+      value: JSON.stringify(e),
+      headers: { 'event-id': e.id, 'event-type': e.type },
+    });
+    await w.bus.publish([asMessage(envelope), asMessage(envelope), asMessage(other)]);
+    await w.bus.publish([asMessage(envelope)]);
+    const processed = w.mailerStore.collection(PROCESSED_EVENTS);
+    await waitFor(async () => (await processed.countDocuments({})) === 2, 5_000, 'both ids recorded');
+    const sentinel: EventEnvelope = { ...envelope, id: 'evt-sentinel', stream: 'order-y' };
+    await w.bus.publish([asMessage(sentinel)]);
+    // the in-process bus delivers a topic in offset order: once the sentinel is in, every duplicate was seen
+    await waitFor(
+      async () => (await w.receivedBy('order-y'))?.count === 1,
+      5_000,
+      'the sentinel after the duplicates',
+    );
+    expect(await w.receivedBy('order-x')).toEqual({ _id: 'order-x', count: 1, ns: [9] });
+    expect(w.handled.map((e) => e.id)).toEqual(['evt-dup-1', 'evt-sentinel']);
+    expect(await processed.findOne({ _id: 'mailer:evt-other-1' })).toMatchObject({
+      type: 'orders.Unknown.v1',
+    });
+  });
+
+  it('a handler that throws is retried until it succeeds, and its effect happens once', async () => {
+    w = world();
+    const events = w.makeEventStore();
+    w.makeRelay(events).start();
+    let failures = 2;
+    const seen: string[] = [];
+    const consumer = createConsumer({
+      store: w.mailerStore,
+      bus: w.bus,
+      groupId: 'flaky-consumer',
+      topics: [topicFor('orders')],
+      log,
+      handlers: {
+        'orders.Placed.v1': async (event) => {
+          if (failures > 0) {
+            failures -= 1;
+            throw new Error('handler failure (expected by the test)');
+          }
+          seen.push(event.id);
+        },
+      },
+    });
+    await consumer.start();
+    const [event] = await events.append('order-r', 0, [placed(1)]);
+    await waitFor(() => seen.length === 1, 5_000, 'the retried handler');
+    expect(seen).toEqual([event!.id]);
+    await consumer.stop();
+  });
+});

@@ -1,0 +1,13 @@
+export {
+  type CommitDoc,
+  EVENTS,
+  EVENTS_META,
+  PROCESSED_EVENTS,
+  PROJECTION_CHECKPOINTS,
+  type StoredEvent,
+} from './commits';
+export { type Consumer, type ConsumerOptions, createConsumer, type EventHandler } from './consumer';
+export { createEventStore, type EventStoreOptions, type ServiceEventStore } from './event-store';
+export { createProjectionRunner, type ProjectionRunner, type ProjectionRunnerOptions } from './projections';
+export { createRelay, type Relay, type RelayOptions, toBusMessage } from './relay';
+export * from './types';

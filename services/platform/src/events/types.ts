@@ -1,0 +1,85 @@
+/**
+ * The event mechanism (docs/ARCHITECTURE.md, "Events"). One envelope shape everywhere:
+ * in the event store, on the bus and in consumers.
+ */
+export interface EventEnvelope<D = unknown> {
+  /** Unique event id (consumers deduplicate by it). */
+  id: string;
+  /** Versioned type name from services/contracts, e.g. 'auth.UserRegistered.v1'. */
+  type: string;
+  /** The aggregate's stream id, e.g. 'user-65f0c2...'; the bus key. */
+  stream: string;
+  /** 1-based position of this event in its stream. */
+  version: number;
+  occurredAt: string;
+  /** Who caused it: a user id, 'system', or null. */
+  actor: string | null;
+  data: D;
+  meta: { requestId?: string };
+}
+
+/** What a command hands to append: the store fills id, stream, version, occurredAt and meta. */
+export interface NewEvent<D = unknown> {
+  type: string;
+  data: D;
+}
+
+export interface AppendOptions {
+  actor?: string | null;
+  /** Defaults to the request id of the current request context. */
+  requestId?: string;
+}
+
+export interface EventStore {
+  /**
+   * Appends the events as one atomic write, if and only if the stream is at expectedVersion
+   * (0 = the stream must not exist). Throws ConcurrencyError otherwise. Then applies the registered
+   * projections (read-your-writes) and wakes the relay. Returns the stored envelopes.
+   */
+  append(stream: string, expectedVersion: number, events: NewEvent[], options?: AppendOptions): Promise<EventEnvelope[]>;
+  readStream(stream: string): Promise<EventEnvelope[]>;
+  /** Every event in commit order (for rebuilds and catch-up). */
+  readAll(): AsyncIterable<EventEnvelope>;
+}
+
+/**
+ * A read model: applies events to documents it owns. apply must be idempotent per event
+ * (the runner also skips events it knows it applied), and reset must drop everything apply wrote.
+ */
+export interface Projection {
+  readonly name: string;
+  apply(event: EventEnvelope): Promise<void>;
+  reset(): Promise<void>;
+}
+
+/** A bus message, serialised the same way by every adapter. */
+export interface BusMessage {
+  topic: string;
+  key: string;
+  /** JSON of the EventEnvelope. */
+  value: string;
+  headers: Record<string, string>;
+}
+
+export type MessageHandler = (message: BusMessage) => Promise<void>;
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+/** The bus port: Kafka in production, in-process (durable, file-backed) embedded. */
+export interface EventBus {
+  readonly kind: string;
+  /** Resolves once the bus has durably accepted every message (Kafka: acks from all in-sync replicas). */
+  publish(messages: BusMessage[]): Promise<void>;
+  /**
+   * Delivers each topic's messages in order per key to one member of the group, at least once; a handler
+   * that throws gets the message again later. A new group starts at the beginning of the topics.
+   */
+  subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The topic a service publishes its events on. */
+export const topicFor = (service: string): string => `nudge.${service}.events`;

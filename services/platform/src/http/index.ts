@@ -1,0 +1,3 @@
+export * from './app';
+export * from './auth';
+export * from './validate';

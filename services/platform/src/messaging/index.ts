@@ -1,0 +1,4 @@
+export * from './types';
+export * from './outbox';
+export * from './smtp';
+export * from './twilio';

@@ -1,0 +1,36 @@
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface WhatsAppMessage {
+  /** Digits with country code, or an E.164 number. */
+  to: string;
+  text: string;
+}
+
+export interface MailSender {
+  send(message: MailMessage): Promise<void>;
+}
+
+export interface WhatsAppSender {
+  send(message: WhatsAppMessage): Promise<void>;
+}
+
+export interface OutboxMessage {
+  channel: 'email' | 'whatsapp';
+  to: string;
+  subject?: string;
+  text: string;
+  html?: string;
+  createdAt: string;
+}
+
+/** The embedded topology's capture of every e-mail and WhatsApp message (GET /api/dev/outbox). */
+export interface DevOutbox {
+  record(message: Omit<OutboxMessage, 'createdAt'>): Promise<void>;
+  /** Newest first. */
+  list(limit?: number): Promise<OutboxMessage[]>;
+}

@@ -1,0 +1,408 @@
+/**
+ * The embedded document store: one @seald-io/nedb datastore per collection, a file `<dir>/<name>.db`
+ * (or in memory without `dir`). nedb persists, indexes and enforces unique keys; matching, sorting,
+ * projection and updates are evaluated by ./query with MongoDB semantics, so repositories behave the
+ * same as on MongoDB. Every operation on a collection runs in one queue per collection, which makes
+ * findOneAndUpdate (and every other read-modify-write) atomic within the process.
+ */
+import { join } from 'node:path';
+import Datastore from '@seald-io/nedb';
+import { DuplicateKeyError } from '../errors';
+import { newId } from '../ids';
+import {
+  assertFilterDefined,
+  cloneValue,
+  compileFilter,
+  compileProjection,
+  compileUpdate,
+  isPlainObject,
+  type Predicate,
+  seedFromFilter,
+  sortDocs,
+  uniqueKeyFilter,
+  valuesEqual,
+} from './query';
+import type { Collection, Doc, DocumentStore, Filter, FindOptions, Sort, Update, UpdateResult } from './types';
+
+export interface EmbeddedStoreOptions {
+  /** Folder holding one `<collection>.db` file per collection; omit for an in-memory store (tests). */
+  dir?: string;
+  /** How often datafiles are compacted (nedb appends every write). Default 5 minutes. */
+  compactEveryMs?: number;
+}
+
+type Raw = Record<string, unknown>;
+
+interface NedbIndex {
+  fieldName: string;
+  unique: boolean;
+}
+
+const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
+
+/** Runs tasks one after another. */
+class Queue {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+const isUniqueViolation = (err: unknown): err is Error & { key?: unknown } =>
+  typeof err === 'object' && err !== null && (err as { errorType?: unknown }).errorType === 'uniqueViolated';
+
+class EmbeddedCollection<T extends Doc> implements Collection<T> {
+  private readonly queue = new Queue();
+  private readonly db: Datastore<Raw>;
+  private readonly timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly filename: string | undefined,
+    compactEveryMs: number,
+  ) {
+    this.db = new Datastore<Raw>(filename ? { filename } : { inMemoryOnly: true });
+    const db = this.db;
+    // Loading is the first task of the queue: nothing runs before the datafile is read.
+    void this.queue.run(() => db.loadDatabaseAsync()).catch(() => undefined);
+    if (filename) {
+      this.timer = setInterval(() => {
+        if (!this.closed) void this.queue.run(() => db.compactDatafileAsync()).catch(() => undefined);
+      }, compactEveryMs);
+      this.timer.unref();
+    }
+  }
+
+  // --- plumbing ------------------------------------------------------------------------------
+
+  private exclusive<R>(task: () => Promise<R>): Promise<R> {
+    if (this.closed) return Promise.reject(new Error(`document store is closed (collection ${this.name})`));
+    return this.queue.run(async () => {
+      try {
+        return await task();
+      } catch (err) {
+        throw this.translate(err);
+      }
+    });
+  }
+
+  private translate(err: unknown): unknown {
+    if (err instanceof DuplicateKeyError) return err;
+    if (isUniqueViolation(err)) {
+      return new DuplicateKeyError(`E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(err.key)}`);
+    }
+    return err;
+  }
+
+  private get indexes(): Record<string, NedbIndex> {
+    return (this.db as unknown as { indexes: Record<string, NedbIndex> }).indexes;
+  }
+
+  /** A nedb query that lets its indexes narrow the candidates, then applies the exact MongoDB predicate. */
+  private nedbQuery(filter: Filter | undefined, predicate: Predicate): Raw {
+    const query: Raw = {
+      $where(this: unknown) {
+        return predicate(this);
+      },
+    };
+    if (!filter) return query;
+    const indexes = this.indexes;
+    for (const [key, value] of Object.entries(filter)) {
+      if (key.startsWith('$') || key.includes('.') || !indexes[key]) continue;
+      if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value))) {
+        query[key] = value;
+      } else if (
+        key === '_id' &&
+        isPlainObject(value) &&
+        Object.keys(value).length === 1 &&
+        Array.isArray(value.$in) &&
+        value.$in.every((v) => typeof v === 'string')
+      ) {
+        query[key] = { $in: value.$in };
+      }
+    }
+    return query;
+  }
+
+  private async matching(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Promise<Raw[]> {
+    const query = this.nedbQuery(filter, predicate);
+    const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
+    if (!hasSort) {
+      let cursor = this.db.findAsync<Raw>(query);
+      if (opts.skip) cursor = cursor.skip(opts.skip);
+      if (opts.limit) cursor = cursor.limit(opts.limit);
+      return (await cursor) as unknown as Raw[];
+    }
+    const all = (await this.db.findAsync<Raw>(query)) as unknown as Raw[];
+    const sorted = sortDocs(all, opts.sort);
+    const start = opts.skip ?? 0;
+    return opts.limit ? sorted.slice(start, start + opts.limit) : sorted.slice(start);
+  }
+
+  /** MongoDB indexes a missing field as null; nedb tells them apart. Checks that case before a write. */
+  private checkNullishUniqueKeys(doc: Raw): void {
+    for (const index of Object.values(this.indexes)) {
+      if (!index.unique || index.fieldName === '_id') continue;
+      const fields = index.fieldName.split(',');
+      const keyFilter = uniqueKeyFilter(doc, fields);
+      if (!keyFilter) continue;
+      const same = compileFilter(keyFilter);
+      const clash = this.db.getAllData().find((other) => other._id !== doc._id && same(other));
+      if (clash) {
+        throw new DuplicateKeyError(`E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(keyFilter)}`);
+      }
+    }
+  }
+
+  private async insertRaw(doc: Raw): Promise<void> {
+    this.checkNullishUniqueKeys(doc);
+    await this.db.insertAsync(doc);
+  }
+
+  private async replaceRaw(id: unknown, doc: Raw): Promise<void> {
+    this.checkNullishUniqueKeys(doc);
+    await this.db.updateAsync({ _id: id }, doc, {});
+  }
+
+  private prepareInsert(doc: T): Raw {
+    if (!isPlainObject(doc)) throw new Error('A document has to be an object');
+    const copy = cloneValue(doc) as Raw;
+    if (copy._id === undefined || copy._id === null) return { _id: newId(), ...copy };
+    return copy;
+  }
+
+  // --- the port ------------------------------------------------------------------------------
+
+  async insertOne(doc: T): Promise<void> {
+    const prepared = this.prepareInsert(doc);
+    return this.exclusive(() => this.insertRaw(prepared));
+  }
+
+  async insertMany(docs: T[]): Promise<void> {
+    const prepared = docs.map((d) => this.prepareInsert(d));
+    return this.exclusive(async () => {
+      for (const doc of prepared) await this.insertRaw(doc);
+    });
+  }
+
+  async findOne(filter: Filter, options: Omit<FindOptions, 'skip' | 'limit'> = {}): Promise<T | null> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    const project = compileProjection(options.projection);
+    return this.exclusive(async () => {
+      const [doc] = await this.matching(filter, predicate, { sort: options.sort, limit: 1 });
+      if (!doc) return null;
+      return (project ? project(doc) : doc) as T;
+    });
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    const project = compileProjection(options.projection);
+    const skip = options.skip ?? 0;
+    if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip has to be a non-negative integer, got ${skip}`);
+    const limit = options.limit === undefined ? 0 : Math.abs(options.limit);
+    if (!Number.isInteger(limit)) throw new Error(`limit has to be an integer, got ${options.limit}`);
+    return this.exclusive(async () => {
+      const docs = await this.matching(filter, predicate, { sort: options.sort, skip, limit });
+      return (project ? docs.map(project) : docs) as T[];
+    });
+  }
+
+  async countDocuments(filter: Filter = {}): Promise<number> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    return this.exclusive(async () => (await this.db.countAsync(this.nedbQuery(filter, predicate))) as unknown as number);
+  }
+
+  async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    return this.updateFirst(filter, update, options).then((r) => r.result);
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean; sort?: Sort } = {}): Promise<T | null> {
+    return this.updateFirst(filter, update, options).then((r) => r.doc as T | null);
+  }
+
+  private async updateFirst(
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean; sort?: Sort },
+  ): Promise<{ result: UpdateResult; doc: Raw | null }> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    const apply = compileUpdate(update);
+    return this.exclusive(async () => {
+      const [found] = await this.matching(filter, predicate, { sort: options.sort, limit: 1 });
+      if (found) {
+        const next = apply(found, false);
+        assertSameId(found, next);
+        const modified = !valuesEqual(found, next);
+        if (modified) await this.replaceRaw(found._id, next);
+        return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc: next };
+      }
+      if (!options.upsert) return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 }, doc: null };
+      const created = withId(apply(seedFromFilter(filter), true));
+      await this.insertRaw(created);
+      return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 }, doc: cloneValue(created) };
+    });
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    const apply = compileUpdate(update);
+    return this.exclusive(async () => {
+      const found = await this.matching(filter, predicate);
+      let modifiedCount = 0;
+      for (const doc of found) {
+        const next = apply(doc, false);
+        assertSameId(doc, next);
+        if (valuesEqual(doc, next)) continue;
+        await this.replaceRaw(doc._id, next);
+        modifiedCount += 1;
+      }
+      return { matchedCount: found.length, modifiedCount, upsertedCount: 0 };
+    });
+  }
+
+  async replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    if (!isPlainObject(doc)) throw new Error('A replacement has to be an object');
+    if (Object.keys(doc).some((k) => k.startsWith('$'))) throw new Error('Replacement document must not contain atomic operators');
+    const replacement = cloneValue(doc) as Raw;
+    return this.exclusive(async () => {
+      const [found] = await this.matching(filter, predicate, { limit: 1 });
+      if (found) {
+        if (replacement._id !== undefined && !valuesEqual(replacement._id, found._id)) {
+          throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
+        }
+        const { _id, ...rest } = replacement;
+        const next = { _id: found._id, ...rest };
+        const modified = !valuesEqual(found, next);
+        if (modified) await this.replaceRaw(found._id, next);
+        return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 };
+      }
+      if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
+      const { _id, ...rest } = replacement;
+      await this.insertRaw(withId({ _id: _id ?? seedFromFilter(filter)._id, ...rest }));
+      return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
+    });
+  }
+
+  async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    return this.exclusive(async () => {
+      const [found] = await this.matching(filter, predicate, { limit: 1 });
+      if (!found) return { deletedCount: 0 };
+      return { deletedCount: await this.db.removeAsync({ _id: found._id }, {}) };
+    });
+  }
+
+  async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
+    assertFilterDefined(filter);
+    const predicate = compileFilter(filter);
+    return this.exclusive(async () => {
+      if (Object.keys(filter).length === 0) return { deletedCount: await this.db.removeAsync({}, { multi: true }) };
+      const found = await this.matching(filter, predicate);
+      if (found.length === 0) return { deletedCount: 0 };
+      const ids = found.map((d) => d._id);
+      return { deletedCount: await this.db.removeAsync({ _id: { $in: ids } }, { multi: true }) };
+    });
+  }
+
+  async createIndex(keys: Record<string, 1 | -1>, options: { unique?: boolean } = {}): Promise<void> {
+    const fields = Object.keys(keys);
+    if (fields.length === 0) throw new Error('createIndex needs at least one key');
+    for (const [field, dir] of Object.entries(keys)) {
+      if (dir !== 1 && dir !== -1) throw new Error(`Unsupported index key type for '${field}': ${String(dir)} (use 1 or -1)`);
+      if (field.split('.').some((p) => p === '' || p.startsWith('$'))) throw new Error(`Invalid index key '${field}'`);
+    }
+    const unique = options.unique === true;
+    const fieldName = fields.join(',');
+    return this.exclusive(async () => {
+      if (fieldName === '_id') return; // always there, always unique
+      const existing = this.indexes[fieldName];
+      if (existing) {
+        if (existing.unique !== unique) {
+          throw new Error(`An index on ${fieldName} already exists with different options (unique: ${existing.unique})`);
+        }
+        return;
+      }
+      await this.db.ensureIndexAsync({ fieldName: fields.length === 1 ? fieldName : fields, unique });
+    });
+  }
+
+  async drop(): Promise<void> {
+    return this.exclusive(async () => {
+      await this.db.removeAsync({}, { multi: true });
+      if (this.filename) await this.db.compactDatafileAsync();
+    });
+  }
+
+  /** Waits for queued work, compacts the datafile and stops the compaction timer. */
+  close(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const done = this.queue.run(async () => {
+      if (this.timer) clearInterval(this.timer);
+      if (this.filename) await this.db.compactDatafileAsync();
+    });
+    this.closed = true;
+    return done;
+  }
+}
+
+function withId(doc: Raw): Raw {
+  const { _id, ...rest } = doc;
+  return { _id: _id ?? newId(), ...rest };
+}
+
+function assertSameId(before: Raw, after: Raw): void {
+  if (!valuesEqual(before._id, after._id)) {
+    throw new Error("Performing an update on the path '_id' would modify the immutable field '_id'");
+  }
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** Creates the embedded store. Collections are opened lazily, on first use, and cached. */
+export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): DocumentStore {
+  const { dir } = options;
+  const compactEveryMs = Math.max(options.compactEveryMs ?? 5 * 60_000, 5_000);
+  const collections = new Map<string, EmbeddedCollection<Doc>>();
+  let closed = false;
+
+  return {
+    kind: 'embedded',
+    collection<T extends Doc = Doc>(name: string): Collection<T> {
+      if (closed) throw new Error('document store is closed');
+      let c = collections.get(name);
+      if (!c) {
+        if (!COLLECTION_NAME.test(name)) throw new Error(`Invalid collection name '${name}'`);
+        c = new EmbeddedCollection<Doc>(name, dir ? join(dir, `${name}.db`) : undefined, compactEveryMs);
+        collections.set(name, c);
+      }
+      return c as unknown as Collection<T>;
+    },
+    async ping(): Promise<void> {
+      if (closed) throw new Error('document store is closed');
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...collections.values()].map((c) => c.close()));
+      collections.clear();
+    },
+  };
+}

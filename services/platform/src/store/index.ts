@@ -1,0 +1,31 @@
+/**
+ * The document store: the port (./types), its two adapters and the factory choosing one from config.
+ * Each service owns its store: its own folder under the data directory (embedded) or its own database (MongoDB).
+ */
+import { createEmbeddedStore } from './embedded';
+import { createMongoStore } from './mongo';
+import type { DocumentStore } from './types';
+
+export type * from './types';
+export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded';
+export { createMongoStore, type MongoStoreOptions } from './mongo';
+
+export interface DocumentStoreOptions {
+  /** `DOCUMENT_STORE`: 'embedded' (default deployment) or 'mongodb'. */
+  kind: 'embedded' | 'mongodb';
+  /** Embedded: the service's own folder, e.g. `<DATA_DIR>/auth`; omitted = in memory. */
+  dir?: string;
+  /** MongoDB: `MONGODB_URL`. */
+  mongoUrl?: string;
+  /** MongoDB: the service's own database, e.g. `nudge_auth` (`MONGODB_DB_PREFIX` + service). */
+  dbName: string;
+}
+
+export async function createDocumentStore(opts: DocumentStoreOptions): Promise<DocumentStore> {
+  if (opts.kind === 'embedded') return createEmbeddedStore(opts.dir === undefined ? {} : { dir: opts.dir });
+  if (opts.kind === 'mongodb') {
+    if (!opts.mongoUrl) throw new Error(`MONGODB_URL is required for the MongoDB document store (database ${opts.dbName})`);
+    return createMongoStore({ url: opts.mongoUrl, dbName: opts.dbName });
+  }
+  throw new Error(`Unknown document store kind: ${String((opts as { kind: unknown }).kind)}`);
+}

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, type CryptoKey } from 'jose';
+
+export const TOKEN_ALG = 'EdDSA';
+
+export interface SigningKeys {
+  privateKey: CryptoKey;
+  publicKey: CryptoKey;
+  publicKeyPem: string;
+}
+
+export async function importSigningKeys(privatePem: string, publicPem: string): Promise<SigningKeys> {
+  return {
+    privateKey: await importPKCS8(privatePem, TOKEN_ALG),
+    publicKey: await importSPKI(publicPem, TOKEN_ALG),
+    publicKeyPem: publicPem,
+  };
+}
+
+export const importVerifyKey = (publicPem: string): Promise<CryptoKey> => importSPKI(publicPem, TOKEN_ALG);
+
+/**
+ * Embedded topology: the Ed25519 key pair is generated on first start and kept under DATA_DIR/keys,
+ * so tokens stay valid across restarts.
+ */
+export async function loadOrCreateSigningKeys(dataDir: string): Promise<SigningKeys> {
+  const dir = join(dataDir, 'keys');
+  const privatePath = join(dir, 'token-private.pem');
+  const publicPath = join(dir, 'token-public.pem');
+  if (existsSync(privatePath) && existsSync(publicPath)) {
+    return importSigningKeys(await readFile(privatePath, 'utf8'), await readFile(publicPath, 'utf8'));
+  }
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const pair = await generateKeyPair(TOKEN_ALG, { crv: 'Ed25519', extractable: true });
+  const privatePem = await exportPKCS8(pair.privateKey);
+  const publicPem = await exportSPKI(pair.publicKey);
+  await writeFile(privatePath, privatePem, { mode: 0o600 });
+  await writeFile(publicPath, publicPem, { mode: 0o644 });
+  return importSigningKeys(privatePem, publicPem);
+}

@@ -1,0 +1,93 @@
+import { errors, jwtVerify, SignJWT, type CryptoKey } from 'jose';
+import { randomToken } from '../ids';
+import { TOKEN_ALG } from './keys';
+
+export type Role = 'user' | 'premium' | 'admin';
+export const ROLES: readonly Role[] = ['user', 'premium', 'admin'];
+
+export interface SessionClaims {
+  userId: string;
+  email: string;
+  role: Role;
+}
+
+/** What an e-mail link token may be used for; a token for one purpose is refused for any other. */
+export type LinkPurpose = 'signin' | 'unsubscribe';
+
+export interface LinkClaims {
+  userId: string;
+  purpose: LinkPurpose;
+  /** Unique per token, so a single-use purpose can be spent once. */
+  jti: string;
+  expiresAt: Date;
+}
+
+const ISSUER = 'nudge-auth';
+const SESSION_AUDIENCE = 'nudge';
+const linkAudience = (purpose: LinkPurpose) => `nudge-link:${purpose}`;
+
+/** Only auth holds one of these: it is the only signer of session and link tokens. */
+export interface TokenIssuer {
+  signSession(claims: SessionClaims): Promise<string>;
+  signLink(userId: string, purpose: LinkPurpose, ttlSeconds: number): Promise<string>;
+}
+
+/** Every service holds one of these: verification needs only the public key. */
+export interface TokenVerifier {
+  /** The claims, or null when the token is missing, malformed, forged or expired. */
+  verifySession(token: string | undefined | null): Promise<SessionClaims | null>;
+  verifyLink(token: string | undefined | null, purpose: LinkPurpose): Promise<LinkClaims | null>;
+}
+
+export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number): TokenIssuer {
+  return {
+    signSession: ({ userId, email, role }) =>
+      new SignJWT({ email, role, typ: 'session' })
+        .setProtectedHeader({ alg: TOKEN_ALG })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setAudience(SESSION_AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(`${sessionTtlDays}d`)
+        .sign(privateKey),
+    signLink: (userId, purpose, ttlSeconds) =>
+      new SignJWT({ typ: 'link' })
+        .setProtectedHeader({ alg: TOKEN_ALG })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setAudience(linkAudience(purpose))
+        .setJti(randomToken(12))
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(privateKey),
+  };
+}
+
+export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
+  async function verify(token: string | undefined | null, audience: string) {
+    if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return null;
+    try {
+      const { payload } = await jwtVerify(token, publicKey, { issuer: ISSUER, audience, algorithms: [TOKEN_ALG] });
+      return payload;
+    } catch (err) {
+      if (err instanceof errors.JOSEError) return null;
+      throw err;
+    }
+  }
+  return {
+    async verifySession(token) {
+      const payload = await verify(token, SESSION_AUDIENCE);
+      if (!payload || payload.typ !== 'session' || typeof payload.sub !== 'string') return null;
+      const role = payload.role as Role;
+      if (!ROLES.includes(role) || typeof payload.email !== 'string') return null;
+      return { userId: payload.sub, email: payload.email, role };
+    },
+    async verifyLink(token, purpose) {
+      const payload = await verify(token, linkAudience(purpose));
+      if (!payload || payload.typ !== 'link' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
+        return null;
+      }
+      return { userId: payload.sub, purpose, jti: payload.jti, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// One vitest project per test tier (docs/ARCHITECTURE.md, "Tests").
+// A file's tier is its suffix: *.unit.test.ts, *.int.test.ts, *.contract.test.ts, *.system.test.ts, *.e2e.test.ts.
+const tier = (name: string, timeout: number) => ({
+  extends: true as const,
+  test: {
+    name,
+    include: [`**/*.${name === 'integration' ? 'int' : name}.test.ts`],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: timeout,
+    hookTimeout: Math.max(timeout, 60_000),
+  },
+});
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './scripts/summary-reporter.ts'],
+    projects: [
+      tier('unit', 5_000),
+      tier('integration', 20_000),
+      tier('contract', 60_000),
+      tier('system', 60_000),
+      tier('e2e', 120_000),
+    ],
+  },
+});
