@@ -54,6 +54,9 @@ export function docsRouter(document: Record<string, unknown>): Router {
   router.get('/api/docs/assets/swagger-initializer.js', (_req, res) => {
     res.type('application/javascript').send(INITIALIZER);
   });
-  router.use('/api/docs/assets', express.static(swaggerUiDir, { index: false, fallthrough: true, maxAge: '1d' }));
+  router.use(
+    '/api/docs/assets',
+    express.static(swaggerUiDir, { index: false, fallthrough: true, maxAge: '1d' }),
+  );
   return router;
 }

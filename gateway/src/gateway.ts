@@ -1,8 +1,8 @@
+import type { ServiceName } from '@nudge/contracts';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
-import type { ServiceName } from '@nudge/contracts';
 import { docsRouter } from './docs';
 import { buildOpenApiDocument } from './openapi';
 import { createServiceProxy } from './proxy';
@@ -48,7 +48,7 @@ export function createGateway(opts: GatewayOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', opts.trustProxy ?? false);
 
-  app.use(requestIdAndLog(opts.log)); app.use(express.json());
+  app.use(requestIdAndLog(opts.log));
   app.use(securityHeaders());
 
   app.get('/healthz', (_req, res) => {
@@ -71,7 +71,11 @@ export function createGateway(opts: GatewayOptions): Express {
   });
 
   app.use(['/api', '/auth'], apiRateLimit(opts.rateLimitPerMinute));
-  app.use(docsRouter(buildOpenApiDocument({ devOutbox: Boolean(opts.devOutbox), onSchemaError: schemaWarning(opts.log) })));
+  app.use(
+    docsRouter(
+      buildOpenApiDocument({ devOutbox: Boolean(opts.devOutbox), onSchemaError: schemaWarning(opts.log) }),
+    ),
+  );
   if (opts.devOutbox) app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox));
 
   const proxy = createServiceProxy(opts.services, opts.log);
@@ -140,7 +144,10 @@ function devOutboxHandler(outbox: DevOutbox): RequestHandler {
 
 function schemaWarning(log: Logger) {
   return (route: { method: string; path: string }, part: string, error: unknown) =>
-    log.warn({ err: error, route: `${route.method} ${route.path}`, part }, 'schema not expressible in OpenAPI');
+    log.warn(
+      { err: error, route: `${route.method} ${route.path}`, part },
+      'schema not expressible in OpenAPI',
+    );
 }
 
 function errorHandler(log: Logger): ErrorRequestHandler {

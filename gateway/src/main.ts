@@ -1,7 +1,8 @@
 // Composition root of the gateway container (container topology). The standalone topology builds the
 // gateway itself, with the services' loopback URLs and the dev outbox.
-import { createLogger, loadConfig } from '@nudge/platform';
+
 import type { ServiceName } from '@nudge/contracts';
+import { createLogger, loadConfig } from '@nudge/platform';
 import { createGateway } from './gateway';
 import { serviceReadiness } from './readiness';
 

@@ -1,5 +1,5 @@
+import { type Access, apiRoutes, browserRoutes, type RouteContract, SERVICES } from '@nudge/contracts';
 import { z } from 'zod';
-import { apiRoutes, browserRoutes, SERVICES, type Access, type RouteContract } from '@nudge/contracts';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -58,11 +58,7 @@ const OUTBOX_SCHEMA: JsonSchema = {
 };
 
 /** zod 4's own JSON Schema output (draft 2020-12, which OpenAPI 3.1 uses), without the `$schema` tag. */
-function toSchema(
-  schema: z.ZodType,
-  io: 'input' | 'output',
-  onError: (error: unknown) => void,
-): JsonSchema {
+function toSchema(schema: z.ZodType, io: 'input' | 'output', onError: (error: unknown) => void): JsonSchema {
   try {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
@@ -90,7 +86,10 @@ function operationId(route: RouteContract): string {
   return [route.method.toLowerCase(), ...words.map((w) => w[0]!.toUpperCase() + w.slice(1))].join('');
 }
 
-function objectProperties(schema: JsonSchema): { properties: Record<string, JsonSchema>; required: string[] } {
+function objectProperties(schema: JsonSchema): {
+  properties: Record<string, JsonSchema>;
+  required: string[];
+} {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   return { properties, required };
@@ -100,9 +99,16 @@ function operation(route: RouteContract, options: OpenApiOptions): Record<string
   const report = (part: string) => (error: unknown) => options.onSchemaError?.(route, part, error);
   const parameters: Record<string, unknown>[] = [];
 
-  const params = route.params ? objectProperties(toSchema(route.params, 'input', report('params'))) : undefined;
+  const params = route.params
+    ? objectProperties(toSchema(route.params, 'input', report('params')))
+    : undefined;
   for (const name of pathParamNames(route.path)) {
-    parameters.push({ name, in: 'path', required: true, schema: params?.properties[name] ?? { type: 'string' } });
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      schema: params?.properties[name] ?? { type: 'string' },
+    });
   }
   if (route.query) {
     const query = objectProperties(toSchema(route.query, 'input', report('query')));
@@ -113,7 +119,8 @@ function operation(route: RouteContract, options: OpenApiOptions): Record<string
 
   const mediaType = route.produces ?? 'application/json';
   const ok: Record<string, unknown> = { description: 'Success' };
-  if (route.response) ok.content = { [mediaType]: { schema: toSchema(route.response, 'output', report('response')) } };
+  if (route.response)
+    ok.content = { [mediaType]: { schema: toSchema(route.response, 'output', report('response')) } };
   else if (route.produces) ok.content = { [mediaType]: {} };
 
   const op: Record<string, unknown> = {
@@ -129,7 +136,10 @@ function operation(route: RouteContract, options: OpenApiOptions): Record<string
     'x-service': route.service,
     responses: {
       '200': ok,
-      default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      default: {
+        description: 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     },
   };
   if (parameters.length) op.parameters = parameters;
@@ -148,8 +158,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
   const routes: RouteContract[] = [...apiRoutes, ...browserRoutes];
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const item = (paths[openApiPath(route.path)] ??= {});
-    item[route.method.toLowerCase()] = operation(route, options);
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, options) };
   }
   const tags: { name: string; description?: string }[] = SERVICES.map((name) => ({
     name,
@@ -167,7 +177,9 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
           'Specified in DESIGN.md §2.',
         ].join('\n\n'),
         'x-access': 'dev',
-        responses: { '200': { description: 'Success', content: { 'application/json': { schema: OUTBOX_SCHEMA } } } },
+        responses: {
+          '200': { description: 'Success', content: { 'application/json': { schema: OUTBOX_SCHEMA } } },
+        },
       },
     };
     tags.push({ name: 'dev', description: SERVICE_TEXT.dev });
@@ -191,7 +203,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<strin
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'The token returned by sign-in; the contract also accepts it as `token` in the JSON body.',
+          description:
+            'The token returned by sign-in; the contract also accepts it as `token` in the JSON body.',
         },
       },
     },

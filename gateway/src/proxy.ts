@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { findRoute, type ServiceName } from '@nudge/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
-import { findRoute, type ServiceName } from '@nudge/contracts';
 import { requestIdOf } from './request-id';
 
 /** Headers a client must never be able to hand to a service through the gateway. */
@@ -18,7 +18,7 @@ function proxyFor(service: ServiceName, target: string, log: Logger) {
     xfwd: true,
     on: {
       proxyReq(proxyReq, _req, res) {
-        
+        for (const header of STRIPPED_REQUEST_HEADERS) proxyReq.removeHeader(header);
         proxyReq.setHeader('x-request-id', requestIdOf(res));
       },
       proxyRes(proxyRes, _req, res) {
@@ -36,12 +36,18 @@ function proxyFor(service: ServiceName, target: string, log: Logger) {
           res.destroy();
           return;
         }
-        log.warn({ requestId: requestIdOf(res as Response), service, target, code, err: err.message }, 'proxy error');
+        log.warn(
+          { requestId: requestIdOf(res as Response), service, target, code, err: err.message },
+          'proxy error',
+        );
         res.statusCode = 503;
         res.setHeader('content-type', 'application/json; charset=utf-8');
         res.setHeader('retry-after', '1');
         res.end(
-          JSON.stringify({ status: false, message: `The ${service} service is not reachable right now, please retry` }),
+          JSON.stringify({
+            status: false,
+            message: `The ${service} service is not reachable right now, please retry`,
+          }),
         );
       },
     },
@@ -52,7 +58,10 @@ function proxyFor(service: ServiceName, target: string, log: Logger) {
  * Routes /api and /auth requests to their owning service by the contracts' routing table, streaming the
  * body through untouched (the payment webhook is verified on its raw bytes).
  */
-export function createServiceProxy(services: Partial<Record<ServiceName, string>>, log: Logger): RequestHandler {
+export function createServiceProxy(
+  services: Partial<Record<ServiceName, string>>,
+  log: Logger,
+): RequestHandler {
   const proxies = new Map<ServiceName, ReturnType<typeof proxyFor>>();
   for (const [service, url] of Object.entries(services) as [ServiceName, string | undefined][]) {
     if (url) proxies.set(service, proxyFor(service, url, log));

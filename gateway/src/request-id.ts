@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { findRoute } from '@nudge/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { findRoute } from '@nudge/contracts';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

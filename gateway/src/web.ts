@@ -21,7 +21,8 @@ export function webRouter(webDist: string | undefined): Router | undefined {
     express.static(root, {
       setHeaders(res, path) {
         // Vite puts content-hashed files under /assets; everything else may change between deploys.
-        if (path.startsWith(join(root, 'assets'))) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        if (path.startsWith(join(root, 'assets')))
+          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         else res.setHeader('cache-control', 'no-cache');
       },
     }),

@@ -1,15 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { apiRoutes } from '@nudge/contracts';
 import express, { type Express } from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRoutes } from '@nudge/contracts';
 import { createGateway, type DevOutboxMessage, type GatewayOptions } from '../src';
 
 interface Echo {
@@ -104,7 +104,13 @@ beforeAll(async () => {
     createGateway({ services: { auth }, rateLimitPerMinute: 3, log: captureLog().log }),
   );
   const messages: DevOutboxMessage[] = [
-    { channel: 'email', to: 'a@example.com', subject: 'Your code', text: 'Code 111111', createdAt: '2024-05-01T10:00:00.000Z' },
+    {
+      channel: 'email',
+      to: 'a@example.com',
+      subject: 'Your code',
+      text: 'Code 111111',
+      createdAt: '2024-05-01T10:00:00.000Z',
+    },
     { channel: 'whatsapp', to: '+919999999999', text: 'Code 222222', createdAt: '2024-05-01T11:00:00.000Z' },
   ];
   outboxBase = await start(
@@ -199,7 +205,10 @@ describe('routing', () => {
   it('answers 503 when a service does not answer', async () => {
     const { res, json } = await call('/api/payment/checkout', jsonPost('{"token":"t"}'));
     expect(res.status).toBe(503);
-    expect(json).toEqual({ status: false, message: 'The billing service is not reachable right now, please retry' });
+    expect(json).toEqual({
+      status: false,
+      message: 'The billing service is not reachable right now, please retry',
+    });
     expect(res.headers.get('x-request-id')).toBeTruthy();
   });
 });
@@ -248,13 +257,16 @@ describe('request ids and logs', () => {
     expect(json.headers?.['x-request-id']).toBe('trace.abc-123_X');
   });
 
-  it.each([['has spaces and <html>'], ['x'.repeat(65)], ['semi;colon']])('replaces a bad incoming id (%s)', async (bad) => {
-    const { res, json } = await call('/api/user/auth', jsonPost('{}', { 'x-request-id': bad }));
-    const id = res.headers.get('x-request-id');
-    expect(id).not.toBe(bad);
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(json.headers?.['x-request-id']).toBe(id);
-  });
+  it.each([['has spaces and <html>'], ['x'.repeat(65)], ['semi;colon']])(
+    'replaces a bad incoming id (%s)',
+    async (bad) => {
+      const { res, json } = await call('/api/user/auth', jsonPost('{}', { 'x-request-id': bad }));
+      const id = res.headers.get('x-request-id');
+      expect(id).not.toBe(bad);
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(json.headers?.['x-request-id']).toBe(id);
+    },
+  );
 
   it('gives gateway-made answers an id too', async () => {
     const { res } = await call('/api/nope');
@@ -354,7 +366,9 @@ describe('OpenAPI docs', () => {
   });
 
   it('serves a browsable page whose assets load from the gateway itself', async () => {
-    const { res, text } = await call('/api/docs', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    const { res, text } = await call('/api/docs', {
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     const assets = [...text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
@@ -373,7 +387,9 @@ describe('OpenAPI docs', () => {
 
 describe('web app', () => {
   it('serves index.html for a client-side route when the browser asks for HTML', async () => {
-    const { res, text } = await call('/post/abc?uid=1', { headers: { accept: 'text/html,application/xhtml+xml' } });
+    const { res, text } = await call('/post/abc?uid=1', {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
     expect(res.status).toBe(200);
     expect(text).toContain('<title>Nudge web</title>');
     expect(res.headers.get('content-security-policy')).toBeTruthy();

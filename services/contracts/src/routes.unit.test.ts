@@ -40,7 +40,8 @@ function callsOf(file: string, text: string): SpecCall[] {
       .map((p) => p.trim().replace(/[?[].*$/, ''));
     const first = paths[0]!;
     for (const p of paths) {
-      const full = p.startsWith('/api/') || p.startsWith('/auth/') ? p : `${first.slice(0, first.lastIndexOf('/'))}${p}`;
+      const full =
+        p.startsWith('/api/') || p.startsWith('/auth/') ? p : `${first.slice(0, first.lastIndexOf('/'))}${p}`;
       calls.push({ method, path: full, file });
     }
   }
@@ -64,7 +65,9 @@ describe('apiRoutes against the spec call tables', () => {
   });
 
   it('covers every /api and /auth path mentioned anywhere in the specs', () => {
-    const mentioned = specs.flatMap(({ text }) => [...text.matchAll(/\/(?:api|auth)\/[A-Za-z0-9_{}\-/]+/g)].map((m) => m[0]));
+    const mentioned = specs.flatMap(({ text }) =>
+      [...text.matchAll(/\/(?:api|auth)\/[A-Za-z0-9_{}\-/]+/g)].map((m) => m[0]),
+    );
     expect(mentioned).toContain('/api/payment/verification');
     expect(mentioned).toContain('/auth/google');
     for (const path of mentioned) {
@@ -147,7 +150,9 @@ describe('findRoute', () => {
     const pattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`);
     for (const r of allRoutes) {
       const concrete = r.path.replace(/:[A-Za-z]+/g, 'x');
-      const firstMatch = allRoutes.find((other) => other.method === r.method && pattern(other.path).test(concrete));
+      const firstMatch = allRoutes.find(
+        (other) => other.method === r.method && pattern(other.path).test(concrete),
+      );
       expect(firstMatch, `${r.method} ${r.path}`).toBe(r);
       expect(findRoute(r.method, concrete)).toBe(r);
     }

@@ -157,7 +157,7 @@ export const configSchema = z.object({
     .int()
     .min(1)
     .default(600)
-    .describe('Requests per minute per IP through the gateway, and per IP and per e-mail for sign-in codes.'),
+    .describe('Requests per minute per client IP through the gateway (/api and /auth).'),
   AUTH_CODE_LIMIT_PER_HOUR: z.coerce
     .number()
     .int()

@@ -282,6 +282,12 @@ describe('in-process bus: durability on the embedded store', () => {
     await waitFor(() => got.length === 1, 5_000, 'delivery woken by publish');
     await bus.publish([msg('t', 'k', 2)]);
     await waitFor(() => got.length === 2, 5_000, 'second delivery woken by publish');
+    // another bus instance on the same store (one per service in the standalone process) wakes it too
+    const other = createInProcessBus({ store, pollMs: 600_000, log: silentLog() });
+    await other.publish([msg('t', 'k', 3)]);
+    await waitFor(() => got.length === 3, 5_000, 'delivery woken by a publish on another instance');
+    expect(got).toEqual([1, 2, 3]);
+    await other.close();
     await bus.close();
     await store.close();
   });

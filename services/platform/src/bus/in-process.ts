@@ -35,6 +35,21 @@ type Member = { handler: MessageHandler };
 
 const PAGE = 100;
 
+/**
+ * Shared by every bus instance on the same store object (e.g. one per service in the standalone process):
+ * publishes are serialised per store, and a publish wakes the subscribers of every instance.
+ */
+type StoreShared = { serialPublish: ReturnType<typeof createSerial>; wakers: Set<(topics: Set<string>) => void> };
+const sharedByStore = new WeakMap<DocumentStore, StoreShared>();
+const sharedFor = (store: DocumentStore): StoreShared => {
+  let shared = sharedByStore.get(store);
+  if (!shared) {
+    shared = { serialPublish: createSerial(), wakers: new Set() };
+    sharedByStore.set(store, shared);
+  }
+  return shared;
+};
+
 const hashKey = (key: string): number => {
   let h = 0;
   for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0;
@@ -49,8 +64,8 @@ const hashKey = (key: string): number => {
  *   the offset is committed after the handler resolves; a throwing handler gets the message again after
  *   a backoff. Several members of one group share the messages (by key), each message goes to one of them.
  * - Values are strings and headers string -> string (checked at publish), exactly like the Kafka adapter.
- * Meant for one process per store (the embedded topology): publishes are serialised in this process so
- * offsets become visible in order.
+ * Meant for one process per store (the embedded topology): publishes are serialised in this process (per
+ * store object, across bus instances) so offsets become visible in order.
  */
 export function createInProcessBus(opts: InProcessBusOptions): EventBus {
   const { store } = opts;
@@ -61,8 +76,12 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
   const messages = store.collection<LogDoc>(BUS_LOG);
   const offsets = store.collection<OffsetDoc>(BUS_OFFSETS);
   const counters = store.collection<CounterDoc>(BUS_META);
-  const serialPublish = createSerial();
+  const shared = sharedFor(store);
   const deliveries = new Map<string, Delivery>();
+  const wakeTopics = (topics: Set<string>) => {
+    for (const delivery of deliveries.values()) if (topics.has(delivery.topic)) delivery.wake();
+  };
+  shared.wakers.add(wakeTopics);
   let closed = false;
 
   let indexes: Promise<void> | undefined;
@@ -197,7 +216,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       list.push(message);
       byTopic.set(message.topic, list);
     }
-    await serialPublish(async () => {
+    await shared.serialPublish(async () => {
       const publishedAt = new Date().toISOString();
       for (const [topic, list] of byTopic) {
         const counter = await counters.findOneAndUpdate(
@@ -221,7 +240,8 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
         );
       }
     });
-    for (const delivery of deliveries.values()) if (byTopic.has(delivery.topic)) delivery.wake();
+    const topics = new Set(byTopic.keys());
+    for (const wake of shared.wakers) wake(topics);
   };
 
   const subscribe = async (
@@ -274,6 +294,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     },
     async close() {
       closed = true;
+      shared.wakers.delete(wakeTopics);
       const all = [...deliveries.values()];
       deliveries.clear();
       await Promise.all(all.map((d) => d.stop()));

@@ -22,7 +22,16 @@ import {
   uniqueKeyFilter,
   valuesEqual,
 } from './query';
-import type { Collection, Doc, DocumentStore, Filter, FindOptions, Sort, Update, UpdateResult } from './types';
+import type {
+  Collection,
+  Doc,
+  DocumentStore,
+  Filter,
+  FindOptions,
+  Sort,
+  Update,
+  UpdateResult,
+} from './types';
 
 export interface EmbeddedStoreOptions {
   /** Folder holding one `<collection>.db` file per collection; omit for an in-memory store (tests). */
@@ -56,6 +65,7 @@ const isUniqueViolation = (err: unknown): err is Error & { key?: unknown } =>
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly queue = new Queue();
   private readonly db: Datastore<Raw>;
+  private readonly loaded: Promise<void>;
   private readonly timer: NodeJS.Timeout | null = null;
   private closed = false;
 
@@ -65,15 +75,23 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     compactEveryMs: number,
   ) {
     this.db = new Datastore<Raw>(filename ? { filename } : { inMemoryOnly: true });
-    const db = this.db;
-    // Loading is the first task of the queue: nothing runs before the datafile is read.
-    void this.queue.run(() => db.loadDatabaseAsync()).catch(() => undefined);
+    // Every task awaits the load first; a datafile that cannot be read fails every operation (never hangs).
+    this.loaded = this.db.loadDatabaseAsync();
+    this.loaded.catch(() => undefined);
     if (filename) {
+      // Our own timer rather than nedb's setAutocompactionInterval: it goes through the queue and is unref'd.
       this.timer = setInterval(() => {
-        if (!this.closed) void this.queue.run(() => db.compactDatafileAsync()).catch(() => undefined);
+        if (!this.closed) void this.queue.run(() => this.compact()).catch(() => undefined);
       }, compactEveryMs);
       this.timer.unref();
     }
+  }
+
+  /** Rewrites the append-only datafile with one line per live document. */
+  private async compact(): Promise<void> {
+    if (!this.filename) return;
+    await this.loaded;
+    await this.db.compactDatafileAsync();
   }
 
   // --- plumbing ------------------------------------------------------------------------------
@@ -82,6 +100,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (this.closed) return Promise.reject(new Error(`document store is closed (collection ${this.name})`));
     return this.queue.run(async () => {
       try {
+        await this.loaded;
         return await task();
       } catch (err) {
         throw this.translate(err);
@@ -92,7 +111,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private translate(err: unknown): unknown {
     if (err instanceof DuplicateKeyError) return err;
     if (isUniqueViolation(err)) {
-      return new DuplicateKeyError(`E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(err.key)}`);
+      return new DuplicateKeyError(
+        `E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(err.key)}`,
+      );
     }
     return err;
   }
@@ -112,7 +133,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const indexes = this.indexes;
     for (const [key, value] of Object.entries(filter)) {
       if (key.startsWith('$') || key.includes('.') || !indexes[key]) continue;
-      if (typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value))) {
+      if (
+        typeof value === 'string' ||
+        typeof value === 'boolean' ||
+        (typeof value === 'number' && !Number.isNaN(value))
+      ) {
         query[key] = value;
       } else if (
         key === '_id' &&
@@ -127,7 +152,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return query;
   }
 
-  private async matching(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Promise<Raw[]> {
+  private async matching(
+    filter: Filter | undefined,
+    predicate: Predicate,
+    opts: FindOptions = {},
+  ): Promise<Raw[]> {
     const query = this.nedbQuery(filter, predicate);
     const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
     if (!hasSort) {
@@ -152,7 +181,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const same = compileFilter(keyFilter);
       const clash = this.db.getAllData().find((other) => other._id !== doc._id && same(other));
       if (clash) {
-        throw new DuplicateKeyError(`E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(keyFilter)}`);
+        throw new DuplicateKeyError(
+          `E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(keyFilter)}`,
+        );
       }
     }
   }
@@ -204,7 +235,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const predicate = compileFilter(filter);
     const project = compileProjection(options.projection);
     const skip = options.skip ?? 0;
-    if (!Number.isInteger(skip) || skip < 0) throw new Error(`skip has to be a non-negative integer, got ${skip}`);
+    if (!Number.isInteger(skip) || skip < 0)
+      throw new Error(`skip has to be a non-negative integer, got ${skip}`);
     const limit = options.limit === undefined ? 0 : Math.abs(options.limit);
     if (!Number.isInteger(limit)) throw new Error(`limit has to be an integer, got ${options.limit}`);
     return this.exclusive(async () => {
@@ -216,14 +248,20 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async countDocuments(filter: Filter = {}): Promise<number> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
-    return this.exclusive(async () => (await this.db.countAsync(this.nedbQuery(filter, predicate))) as unknown as number);
+    return this.exclusive(
+      async () => (await this.db.countAsync(this.nedbQuery(filter, predicate))) as unknown as number,
+    );
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
     return this.updateFirst(filter, update, options).then((r) => r.result);
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean; sort?: Sort } = {}): Promise<T | null> {
+  async findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean; sort?: Sort } = {},
+  ): Promise<T | null> {
     return this.updateFirst(filter, update, options).then((r) => r.doc as T | null);
   }
 
@@ -244,7 +282,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         if (modified) await this.replaceRaw(found._id, next);
         return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc: next };
       }
-      if (!options.upsert) return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 }, doc: null };
+      if (!options.upsert)
+        return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 }, doc: null };
       const created = withId(apply(seedFromFilter(filter), true));
       await this.insertRaw(created);
       return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 }, doc: cloneValue(created) };
@@ -273,13 +312,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
     if (!isPlainObject(doc)) throw new Error('A replacement has to be an object');
-    if (Object.keys(doc).some((k) => k.startsWith('$'))) throw new Error('Replacement document must not contain atomic operators');
+    if (Object.keys(doc).some((k) => k.startsWith('$')))
+      throw new Error('Replacement document must not contain atomic operators');
     const replacement = cloneValue(doc) as Raw;
     return this.exclusive(async () => {
       const [found] = await this.matching(filter, predicate, { limit: 1 });
       if (found) {
         if (replacement._id !== undefined && !valuesEqual(replacement._id, found._id)) {
-          throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
+          throw new Error(
+            "After applying the update, the (immutable) field '_id' was found to have been altered",
+          );
         }
         const { _id, ...rest } = replacement;
         const next = { _id: found._id, ...rest };
@@ -308,7 +350,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
     return this.exclusive(async () => {
-      if (Object.keys(filter).length === 0) return { deletedCount: await this.db.removeAsync({}, { multi: true }) };
+      if (Object.keys(filter).length === 0)
+        return { deletedCount: await this.db.removeAsync({}, { multi: true }) };
       const found = await this.matching(filter, predicate);
       if (found.length === 0) return { deletedCount: 0 };
       const ids = found.map((d) => d._id);
@@ -320,8 +363,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const fields = Object.keys(keys);
     if (fields.length === 0) throw new Error('createIndex needs at least one key');
     for (const [field, dir] of Object.entries(keys)) {
-      if (dir !== 1 && dir !== -1) throw new Error(`Unsupported index key type for '${field}': ${String(dir)} (use 1 or -1)`);
-      if (field.split('.').some((p) => p === '' || p.startsWith('$'))) throw new Error(`Invalid index key '${field}'`);
+      if (dir !== 1 && dir !== -1)
+        throw new Error(`Unsupported index key type for '${field}': ${String(dir)} (use 1 or -1)`);
+      if (field.split('.').some((p) => p === '' || p.startsWith('$')))
+        throw new Error(`Invalid index key '${field}'`);
     }
     const unique = options.unique === true;
     const fieldName = fields.join(',');
@@ -330,7 +375,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const existing = this.indexes[fieldName];
       if (existing) {
         if (existing.unique !== unique) {
-          throw new Error(`An index on ${fieldName} already exists with different options (unique: ${existing.unique})`);
+          throw new Error(
+            `An index on ${fieldName} already exists with different options (unique: ${existing.unique})`,
+          );
         }
         return;
       }
@@ -341,16 +388,20 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async drop(): Promise<void> {
     return this.exclusive(async () => {
       await this.db.removeAsync({}, { multi: true });
-      if (this.filename) await this.db.compactDatafileAsync();
+      await this.compact();
     });
   }
 
   /** Waits for queued work, compacts the datafile and stops the compaction timer. */
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
+    if (this.timer) clearInterval(this.timer);
     const done = this.queue.run(async () => {
-      if (this.timer) clearInterval(this.timer);
-      if (this.filename) await this.db.compactDatafileAsync();
+      const readable = await this.loaded.then(
+        () => true,
+        () => false,
+      );
+      if (readable) await this.compact();
     });
     this.closed = true;
     return done;

@@ -6,9 +6,9 @@ import { createEmbeddedStore } from './embedded';
 import { createMongoStore } from './mongo';
 import type { DocumentStore } from './types';
 
-export type * from './types';
 export { createEmbeddedStore, type EmbeddedStoreOptions } from './embedded';
 export { createMongoStore, type MongoStoreOptions } from './mongo';
+export type * from './types';
 
 export interface DocumentStoreOptions {
   /** `DOCUMENT_STORE`: 'embedded' (default deployment) or 'mongodb'. */
@@ -24,7 +24,8 @@ export interface DocumentStoreOptions {
 export async function createDocumentStore(opts: DocumentStoreOptions): Promise<DocumentStore> {
   if (opts.kind === 'embedded') return createEmbeddedStore(opts.dir === undefined ? {} : { dir: opts.dir });
   if (opts.kind === 'mongodb') {
-    if (!opts.mongoUrl) throw new Error(`MONGODB_URL is required for the MongoDB document store (database ${opts.dbName})`);
+    if (!opts.mongoUrl)
+      throw new Error(`MONGODB_URL is required for the MongoDB document store (database ${opts.dbName})`);
     return createMongoStore({ url: opts.mongoUrl, dbName: opts.dbName });
   }
   throw new Error(`Unknown document store kind: ${String((opts as { kind: unknown }).kind)}`);

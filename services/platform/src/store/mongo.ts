@@ -5,9 +5,9 @@
  * Only this file talks to the MongoDB engine.
  */
 import {
-  type Collection as DriverCollection,
   type Db,
   type Document,
+  type Collection as DriverCollection,
   type Filter as DriverFilter,
   type FindOptions as DriverFindOptions,
   MongoClient,
@@ -16,7 +16,16 @@ import {
 import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
 import { assertFilterDefined, compileFilter, compileUpdate, idFromFilter, isPlainObject } from './query';
-import type { Collection, Doc, DocumentStore, Filter, FindOptions, Sort, Update, UpdateResult } from './types';
+import type {
+  Collection,
+  Doc,
+  DocumentStore,
+  Filter,
+  FindOptions,
+  Sort,
+  Update,
+  UpdateResult,
+} from './types';
 
 export interface MongoStoreOptions {
   url: string;
@@ -27,7 +36,8 @@ export interface MongoStoreOptions {
 function translate(err: unknown): unknown {
   if (typeof err === 'object' && err !== null) {
     const e = err as { code?: unknown; message?: unknown; writeErrors?: { code?: unknown }[] };
-    const isDup = e.code === 11000 || (Array.isArray(e.writeErrors) && e.writeErrors.some((w) => w?.code === 11000));
+    const isDup =
+      e.code === 11000 || (Array.isArray(e.writeErrors) && e.writeErrors.some((w) => w?.code === 11000));
     if (isDup) return new DuplicateKeyError(typeof e.message === 'string' ? e.message : 'duplicate key');
   }
   return err;
@@ -105,7 +115,9 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 
   find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    return run(async () => (await this.c.find(this.f(filter), findOptions(options)).toArray()) as unknown as T[]);
+    return run(
+      async () => (await this.c.find(this.f(filter), findOptions(options)).toArray()) as unknown as T[],
+    );
   }
 
   countDocuments(filter: Filter = {}): Promise<number> {
@@ -123,7 +135,11 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     return run(async () => result(await this.c.updateMany(this.f(filter), this.u(update))));
   }
 
-  findOneAndUpdate(filter: Filter, update: Update, options: { upsert?: boolean; sort?: Sort } = {}): Promise<T | null> {
+  findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options: { upsert?: boolean; sort?: Sort } = {},
+  ): Promise<T | null> {
     return run(async () => {
       const u = this.u(options.upsert ? upsertWithStringId(filter, update) : update);
       const doc = await this.c.findOneAndUpdate(this.f(filter), u, {
@@ -138,9 +154,12 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
     return run(async () => {
       let replacement: Document = doc;
-      if (options.upsert && doc._id === undefined && idFromFilter(filter) === undefined) replacement = withStringId(doc);
+      if (options.upsert && doc._id === undefined && idFromFilter(filter) === undefined)
+        replacement = withStringId(doc);
       if (!isPlainObject(replacement)) throw new Error('A replacement has to be an object');
-      return result(await this.c.replaceOne(this.f(filter), replacement, { upsert: options.upsert === true }));
+      return result(
+        await this.c.replaceOne(this.f(filter), replacement, { upsert: options.upsert === true }),
+      );
     });
   }
 

@@ -4,7 +4,7 @@
  * (nedb's own matcher differs in places: $ne on arrays, null vs missing, object key order, type order in sorts).
  * Pure functions, no engine client.
  */
-import type { Filter, FieldProjection, Sort, Update } from './types';
+import type { FieldProjection, Filter, Sort, Update } from './types';
 
 type Obj = Record<string, unknown>;
 type Leaves = unknown[];
@@ -39,7 +39,8 @@ function cloneAny(v: unknown): unknown {
   }
   if (v instanceof Date) return new Date(v.getTime());
   if (v instanceof RegExp) return new RegExp(v.source, v.flags);
-  if (Array.isArray(v)) return v.map((e) => (e === undefined || typeof e === 'function' ? null : cloneAny(e)));
+  if (Array.isArray(v))
+    return v.map((e) => (e === undefined || typeof e === 'function' ? null : cloneAny(e)));
   const out: Obj = {};
   for (const [k, e] of Object.entries(v)) {
     if (e === undefined || typeof e === 'function' || typeof e === 'symbol') continue;
@@ -203,7 +204,8 @@ function collect(value: unknown, parts: readonly string[], i: number, out: Leave
 
 type LeafTest = (leaves: Leaves) => boolean;
 
-const isOperatorObject = (v: unknown): v is Obj => isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'));
+const isOperatorObject = (v: unknown): v is Obj =>
+  isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'));
 
 const isNullish = (v: unknown): boolean => v === null || v === undefined;
 
@@ -230,7 +232,8 @@ function toRegExp(pattern: unknown, options: unknown): RegExp {
   if (options !== undefined) {
     if (typeof options !== 'string') throw new Error('$options has to be a string');
     for (const f of options) {
-      if (f !== 'i' && f !== 'm' && f !== 's') throw new Error(`Unsupported $options flag '${f}' (supported: i, m, s)`);
+      if (f !== 'i' && f !== 'm' && f !== 's')
+        throw new Error(`Unsupported $options flag '${f}' (supported: i, m, s)`);
       if (!flags.includes(f)) flags += f;
     }
   }
@@ -266,7 +269,8 @@ function compileCondition(value: unknown, path: string): LeafTest {
   }
   const tests: LeafTest[] = [];
   for (const [op, q] of Object.entries(value)) {
-    if (!op.startsWith('$')) throw new Error(`unknown operator: ${op} (mixed operators and fields at '${path}')`);
+    if (!op.startsWith('$'))
+      throw new Error(`unknown operator: ${op} (mixed operators and fields at '${path}')`);
     switch (op) {
       case '$eq':
         tests.push((leaves) => eqMatch(leaves, q));
@@ -351,7 +355,8 @@ export function seedFromFilter(filter: Filter | undefined): Obj {
       } else if (key.startsWith('$')) {
         // other top-level operators contribute nothing
       } else if (isOperatorObject(value)) {
-        if ('$eq' in value && !(value.$eq instanceof RegExp)) setPath(seed, key.split('.'), cloneValue(value.$eq), key);
+        if ('$eq' in value && !(value.$eq instanceof RegExp))
+          setPath(seed, key.split('.'), cloneValue(value.$eq), key);
       } else if (!(value instanceof RegExp)) {
         setPath(seed, key.split('.'), cloneValue(value), key);
       }
@@ -372,11 +377,14 @@ export function idFromFilter(filter: Filter | undefined): unknown {
 /** Compiles a sort spec into a comparator. Arrays sort by their smallest (ascending) or largest (descending) element. */
 export function compileSort(sort: Sort): (a: unknown, b: unknown) => number {
   const keys = Object.entries(sort).map(([path, dir]) => {
-    if (dir !== 1 && dir !== -1) throw new Error(`Invalid sort direction for '${path}': ${String(dir)} (use 1 or -1)`);
+    if (dir !== 1 && dir !== -1)
+      throw new Error(`Invalid sort direction for '${path}': ${String(dir)} (use 1 or -1)`);
     return { parts: splitPath(path, 'sort'), dir };
   });
   const keyOf = (doc: unknown, parts: string[], dir: 1 | -1): unknown => {
-    const vals = collectLeaves(doc, parts).flatMap((l) => (Array.isArray(l) ? (l.length ? l : [undefined]) : [l]));
+    const vals = collectLeaves(doc, parts).flatMap((l) =>
+      Array.isArray(l) ? (l.length ? l : [undefined]) : [l],
+    );
     let best = vals[0];
     for (const v of vals.slice(1)) {
       const c = compareValues(v, best);
@@ -420,7 +428,9 @@ export function compileProjection(projection: FieldProjection | undefined): ((do
   const inclusion = fields.length > 0 ? (fields[0] as [string, boolean])[1] : idFlag === true;
   for (const [path, on] of fields) {
     if (on !== inclusion) {
-      throw new Error(`Cannot do ${on ? 'inclusion' : 'exclusion'} on field ${path} in ${inclusion ? 'inclusion' : 'exclusion'} projection`);
+      throw new Error(
+        `Cannot do ${on ? 'inclusion' : 'exclusion'} on field ${path} in ${inclusion ? 'inclusion' : 'exclusion'} projection`,
+      );
     }
   }
   const tree: ProjTree = {};
@@ -476,7 +486,8 @@ function include(value: unknown, tree: ProjTree): unknown {
 }
 
 function exclude(value: unknown, tree: ProjTree): unknown {
-  if (Array.isArray(value)) return value.map((e) => (isPlainObject(e) || Array.isArray(e) ? exclude(e, tree) : cloneValue(e)));
+  if (Array.isArray(value))
+    return value.map((e) => (isPlainObject(e) || Array.isArray(e) ? exclude(e, tree) : cloneValue(e)));
   const out: Obj = {};
   for (const [k, v] of Object.entries(value as Obj)) {
     const node = tree[k];
@@ -502,7 +513,15 @@ interface UpdateStep {
 }
 
 const typeName = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : v instanceof Date ? 'date' : typeof v === 'object' ? 'object' : typeof v;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : v instanceof Date
+        ? 'date'
+        : typeof v === 'object'
+          ? 'object'
+          : typeof v;
 
 function comparePathParts(a: string[], b: string[]): number {
   const n = Math.min(a.length, b.length);
@@ -523,10 +542,12 @@ export function compileUpdate(update: Update): (doc: Obj, isInsert: boolean) => 
   if (ops.length === 0) throw new Error('Update document requires atomic operators');
   const steps: UpdateStep[] = [];
   for (const [op, fields] of Object.entries(update as Obj)) {
-    if (!op.startsWith('$')) throw new Error(`Update document requires atomic operators (found field '${op}')`);
+    if (!op.startsWith('$'))
+      throw new Error(`Update document requires atomic operators (found field '${op}')`);
     if (!UPDATE_OPERATORS.has(op)) throw new Error(`Unsupported update operator: ${op}`);
     if (fields === undefined) continue;
-    if (!isPlainObject(fields)) throw new Error(`Modifiers operate on fields but ${op} was given ${typeName(fields)}`);
+    if (!isPlainObject(fields))
+      throw new Error(`Modifiers operate on fields but ${op} was given ${typeName(fields)}`);
     for (const [path, value] of Object.entries(fields)) {
       if (value === undefined) continue; // dropped, as the MongoDB client does with ignoreUndefined
       const step: UpdateStep = { op, path, parts: splitPath(path, 'update'), value };
@@ -636,7 +657,12 @@ function applyStep(doc: Obj, step: UpdateStep): void {
     if (current === undefined) return;
     if (!Array.isArray(current)) throw new Error(`Cannot apply $pull to a non-array value (field '${path}')`);
     const pull = step.pull as (el: unknown) => boolean;
-    setChild(parent as Obj | unknown[], last, current.filter((el) => !pull(el)), path);
+    setChild(
+      parent as Obj | unknown[],
+      last,
+      current.filter((el) => !pull(el)),
+      path,
+    );
     return;
   }
   const parent = parentOf(doc, parts, true, path) as Obj | unknown[];
@@ -650,7 +676,9 @@ function applyStep(doc: Obj, step: UpdateStep): void {
       if (current === undefined) setChild(parent, last, step.value, path);
       else if (typeof current === 'number') setChild(parent, last, current + (step.value as number), path);
       else {
-        throw new Error(`Cannot apply $inc to a value of non-numeric type: field '${path}' is of type ${typeName(current)}`);
+        throw new Error(
+          `Cannot apply $inc to a value of non-numeric type: field '${path}' is of type ${typeName(current)}`,
+        );
       }
       return;
     }

@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, createDocumentStore, createEventStore, createLogger, loadConfig } from '@nudge/platform';
+import { Email } from '@nudge/contracts';
+import { createUserRepository } from './app/user-repository';
+import { decideRoleChange } from './domain/user';
+import { createUsersProjection } from './events/users-projection';
+
+const USAGE = 'usage: npm run admin -- create EMAIL';
+
+/** `npm run admin -- create EMAIL`: makes (or promotes) an admin. Its events reach the bus on the service's next start. */
+async function main(argv: string[]) {
+  const [command, rawEmail] = argv;
+  if (command !== 'create' || !rawEmail) throw new ConfigError([USAGE]);
+  const parsed = Email.safeParse(rawEmail);
+  if (!parsed.success) throw new ConfigError([`${rawEmail} is not a valid email`]);
+  const email = parsed.data;
+
+  const config = loadConfig();
+  const dataDir = resolve(config.DATA_DIR);
+  if (config.DOCUMENT_STORE === 'embedded') refuseWhileRunning(dataDir);
+
+  const log = createLogger('admin-cli', 'warn');
+  const store = await createDocumentStore({
+    kind: config.DOCUMENT_STORE,
+    dir: join(dataDir, 'auth'),
+    ...(config.MONGODB_URL ? { mongoUrl: config.MONGODB_URL } : {}),
+    dbName: `${config.MONGODB_DB_PREFIX}_auth`,
+  });
+  const events = createEventStore({ store, service: 'auth', log });
+  events.register(createUsersProjection(store));
+  try {
+    await events.catchUp();
+    const users = createUserRepository(store, events);
+    const { user, created } = await users.findOrRegister({ email, source: 'admin' }, 'system');
+    const updated = await users.record(user, decideRoleChange(user, 'admin', 'admin command'), 'system');
+    console.log(
+      `${updated.email} is ${created ? 'a new admin' : user.role === 'admin' ? 'already an admin' : 'now an admin'}; they sign in with a code sent to that address.`,
+    );
+  } finally {
+    events.close();
+    await store.close();
+  }
+}
+
+/** The embedded store is one process's files: writing them beside a running server would lose data. */
+function refuseWhileRunning(dataDir: string) {
+  const lock = join(dataDir, 'standalone.pid');
+  if (!existsSync(lock)) return;
+  const pid = Number(readFileSync(lock, 'utf8'));
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // a stale lock from a crash
+  }
+  throw new ConfigError([
+    `Nudge is running (pid ${pid}) on ${dataDir}: stop it first, or add the e-mail to ADMIN_EMAILS and restart it`,
+  ]);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.problems.join('\n') : err);
+  process.exit(1);
+});
