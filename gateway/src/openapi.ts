@@ -4,6 +4,8 @@ import { z } from 'zod';
 type JsonSchema = Record<string, unknown>;
 
 export interface OpenApiOptions {
+  /** The routes to document; default: the contracts' apiRoutes and browserRoutes. */
+  routes?: RouteContract[];
   /** Document the embedded topology's dev outbox. */
   devOutbox?: boolean;
   /** Told about schemas that cannot be expressed in JSON Schema (they are documented as "any"). */
@@ -155,7 +157,7 @@ function operation(route: RouteContract, options: OpenApiOptions): Record<string
 
 /** The gateway's OpenAPI 3.1 document, generated from the contracts' routing table and zod schemas. */
 export function buildOpenApiDocument(options: OpenApiOptions = {}): Record<string, unknown> {
-  const routes: RouteContract[] = [...apiRoutes, ...browserRoutes];
+  const routes: RouteContract[] = options.routes ?? [...apiRoutes, ...browserRoutes];
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
