@@ -55,7 +55,8 @@ function readSettings(): Settings {
   });
   const number = (name: string, raw: string, min: number): number => {
     const n = Number(raw);
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min} (got '${raw}')`);
+    if (!Number.isFinite(n) || n < min)
+      throw new Error(`--${name} must be a number >= ${min} (got '${raw}')`);
     return n;
   };
   return {
@@ -67,7 +68,12 @@ function readSettings(): Settings {
 }
 
 /** One autocannon measurement of one request, after a short warm-up whose numbers are discarded. */
-async function measure(name: string, baseUrl: string, request: BenchRequest, settings: Settings): Promise<Measurement> {
+async function measure(
+  name: string,
+  baseUrl: string,
+  request: BenchRequest,
+  settings: Settings,
+): Promise<Measurement> {
   const rawBody = typeof request.body === 'string' || request.body === undefined;
   const body = rawBody ? (request.body as string | undefined) : JSON.stringify(request.body);
   const options: autocannon.Options = {
@@ -131,7 +137,12 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
   });
   const { url, server } = await listenLocal(app);
   try {
-    return await measure(CEILING, url, { method: 'POST', path: '/bare', body: { token: 'x'.repeat(200) } }, settings);
+    return await measure(
+      CEILING,
+      url,
+      { method: 'POST', path: '/bare', body: { token: 'x'.repeat(200) } },
+      settings,
+    );
   } finally {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -141,7 +152,10 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
 async function measureScenarios(settings: Settings): Promise<Measurement[]> {
   const selected = settings.only.length ? scenarios.filter((s) => settings.only.includes(s.name)) : scenarios;
   const unknown = settings.only.filter((name) => !scenarios.some((s) => s.name === name));
-  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`);
+  if (unknown.length)
+    throw new Error(
+      `unknown scenario(s): ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`,
+    );
 
   const dataDir = await mkdtemp(join(tmpdir(), 'nudge-bench-'));
   const results: Measurement[] = [];
@@ -196,7 +210,7 @@ function table(rows: Measurement[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const format = (cells: string[]) =>
     `| ${cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i === 0 || i === widths.length - 1 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w - 1)}:-`)).join('|')}|`;
+  const rule = `|${widths.map((w, i) => (i === 0 || i === widths.length - 1 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [format(header), rule, ...lines.map(format)].join('\n');
 }
 
@@ -227,13 +241,16 @@ async function main(): Promise<void> {
   const rows = [ceiling, ...measured];
   const ceilingRate = ceiling.failure || ceiling.reqPerSec <= 0 ? null : ceiling.reqPerSec;
   for (const row of rows) {
-    if (!row.failure && ceilingRate !== null) row.percentOfCeiling = Math.round((row.reqPerSec / ceilingRate) * 1000) / 10;
+    if (!row.failure && ceilingRate !== null)
+      row.percentOfCeiling = Math.round((row.reqPerSec / ceilingRate) * 1000) / 10;
   }
 
   process.stdout.write(`\n${table(rows)}\n`);
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
-    process.stdout.write(`\n${flagged.length} measurement(s) flagged: their numbers include failed requests or are missing.\n`);
+    process.stdout.write(
+      `\n${flagged.length} measurement(s) flagged: their numbers include failed requests or are missing.\n`,
+    );
     process.exitCode = 1;
   }
 
@@ -246,7 +263,11 @@ async function main(): Promise<void> {
       node: process.version,
       platform: `${process.platform}-${process.arch}`,
     },
-    settings: { connections: settings.connections, durationSeconds: settings.duration, warmupSeconds: settings.warmup },
+    settings: {
+      connections: settings.connections,
+      durationSeconds: settings.duration,
+      warmupSeconds: settings.warmup,
+    },
     results: rows,
   };
   const file = join(resultsDir, 'latest.json');

@@ -8,7 +8,11 @@ type Field = z.ZodType;
 /** Strips default/optional/nullable wrappers to reach the field's base schema (to list enum choices). */
 function unwrap(field: Field): Field {
   let current: Field = field;
-  while (current instanceof z.ZodDefault || current instanceof z.ZodOptional || current instanceof z.ZodNullable) {
+  while (
+    current instanceof z.ZodDefault ||
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodNullable
+  ) {
     current = current.unwrap() as Field;
   }
   return current;
@@ -32,7 +36,8 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n
 function descriptionText(field: Field): string {
   const description = field.description ?? '';
   const base = unwrap(field);
-  const choices = base instanceof z.ZodEnum ? ` One of: ${base.options.map((o) => code(String(o))).join(', ')}.` : '';
+  const choices =
+    base instanceof z.ZodEnum ? ` One of: ${base.options.map((o) => code(String(o))).join(', ')}.` : '';
   return (description + choices).trim();
 }
 

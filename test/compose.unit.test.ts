@@ -34,22 +34,29 @@ function keyValues(value: KeyValues | undefined): Map<string, string | undefined
       else out.set(item.slice(0, at), item.slice(at + 1));
     }
   } else if (value) {
-    for (const [key, v] of Object.entries(value)) out.set(key, v === null || v === undefined ? undefined : String(v));
+    for (const [key, v] of Object.entries(value))
+      out.set(key, v === null || v === undefined ? undefined : String(v));
   }
   return out;
 }
 
-function buildOf(service: Service): { context: string; dockerfile: string; args: Map<string, string | undefined> } | undefined {
+function buildOf(
+  service: Service,
+): { context: string; dockerfile: string; args: Map<string, string | undefined> } | undefined {
   const build = service.build;
   if (build === undefined) return undefined;
   const spec = typeof build === 'string' ? { context: build } : build;
   const context = resolve(root, spec.context ?? '.');
-  return { context, dockerfile: resolve(context, spec.dockerfile ?? 'Dockerfile'), args: keyValues(spec.args) };
+  return {
+    context,
+    dockerfile: resolve(context, spec.dockerfile ?? 'Dockerfile'),
+    args: keyValues(spec.args),
+  };
 }
 
 const isOurs = (service: Service): boolean => {
   const build = buildOf(service);
-  return build !== undefined && build.dockerfile.startsWith(OUR_DOCKERFILES + sep);
+  return build?.dockerfile.startsWith(OUR_DOCKERFILES + sep) ?? false;
 };
 const ours = services.filter(([, service]) => isOurs(service));
 
@@ -66,7 +73,9 @@ function interpolate(value: string, env: Record<string, string>): string {
 }
 
 /** Names compose insists on (${VAR:?...} / ${VAR?...}): they must come from .env. */
-const requiredVariables = [...new Set([...composeText.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?\?/g)].map((m) => m[1] as string))];
+const requiredVariables = [
+  ...new Set([...composeText.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*):?\?/g)].map((m) => m[1] as string)),
+];
 
 describe('docker-compose.yml', () => {
   it('defines the infrastructure and our processes', () => {
@@ -79,7 +88,10 @@ describe('docker-compose.yml', () => {
 
   it('gives every service an image or a build', () => {
     for (const [name, service] of services) {
-      expect(Boolean(service.image) || service.build !== undefined, `${name} has neither image nor build`).toBe(true);
+      expect(
+        Boolean(service.image) || service.build !== undefined,
+        `${name} has neither image nor build`,
+      ).toBe(true);
     }
   });
 
@@ -87,8 +99,14 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of services) {
       const build = buildOf(service);
       if (!build) continue;
-      expect(existsSync(build.context) && statSync(build.context).isDirectory(), `${name}: build context ${build.context}`).toBe(true);
-      expect(existsSync(build.dockerfile) && statSync(build.dockerfile).isFile(), `${name}: Dockerfile ${build.dockerfile}`).toBe(true);
+      expect(
+        existsSync(build.context) && statSync(build.context).isDirectory(),
+        `${name}: build context ${build.context}`,
+      ).toBe(true);
+      expect(
+        existsSync(build.dockerfile) && statSync(build.dockerfile).isFile(),
+        `${name}: Dockerfile ${build.dockerfile}`,
+      ).toBe(true);
     }
   });
 
@@ -98,7 +116,10 @@ describe('docker-compose.yml', () => {
       const app = build?.args.get('APP');
       expect(app, `${name}: build argument APP`).toBeTruthy();
       const entry = resolve(build?.context ?? root, app ?? '');
-      expect(existsSync(entry) && statSync(entry).isFile(), `${name}: APP=${app} is not a file in the build context`).toBe(true);
+      expect(
+        existsSync(entry) && statSync(entry).isFile(),
+        `${name}: APP=${app} is not a file in the build context`,
+      ).toBe(true);
     }
   });
 
@@ -127,8 +148,11 @@ describe('docker-compose.yml', () => {
   it('names only defined services in depends_on', () => {
     const defined = new Set(services.map(([name]) => name));
     for (const [name, service] of services) {
-      const deps = Array.isArray(service.depends_on) ? service.depends_on : Object.keys(service.depends_on ?? {});
-      for (const dep of deps) expect(defined.has(dep), `${name} depends on undefined service ${dep}`).toBe(true);
+      const deps = Array.isArray(service.depends_on)
+        ? service.depends_on
+        : Object.keys(service.depends_on ?? {});
+      for (const dep of deps)
+        expect(defined.has(dep), `${name} depends on undefined service ${dep}`).toBe(true);
     }
   });
 
@@ -139,7 +163,10 @@ describe('docker-compose.yml', () => {
     const mappings = (gateway?.ports ?? []).map((port) => {
       if (typeof port === 'object') return { published: String(port.published), target: String(port.target) };
       const parts = String(port).split('/')[0]?.split(':') ?? [];
-      return { published: parts.length > 1 ? parts[parts.length - 2] : undefined, target: parts[parts.length - 1] };
+      return {
+        published: parts.length > 1 ? parts[parts.length - 2] : undefined,
+        target: parts[parts.length - 1],
+      };
     });
     expect(mappings).toContainEqual({ published: '8080', target: listens });
   });
@@ -148,7 +175,9 @@ describe('docker-compose.yml', () => {
     const example = readFileSync(join(root, '.env.example'), 'utf8');
     expect(requiredVariables.length).toBeGreaterThan(0);
     for (const variable of requiredVariables) {
-      expect(new RegExp(`\\b${variable}\\b`).test(example), `${variable} missing from .env.example`).toBe(true);
+      expect(new RegExp(`\\b${variable}\\b`).test(example), `${variable} missing from .env.example`).toBe(
+        true,
+      );
     }
   });
 
@@ -156,7 +185,10 @@ describe('docker-compose.yml', () => {
     for (const [name, service] of services) {
       for (const [key, value] of keyValues(service.environment)) {
         if (!/(PRIVATE_KEY|PUBLIC_KEY|SECRET|TOKEN|PASSWORD|PWD)$/.test(key)) continue;
-        expect(value === undefined || /^\$\{[A-Za-z0-9_]+(:?[-?][^}]*)?\}$/.test(value), `${name}.${key} is a literal`).toBe(true);
+        expect(
+          value === undefined || /^\$\{[A-Za-z0-9_]+(:?[-?][^}]*)?\}$/.test(value),
+          `${name}.${key} is a literal`,
+        ).toBe(true);
       }
     }
   });

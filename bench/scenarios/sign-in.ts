@@ -9,11 +9,18 @@ interface OutboxMessage {
 }
 
 async function call(url: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(new URL(path, url), {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, url), {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    throw new Error(`${method} ${path} failed: ${err instanceof Error ? err.message : String(err)}${cause}`);
+  }
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
   return text ? (JSON.parse(text) as unknown) : undefined;

@@ -1,6 +1,6 @@
+import { apiRoutes, browserRoutes, type RouteContract } from '@nudge/contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { apiRoutes, browserRoutes, type RouteContract } from '@nudge/contracts';
 import { buildOpenApiDocument } from '../src/openapi';
 
 type Doc = {
@@ -29,16 +29,22 @@ describe('buildOpenApiDocument', () => {
     const op = doc.paths['/api/user/signinbytoken/{uid}']?.post;
     expect(op).toMatchObject({ tags: ['auth'], 'x-access': 'link' });
     expect(op?.description).toContain('reader.md §7');
-    expect(op?.parameters).toEqual([{ name: 'uid', in: 'path', required: true, schema: { type: 'string' } }]);
+    expect(op?.parameters).toEqual([{ name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 4096 } }]);
     expect(doc.tags.map((t) => t.name)).toEqual(['auth', 'content', 'engagement', 'billing', 'reporting']);
   });
 
   it('turns zod schemas into path and query parameters, a request body and a response schema', () => {
     const doc = buildOpenApiDocument({ routes: [withSchemas] }) as unknown as Doc;
-    const op = doc.paths['/api/user/details/{id}']?.get as Record<string, any>;
+    // biome-ignore lint/suspicious/noExplicitAny: walking a JSON document in assertions
+    const op = doc.paths['/api/user/details/{id}']?.get as any;
     expect(op.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-f0-9]{24}$' } },
-      { name: 'page', in: 'query', required: true, schema: expect.objectContaining({ type: 'integer', minimum: 1 }) },
+      {
+        name: 'page',
+        in: 'query',
+        required: true,
+        schema: expect.objectContaining({ type: 'integer', minimum: 1 }),
+      },
       { name: 'email', in: 'query', required: false, schema: { type: 'string' } },
     ]);
     expect(op.requestBody.content['application/json'].schema).toMatchObject({

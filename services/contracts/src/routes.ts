@@ -1,3 +1,27 @@
+import { z } from 'zod';
+import {
+  AdminAddUsersRequest,
+  AdminAddUsersResponse,
+  AdminUpdateUserRequest,
+  AuthRequest,
+  AuthResponse,
+  GetAllUsersQuery,
+  IdParams,
+  IsAuthRequest,
+  IsAuthResponse,
+  LinkTokenParams,
+  MessageResponse,
+  NotificationDetailsResponse,
+  OtpTransactionRequest,
+  RangeExportRequest,
+  SessionResponse,
+  UnsubscribeParams,
+  UpdateNameRequest,
+  UpdateRequest,
+  UserListResponse,
+  UserResponse,
+  VerifyRequest,
+} from './auth';
 import type { Access, HttpMethod, RouteContract, ServiceName } from './route-types';
 
 const R = 'reader.md §7';
@@ -187,7 +211,7 @@ export const apiRoutes: RouteContract[] = [
     'Record a check-in answer from an e-mail link (qlid, a); signs the user in',
     R,
   ),
-  route('POST', '/api/eventlogs', 'engagement', 'user', 'Record a web analytics event', R),
+  route('POST', '/api/eventlogs', 'engagement', 'public', 'Record a web analytics event (token optional)', R),
 
   // ── billing: subscription checkout, webhook, history, admin transactions ──
   route(
@@ -325,3 +349,24 @@ export function findRoute(method: string, path: string): RouteContract | undefin
   }
   return best?.route;
 }
+
+/** The request and response schemas of the routes whose service is built (auth so far), for validation and docs. */
+const SCHEMAS: Record<string, Pick<RouteContract, 'params' | 'query' | 'body' | 'response' | 'produces'>> = {
+  'POST /api/user/auth': { body: AuthRequest, response: AuthResponse },
+  'POST /api/user/verify': { body: VerifyRequest, response: SessionResponse },
+  'POST /api/user/isauth': { body: IsAuthRequest, response: IsAuthResponse },
+  'POST /api/user/update': { body: UpdateRequest, response: UserResponse },
+  'POST /api/user/otpTransaction': { body: OtpTransactionRequest, response: MessageResponse },
+  'POST /api/user/updatename': { body: UpdateNameRequest, response: UserResponse.extend({ message: z.string() }) },
+  'POST /api/user/signinbytoken/:uid': { params: LinkTokenParams, response: SessionResponse },
+  'GET /api/user/getnotificationdetails/:id': { params: UnsubscribeParams, response: NotificationDetailsResponse },
+  'PUT /api/user/updatenotificationdetails/:id': { params: UnsubscribeParams, response: NotificationDetailsResponse },
+  'GET /api/user/getallusers': { query: GetAllUsersQuery, response: UserListResponse },
+  'GET /api/user/getalluserdata': { produces: 'text/csv' },
+  'POST /api/user/getpaginationluserdata': { body: RangeExportRequest, produces: 'text/csv' },
+  'POST /api/user/add': { body: AdminAddUsersRequest, response: AdminAddUsersResponse },
+  'GET /api/user/details/:id': { params: IdParams, response: UserResponse },
+  'POST /api/user/update/:id': { params: IdParams, body: AdminUpdateUserRequest, response: UserResponse },
+};
+
+for (const entry of apiRoutes) Object.assign(entry, SCHEMAS[`${entry.method} ${entry.path}`] ?? {});
