@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
 import { CONFIG_KEYS, configSchema } from '@nudge/platform';
+import { z } from 'zod';
 
 type Field = z.ZodType;
 

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONFIG_KEYS, loadConfig } from '@nudge/platform';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG_KEYS, loadConfig } from '@nudge/platform';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import { CONFIG_KEYS, configSchema } from '@nudge/platform';
+import { describe, expect, it } from 'vitest';
 
 const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
 

@@ -30,7 +30,7 @@ const app = createGateway({
   readiness: serviceReadiness(services),
   log,
   // In a container the gateway sits behind one load balancer / ingress hop.
-  trustProxy: config.NODE_ENV === 'production' ? 1 : false,
+  trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,
 });
 
 const server = app.listen(config.PORT, () => {

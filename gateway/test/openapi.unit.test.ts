@@ -29,13 +29,14 @@ describe('buildOpenApiDocument', () => {
     const op = doc.paths['/api/user/signinbytoken/{uid}']?.post;
     expect(op).toMatchObject({ tags: ['auth'], 'x-access': 'link' });
     expect(op?.description).toContain('reader.md §7');
-    expect(op?.parameters).toEqual([{ name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 4096 } }]);
+    expect(op?.parameters).toEqual([
+      { name: 'uid', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 4096 } },
+    ]);
     expect(doc.tags.map((t) => t.name)).toEqual(['auth', 'content', 'engagement', 'billing', 'reporting']);
   });
 
   it('turns zod schemas into path and query parameters, a request body and a response schema', () => {
     const doc = buildOpenApiDocument({ routes: [withSchemas] }) as unknown as Doc;
-    // biome-ignore lint/suspicious/noExplicitAny: walking a JSON document in assertions
     const op = doc.paths['/api/user/details/{id}']?.get as any;
     expect(op.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-f0-9]{24}$' } },

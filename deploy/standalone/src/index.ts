@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { bootAuth } from '@nudge/auth';
 import { createGateway } from '@nudge/gateway';
 import {
+  type Config,
   closeServer,
   createLogger,
   createMessaging,
@@ -11,7 +12,6 @@ import {
   loadConfig,
   openEventBus,
   openOutboxStore,
-  type Config,
 } from '@nudge/platform';
 
 export interface Standalone {

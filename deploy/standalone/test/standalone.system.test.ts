@@ -43,7 +43,10 @@ async function codeFor(email: string): Promise<string> {
 }
 
 async function signIn(email: string) {
-  expect((await call('POST', '/api/user/auth', { email })).body).toEqual({ status: true, message: 'OTP sent to your email' });
+  expect((await call('POST', '/api/user/auth', { email })).body).toEqual({
+    status: true,
+    message: 'OTP sent to your email',
+  });
   const verified = await call('POST', '/api/user/verify', { email, otp: await codeFor(email) });
   expect(verified.status).toBe(200);
   return verified.body as { status: true; user: { _id: string; email: string; role: string }; token: string };
@@ -65,7 +68,11 @@ describe('the standalone process, as a new user meets it', () => {
     reader = await signIn('reader@example.com');
     expect(reader.user).toMatchObject({ email: 'reader@example.com', verified: true, role: 'user' });
     const outbox = await call('GET', '/api/dev/outbox');
-    expect(outbox.body.messages[0]).toMatchObject({ channel: 'email', to: 'reader@example.com', subject: expect.stringContaining('sign-in code') });
+    expect(outbox.body.messages[0]).toMatchObject({
+      channel: 'email',
+      to: 'reader@example.com',
+      subject: expect.stringContaining('sign-in code'),
+    });
     const me = await call('POST', '/api/user/isauth', { token: reader.token });
     expect(me.body).toMatchObject({ status: true, user: { _id: reader.user._id } });
   });
@@ -74,15 +81,27 @@ describe('the standalone process, as a new user meets it', () => {
     const res = await call('POST', '/api/user/update', {
       token: reader.token,
       email: 'reader@example.com',
-      info: { firstname: 'Ravi', lastname: 'Iyer', notiinfo: { time: '06:30', active: true }, enableEmail: true, topics: [] },
+      info: {
+        firstname: 'Ravi',
+        lastname: 'Iyer',
+        notiinfo: { time: '06:30', active: true },
+        enableEmail: true,
+        topics: [],
+      },
     });
-    expect(res.body).toMatchObject({ status: true, user: { firstname: 'Ravi', lastname: 'Iyer', notiinfo: { time: '06:30' } } });
+    expect(res.body).toMatchObject({
+      status: true,
+      user: { firstname: 'Ravi', lastname: 'Iyer', notiinfo: { time: '06:30' } },
+    });
   });
 
   it('a wrong code gets status false', async () => {
     await call('POST', '/api/user/auth', { email: 'wrong@example.com' });
     const code = await codeFor('wrong@example.com');
-    const res = await call('POST', '/api/user/verify', { email: 'wrong@example.com', otp: code === '999999' ? '000000' : '999999' });
+    const res = await call('POST', '/api/user/verify', {
+      email: 'wrong@example.com',
+      otp: code === '999999' ? '000000' : '999999',
+    });
     expect(res.status).toBe(400);
     expect(res.body.status).toBe(false);
   });
@@ -91,7 +110,9 @@ describe('the standalone process, as a new user meets it', () => {
     const admin = await signIn('admin@example.com');
     expect(admin.user.role).toBe('admin');
     expect((await call('GET', '/api/user/getallusers?page=1&limit=10')).status).toBe(401);
-    expect((await call('GET', '/api/user/getallusers?page=1&limit=10', undefined, reader.token)).status).toBe(403);
+    expect((await call('GET', '/api/user/getallusers?page=1&limit=10', undefined, reader.token)).status).toBe(
+      403,
+    );
     const list = await call('GET', '/api/user/getallusers?page=1&limit=10', undefined, admin.token);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ status: true, total: 3 });
@@ -114,7 +135,9 @@ describe('the standalone process, as a new user meets it', () => {
   });
 
   it('after a restart the users, their sessions and the admin are still there', async () => {
-    const before = (await call('GET', '/api/user/getallusers', undefined, (await signIn('admin@example.com')).token)).body;
+    const before = (
+      await call('GET', '/api/user/getallusers', undefined, (await signIn('admin@example.com')).token)
+    ).body;
     await app.close();
     app = await startStandalone(env());
     const me = await call('POST', '/api/user/isauth', { token: reader.token });
@@ -123,6 +146,8 @@ describe('the standalone process, as a new user meets it', () => {
     const admin = await signIn('admin@example.com');
     const after = (await call('GET', '/api/user/getallusers', undefined, admin.token)).body;
     expect(after.total).toBe(before.total);
-    expect(after.data.map((u: { email: string }) => u.email).sort()).toEqual(before.data.map((u: { email: string }) => u.email).sort());
+    expect(after.data.map((u: { email: string }) => u.email).sort()).toEqual(
+      before.data.map((u: { email: string }) => u.email).sort(),
+    );
   });
 });

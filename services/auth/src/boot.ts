@@ -1,4 +1,11 @@
-import { type Config, type EventBus, type Logger, loadSecrets, type Messaging, openServiceRuntime } from '@nudge/platform';
+import {
+  type Config,
+  type EventBus,
+  type Logger,
+  loadSecrets,
+  type Messaging,
+  openServiceRuntime,
+} from '@nudge/platform';
 import { createAuthService } from './service';
 
 /** Builds the auth service from configuration: what both the container (main.ts) and the standalone process run. */
@@ -24,7 +31,13 @@ export async function bootAuth(opts: { config: Config; bus: EventBus; log: Logge
     codeIpLimitPerHour: config.AUTH_CODE_IP_LIMIT_PER_HOUR,
     redirectAllowlist: config.REDIRECT_ALLOWLIST,
     ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
-      ? { google: { clientId: config.GOOGLE_CLIENT_ID, clientSecret: config.GOOGLE_CLIENT_SECRET, issuer: config.GOOGLE_ISSUER } }
+      ? {
+          google: {
+            clientId: config.GOOGLE_CLIENT_ID,
+            clientSecret: config.GOOGLE_CLIENT_SECRET,
+            issuer: config.GOOGLE_ISSUER,
+          },
+        }
       : {}),
   });
   await service.start();

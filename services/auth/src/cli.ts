@@ -1,7 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, createDocumentStore, createEventStore, createLogger, loadConfig } from '@nudge/platform';
 import { Email } from '@nudge/contracts';
+import {
+  ConfigError,
+  createDocumentStore,
+  createEventStore,
+  createLogger,
+  loadConfig,
+} from '@nudge/platform';
 import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
 import { createUsersProjection } from './events/users-projection';

@@ -1,2 +1,2 @@
 export { bootAuth } from './boot';
-export { createAuthService, type AuthService, type AuthServiceDeps } from './service';
+export { type AuthService, type AuthServiceDeps, createAuthService } from './service';

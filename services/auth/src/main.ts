@@ -1,4 +1,13 @@
-import { closeServer, ConfigError, createLogger, createMessaging, listen, loadConfig, openEventBus, openOutboxStore } from '@nudge/platform';
+import {
+  ConfigError,
+  closeServer,
+  createLogger,
+  createMessaging,
+  listen,
+  loadConfig,
+  openEventBus,
+  openOutboxStore,
+} from '@nudge/platform';
 import { bootAuth } from './boot';
 
 /** Container composition root of the auth service (docker-compose, Kubernetes). */

@@ -3,8 +3,8 @@ import {
   createTokenIssuer,
   createTokenVerifier,
   createWindowLimiter,
-  finishApp,
   type DocumentStore,
+  finishApp,
   type Logger,
   type MailSender,
   type ServiceEventStore,
@@ -66,7 +66,11 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const tokens = createTokenIssuer(deps.keys.privateKey, deps.sessionTtlDays);
   const verifier = createTokenVerifier(deps.keys.publicKey);
   const limiter = (name: string, limit: number) =>
-    createWindowLimiter(deps.store, name, { limit, windowMs: HOUR, ...(deps.clock ? { clock: deps.clock } : {}) });
+    createWindowLimiter(deps.store, name, {
+      limit,
+      windowMs: HOUR,
+      ...(deps.clock ? { clock: deps.clock } : {}),
+    });
   const signIn = createSignIn({
     users,
     codes,
@@ -77,7 +81,13 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     adminEmails: deps.adminEmails,
     siteName,
   });
-  const profile = createProfile({ users, codes, whatsapp: deps.whatsapp, perPhone: limiter('code_whatsapp', deps.codeLimitPerHour), siteName });
+  const profile = createProfile({
+    users,
+    codes,
+    whatsapp: deps.whatsapp,
+    perPhone: limiter('code_whatsapp', deps.codeLimitPerHour),
+    siteName,
+  });
   const admin = createAdminUsers(users);
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
@@ -92,7 +102,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       log: deps.log,
     }),
   );
-  app.use(internalRoutes({ users, tokens, signIn, internalToken: deps.internalToken, publicUrl: deps.publicUrl }));
+  app.use(
+    internalRoutes({ users, tokens, signIn, internalToken: deps.internalToken, publicUrl: deps.publicUrl }),
+  );
   finishApp(app, deps.log);
 
   return {

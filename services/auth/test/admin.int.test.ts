@@ -26,7 +26,8 @@ const adminCalls: Array<[string, string, unknown?]> = [
 
 describe('admin routes', () => {
   it.each(adminCalls)('%s %s: 401 without a token, 403 with a user token', async (method, path, body) => {
-    const send = (token?: string) => (method === 'GET' ? auth.get(path, token) : auth.post(path, body, token));
+    const send = (token?: string) =>
+      method === 'GET' ? auth.get(path, token) : auth.post(path, body, token);
     const anon = await send();
     expect(anon.status).toBe(401);
     expect(anon.body.status).toBe(false);
@@ -38,19 +39,41 @@ describe('admin routes', () => {
   it('add registers space-separated e-mails with time, topics and type; existing ones are skipped', async () => {
     const res = await auth.post(
       '/api/user/add',
-      { info: { emails: 'one@example.com  two@example.com plain@example.com', notiinfo: { time: '09:15' }, topics: ['cccccccccccccccccccccccc'], type: 1 } },
+      {
+        info: {
+          emails: 'one@example.com  two@example.com plain@example.com',
+          notiinfo: { time: '09:15' },
+          topics: ['cccccccccccccccccccccccc'],
+          type: 1,
+        },
+      },
       admin,
     );
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: true, message: 'Users Added Successfully', added: ['one@example.com', 'two@example.com'], skipped: ['plain@example.com'] });
+    expect(res.body).toEqual({
+      status: true,
+      message: 'Users Added Successfully',
+      added: ['one@example.com', 'two@example.com'],
+      skipped: ['plain@example.com'],
+    });
     const list = await auth.get('/api/user/getallusers?page=1&email=one@', admin);
     expect(list.body.total).toBe(1);
-    expect(list.body.data[0]).toMatchObject({ email: 'one@example.com', type: 1, notiinfo: { time: '09:15', active: true }, verified: false, topics: ['cccccccccccccccccccccccc'] });
+    expect(list.body.data[0]).toMatchObject({
+      email: 'one@example.com',
+      type: 1,
+      notiinfo: { time: '09:15', active: true },
+      verified: false,
+      topics: ['cccccccccccccccccccccccc'],
+    });
   });
 
   it('add refuses the whole list when one e-mail is malformed', async () => {
     const before = (await auth.get('/api/user/getallusers', admin)).body.total;
-    const res = await auth.post('/api/user/add', { info: { emails: 'good@example.com not-an-email' } }, admin);
+    const res = await auth.post(
+      '/api/user/add',
+      { info: { emails: 'good@example.com not-an-email' } },
+      admin,
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('not-an-email');
     expect((await auth.get('/api/user/getallusers', admin)).body.total).toBe(before);
@@ -72,8 +95,16 @@ describe('admin routes', () => {
   it('details and update of one user; a role change applies at once', async () => {
     const details = await auth.get(`/api/user/details/${userId}`, admin);
     expect(details.body).toMatchObject({ status: true, user: { email: 'plain@example.com', role: 'user' } });
-    const updated = await auth.post(`/api/user/update/${userId}`, { info: { firstname: 'Pat', role: 'premium', notification_status: 'manual' } }, admin);
-    expect(updated.body.user).toMatchObject({ firstname: 'Pat', role: 'premium', notification_status: 'manual' });
+    const updated = await auth.post(
+      `/api/user/update/${userId}`,
+      { info: { firstname: 'Pat', role: 'premium', notification_status: 'manual' } },
+      admin,
+    );
+    expect(updated.body.user).toMatchObject({
+      firstname: 'Pat',
+      role: 'premium',
+      notification_status: 'manual',
+    });
     const me = await auth.post('/api/user/isauth', { token: user });
     expect(me.body.user.role).toBe('premium');
     expect(me.body.token).toEqual(expect.any(String));
@@ -89,7 +120,11 @@ describe('admin routes', () => {
   });
 
   it('getalluserdata is a CSV of every user, with formula injection neutralised', async () => {
-    await auth.post(`/api/user/update/${userId}`, { info: { firstname: '=HYPERLINK("http://evil")' } }, admin);
+    await auth.post(
+      `/api/user/update/${userId}`,
+      { info: { firstname: '=HYPERLINK("http://evil")' } },
+      admin,
+    );
     const res = await auth.get('/api/user/getalluserdata', admin);
     expect(res.status).toBe(200);
     const lines = res.text.trim().split('\r\n');
@@ -104,8 +139,14 @@ describe('admin routes', () => {
     const total = (await auth.get('/api/user/getallusers', admin)).body.total as number;
     const post = (body: unknown) => auth.post('/api/user/getpaginationluserdata', body, admin);
     expect((await post({ from: 1 })).body).toEqual({ status: false, message: 'Please enter To value' });
-    expect((await post({ from: 3, to: 2 })).body).toEqual({ status: false, message: 'From value should be less than To value' });
-    expect((await post({ from: 1, to: total + 1 })).body).toEqual({ status: false, message: 'From value should be less than To value' });
+    expect((await post({ from: 3, to: 2 })).body).toEqual({
+      status: false,
+      message: 'From value should be less than To value',
+    });
+    expect((await post({ from: 1, to: total + 1 })).body).toEqual({
+      status: false,
+      message: 'From value should be less than To value',
+    });
     const ok = await post({ from: 2, to: 4 });
     expect(ok.status).toBe(200);
     expect(ok.text.trim().split('\r\n')).toHaveLength(4);
@@ -115,7 +156,9 @@ describe('admin routes', () => {
     // 10,002 real users would make this test slow; the rule is checked on the use case with a large total.
     const { createAdminUsers } = await import('../src/app/admin-users');
     const fake = { users: { countDocuments: async () => 20_000, find: async () => [] } } as never;
-    await expect(createAdminUsers(fake).exportRange(1, 10_002)).rejects.toThrow('Difference should be less than 10000');
+    await expect(createAdminUsers(fake).exportRange(1, 10_002)).rejects.toThrow(
+      'Difference should be less than 10000',
+    );
     await expect(createAdminUsers(fake).exportRange(1, 10_001)).resolves.toContain('Email');
   });
 

@@ -9,13 +9,13 @@ import {
   createEmbeddedStore,
   createEventStore,
   createLogger,
-  listen,
-  loadOrCreateSigningKeys,
   type DevOutbox,
   type DocumentStore,
+  listen,
+  loadOrCreateSigningKeys,
   type ServiceEventStore,
 } from '@nudge/platform';
-import { createAuthService, type AuthServiceDeps } from '../src/service';
+import { type AuthServiceDeps, createAuthService } from '../src/service';
 
 export interface AuthHarness {
   url: string;

@@ -6,7 +6,9 @@ let userId: string;
 
 beforeAll(async () => {
   auth = await startAuth();
-  ({ user: { _id: userId } } = await auth.signIn('links@example.com'));
+  ({
+    user: { _id: userId },
+  } = await auth.signIn('links@example.com'));
 });
 afterAll(() => auth.close());
 
@@ -17,7 +19,8 @@ const internal = (path: string, body: unknown, token?: string) =>
     body: JSON.stringify(body),
   });
 
-const mint = async (path: string, body: unknown, token: string): Promise<any> => (await internal(path, body, token)).json();
+const mint = async (path: string, body: unknown, token: string): Promise<any> =>
+  (await internal(path, body, token)).json();
 
 describe('signed e-mail links and internal token minting', () => {
   it('internal calls are refused without the service credential', async () => {
@@ -47,7 +50,10 @@ describe('signed e-mail links and internal token minting', () => {
     const unsub = await mint('/internal/tokens/unsubscribe', { userId }, auth.internalToken);
     expect(unsub.url).toContain('/unsubscribe/');
     const details = await auth.get(`/api/user/getnotificationdetails/${unsub.token}`);
-    expect(details.body).toEqual({ status: true, user: { email: 'links@example.com', notiinfo: { time: '08:00', active: true } } });
+    expect(details.body).toEqual({
+      status: true,
+      user: { email: 'links@example.com', notiinfo: { time: '08:00', active: true } },
+    });
     const off = await auth.put(`/api/user/updatenotificationdetails/${unsub.token}`);
     expect(off.body.user.notiinfo.active).toBe(false);
     const on = await auth.put(`/api/user/updatenotificationdetails/${unsub.token}`);
@@ -62,7 +68,11 @@ describe('signed e-mail links and internal token minting', () => {
   });
 
   it('minting for an unknown user is a 404', async () => {
-    const res = await internal('/internal/tokens/signin-link', { userId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, auth.internalToken);
+    const res = await internal(
+      '/internal/tokens/signin-link',
+      { userId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+      auth.internalToken,
+    );
     expect(res.status).toBe(404);
   });
 });

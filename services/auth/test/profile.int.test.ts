@@ -18,12 +18,27 @@ describe('profile', () => {
     const res = await auth.post('/api/user/update', {
       token,
       email,
-      info: { email, firstname: 'Asha', lastname: 'Rao', notiinfo: { time: '07:45', active: true }, enableEmail: true, enableWA: false, phone: '', topics: [topicA, topicB], timeZone: 'Europe/London' },
+      info: {
+        email,
+        firstname: 'Asha',
+        lastname: 'Rao',
+        notiinfo: { time: '07:45', active: true },
+        enableEmail: true,
+        enableWA: false,
+        phone: '',
+        topics: [topicA, topicB],
+        timeZone: 'Europe/London',
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({
-      firstname: 'Asha', lastname: 'Rao', notiinfo: { time: '07:45', active: true }, notification_time: '07:45',
-      topics: [topicA, topicB], timeZone: 'Europe/London', notification_type: 'email',
+      firstname: 'Asha',
+      lastname: 'Rao',
+      notiinfo: { time: '07:45', active: true },
+      notification_time: '07:45',
+      topics: [topicA, topicB],
+      timeZone: 'Europe/London',
+      notification_type: 'email',
     });
     const me = await auth.post('/api/user/isauth', { token });
     expect(me.body.user).toMatchObject({ firstname: 'Asha', topics: [topicA, topicB] });
@@ -33,14 +48,22 @@ describe('profile', () => {
     const anon = await auth.post('/api/user/update', { email, info: { firstname: 'X' } });
     expect(anon.status).toBe(401);
     const other = await auth.signIn('other@example.com');
-    const res = await auth.post('/api/user/update', { token: other.token, email, info: { firstname: 'Mallory' } });
+    const res = await auth.post('/api/user/update', {
+      token: other.token,
+      email,
+      info: { firstname: 'Mallory' },
+    });
     expect(res.status).toBe(403);
     expect((await auth.post('/api/user/isauth', { token })).body.user.firstname).toBe('Asha');
   });
 
   it('updatename sets both names and answers with the spec text', async () => {
     const res = await auth.post('/api/user/updatename', { token, firstname: 'Asha', lastname: 'Kumar' });
-    expect(res.body).toMatchObject({ status: true, message: 'Name updated successfully', user: { lastname: 'Kumar' } });
+    expect(res.body).toMatchObject({
+      status: true,
+      message: 'Name updated successfully',
+      user: { lastname: 'Kumar' },
+    });
     const empty = await auth.post('/api/user/updatename', { token, firstname: ' ', lastname: 'Kumar' });
     expect(empty.status).toBe(400);
     expect(empty.body).toEqual({ status: false, message: 'Please enter firstname' });
@@ -53,16 +76,34 @@ describe('profile', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('Please verify your WhatsApp number first');
 
-    const sent = await auth.post('/api/user/otpTransaction', { token, email, phone: '9876543210', stage: 1, otp: 0 });
+    const sent = await auth.post('/api/user/otpTransaction', {
+      token,
+      email,
+      phone: '9876543210',
+      stage: 1,
+      otp: 0,
+    });
     expect(sent.body).toEqual({ status: true, message: 'OTP sent to your WhatsApp number' });
     const [wa] = await auth.outbox.list();
     expect(wa).toMatchObject({ channel: 'whatsapp', to: '9876543210' });
 
-    const wrong = await auth.post('/api/user/otpTransaction', { token, email, phone: '9876543210', stage: 2, otp: '000001' === (await auth.lastCode('9876543210')) ? '000002' : '000001' });
+    const wrong = await auth.post('/api/user/otpTransaction', {
+      token,
+      email,
+      phone: '9876543210',
+      stage: 2,
+      otp: '000001' === (await auth.lastCode('9876543210')) ? '000002' : '000001',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.status).toBe(false);
 
-    const ok = await auth.post('/api/user/otpTransaction', { token, email, phone: '9876543210', stage: 2, otp: await auth.lastCode('9876543210') });
+    const ok = await auth.post('/api/user/otpTransaction', {
+      token,
+      email,
+      phone: '9876543210',
+      stage: 2,
+      otp: await auth.lastCode('9876543210'),
+    });
     expect(ok.body).toEqual({ status: true, message: 'WhatsApp number verified successfully' });
     const me = await auth.post('/api/user/isauth', { token });
     expect(me.body.user).toMatchObject({ phone: '9876543210', enableWA: true, notification_type: 'both' });
@@ -74,7 +115,13 @@ describe('profile', () => {
   it('a code for one number does not verify another', async () => {
     await auth.post('/api/user/otpTransaction', { token, email, phone: '5550001111', stage: 1, otp: 0 });
     const code = await auth.lastCode('5550001111');
-    const res = await auth.post('/api/user/otpTransaction', { token, email, phone: '5550002222', stage: 2, otp: code });
+    const res = await auth.post('/api/user/otpTransaction', {
+      token,
+      email,
+      phone: '5550002222',
+      stage: 2,
+      otp: code,
+    });
     expect(res.status).toBe(400);
   });
 });

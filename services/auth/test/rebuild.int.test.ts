@@ -7,8 +7,21 @@ describe('the users read model is a projection of the event store', () => {
     try {
       const admin = await auth.signIn('boss@example.com');
       const reader = await auth.signIn('reader@example.com');
-      await auth.post('/api/user/update', { token: reader.token, email: 'reader@example.com', info: { firstname: 'Ria', lastname: 'Sen', topics: ['aaaaaaaaaaaaaaaaaaaaaaaa'], notiinfo: { time: '21:30', active: false } } });
-      await auth.post('/api/user/add', { info: { emails: 'c1@example.com c2@example.com', type: 1 } }, admin.token);
+      await auth.post('/api/user/update', {
+        token: reader.token,
+        email: 'reader@example.com',
+        info: {
+          firstname: 'Ria',
+          lastname: 'Sen',
+          topics: ['aaaaaaaaaaaaaaaaaaaaaaaa'],
+          notiinfo: { time: '21:30', active: false },
+        },
+      });
+      await auth.post(
+        '/api/user/add',
+        { info: { emails: 'c1@example.com c2@example.com', type: 1 } },
+        admin.token,
+      );
       await auth.post(`/api/user/update/${reader.user._id}`, { info: { role: 'premium' } }, admin.token);
 
       const users = auth.store.collection('users');
@@ -20,7 +33,11 @@ describe('the users read model is a projection of the event store', () => {
       await auth.events.rebuild();
       expect(await users.find({}, { sort: { _id: 1 } })).toEqual(live);
       const me = await auth.post('/api/user/isauth', { token: reader.token });
-      expect(me.body.user).toMatchObject({ firstname: 'Ria', role: 'premium', notiinfo: { time: '21:30', active: false } });
+      expect(me.body.user).toMatchObject({
+        firstname: 'Ria',
+        role: 'premium',
+        notiinfo: { time: '21:30', active: false },
+      });
     } finally {
       await auth.close();
     }

@@ -20,14 +20,26 @@ describe('sign-in with an e-mailed code', () => {
 
   it('verify returns the verified user and a token that isauth accepts', async () => {
     const code = await auth.lastCode('new.reader@example.com');
-    const res = await auth.post('/api/user/verify', { email: 'new.reader@example.com', otp: code, timeZone: 'Asia/Kolkata' });
+    const res = await auth.post('/api/user/verify', {
+      email: 'new.reader@example.com',
+      otp: code,
+      timeZone: 'Asia/Kolkata',
+    });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
-    expect(res.body.user).toMatchObject({ email: 'new.reader@example.com', verified: true, role: 'user', timeZone: 'Asia/Kolkata' });
+    expect(res.body.user).toMatchObject({
+      email: 'new.reader@example.com',
+      verified: true,
+      role: 'user',
+      timeZone: 'Asia/Kolkata',
+    });
     expect(res.body.user.last_app_login).toEqual(expect.any(String));
     const me = await auth.post('/api/user/isauth', { token: res.body.token });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ status: true, user: { _id: res.body.user._id, email: 'new.reader@example.com' } });
+    expect(me.body).toMatchObject({
+      status: true,
+      user: { _id: res.body.user._id, email: 'new.reader@example.com' },
+    });
     expect(me.body.token).toBeUndefined();
   });
 
@@ -71,7 +83,8 @@ describe('sign-in with an e-mailed code', () => {
 
   it('limits codes per e-mail address', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await auth.post('/api/user/auth', { email: 'spam@example.com' })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await auth.post('/api/user/auth', { email: 'spam@example.com' })).status);
     expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
     expect(statuses[5]).toBe(429);
   });

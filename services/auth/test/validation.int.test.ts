@@ -26,17 +26,59 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
     ['e-mail of the wrong type', '/api/user/auth', { email: 42 }, 400, /email/i],
     ['verify without otp', '/api/user/verify', { email }, 400, /code/],
     ['otp with letters', '/api/user/verify', { email, otp: '12ab56' }, 400, /6 digits/],
-    ['unknown time zone', '/api/user/verify', { email, otp: '123456', timeZone: 'Mars/Olympus' }, 400, /Time zone/],
+    [
+      'unknown time zone',
+      '/api/user/verify',
+      { email, otp: '123456', timeZone: 'Mars/Olympus' },
+      400,
+      /Time zone/,
+    ],
     ['phone with letters', '/api/user/update', { email, info: { phone: '98765abc' } }, 400, /digits only/],
-    ['phone over 10 digits', '/api/user/update', { email, info: { phone: '12345678901' } }, 400, /at most 10/],
-    ['time not on a 15-minute step', '/api/user/update', { email, info: { notiinfo: { time: '08:10', active: true } } }, 400, /15-minute step/],
-    ['time out of range', '/api/user/update', { email, info: { notiinfo: { time: '24:00', active: true } } }, 400, /15-minute step/],
-    ['toggle of the wrong type', '/api/user/update', { email, info: { enableEmail: 'yes' } }, 400, /enableEmail/],
+    [
+      'phone over 10 digits',
+      '/api/user/update',
+      { email, info: { phone: '12345678901' } },
+      400,
+      /at most 10/,
+    ],
+    [
+      'time not on a 15-minute step',
+      '/api/user/update',
+      { email, info: { notiinfo: { time: '08:10', active: true } } },
+      400,
+      /15-minute step/,
+    ],
+    [
+      'time out of range',
+      '/api/user/update',
+      { email, info: { notiinfo: { time: '24:00', active: true } } },
+      400,
+      /15-minute step/,
+    ],
+    [
+      'toggle of the wrong type',
+      '/api/user/update',
+      { email, info: { enableEmail: 'yes' } },
+      400,
+      /enableEmail/,
+    ],
     ['topics not a list', '/api/user/update', { email, info: { topics: 'abc' } }, 400, /topics/],
     ['topic not an id', '/api/user/update', { email, info: { topics: ['abc'] } }, 400, /valid id/],
     ['info missing', '/api/user/update', { token, email }, 400, /info/],
-    ['otp stage out of range', '/api/user/otpTransaction', { email, phone: '9876543210', stage: 7, otp: 0 }, 400, /stage/],
-    ['otp phone with letters', '/api/user/otpTransaction', { email, phone: 'phone', stage: 1, otp: 0 }, 400, /digits only/],
+    [
+      'otp stage out of range',
+      '/api/user/otpTransaction',
+      { email, phone: '9876543210', stage: 7, otp: 0 },
+      400,
+      /stage/,
+    ],
+    [
+      'otp phone with letters',
+      '/api/user/otpTransaction',
+      { email, phone: 'phone', stage: 1, otp: 0 },
+      400,
+      /digits only/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, path, body, status, message) => {
@@ -51,14 +93,22 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
   });
 
   it('a body that is not JSON', async () => {
-    const res = await fetch(`${auth.url}/api/user/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+    const res = await fetch(`${auth.url}/api/user/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ status: false, message: 'The request body is not valid JSON' });
   });
 
   it('a body over the limit', async () => {
     const before = await snapshot();
-    const res = await auth.post('/api/user/update', { email, info: { firstname: 'x'.repeat(200_000) } }, token);
+    const res = await auth.post(
+      '/api/user/update',
+      { email, info: { firstname: 'x'.repeat(200_000) } },
+      token,
+    );
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ status: false, message: 'The request body is too large' });
     expect(await snapshot()).toEqual(before);

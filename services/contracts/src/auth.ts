@@ -46,7 +46,9 @@ export const AuthResponse = z.object({ status: z.literal(true), message: z.strin
 
 export const VerifyRequest = z.object({
   email: Email,
-  otp: z.union([z.string(), z.number()], { error: 'Please enter the code from your e-mail' }).transform(String)
+  otp: z
+    .union([z.string(), z.number()], { error: 'Please enter the code from your e-mail' })
+    .transform(String)
     .pipe(z.string().regex(/^\d{6}$/, 'The code is the 6 digits from your e-mail')),
   /** The browser's IANA time zone, so reminders go out at local time. */
   timeZone: TimeZone.optional(),
@@ -72,7 +74,11 @@ export const UpdateRequest = z.object({
 export const UserResponse = z.object({ status: z.literal(true), user: User });
 
 /** reader.md §4: 1 notSent -> request a code; 2 sent -> submit it; 4 complete. 3 (resend) is defined but unused. */
-export const OtpStage = z.coerce.number().pipe(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], { error: 'stage must be 1, 2, 3 or 4' }));
+export const OtpStage = z.coerce.number().pipe(
+  z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
+    error: 'stage must be 1, 2, 3 or 4',
+  }),
+);
 export const OtpTransactionRequest = z.object({
   email: Email,
   token: Token.optional(),
@@ -116,9 +122,14 @@ export const RangeExportRequest = z.object({
 export const AdminAddUsersRequest = z.object({
   info: z.object({
     emails: z.union([z.string(), z.array(z.string())], { error: 'Please enter at least one email' }),
-    notiinfo: z.object({ time: NotificationTime.default('08:00'), active: z.boolean().default(true) }).default({ time: '08:00', active: true }),
+    notiinfo: z
+      .object({ time: NotificationTime.default('08:00'), active: z.boolean().default(true) })
+      .default({ time: '08:00', active: true }),
     topics: TopicIds.default([]),
-    type: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)], { error: 'type must be 0 (normal) or 1 (cold)' })).default(0),
+    type: z.coerce
+      .number()
+      .pipe(z.union([z.literal(0), z.literal(1)], { error: 'type must be 0 (normal) or 1 (cold)' }))
+      .default(0),
   }),
 });
 export const AdminAddUsersResponse = z.object({
@@ -132,7 +143,10 @@ export const IdParams = z.object({ id: Id });
 export const AdminUpdateUserRequest = z.object({
   info: ProfileInfo.omit({ email: true }).extend({
     role: Role.optional(),
-    type: z.coerce.number().pipe(z.union([z.literal(0), z.literal(1)], { error: 'type must be 0 (normal) or 1 (cold)' })).optional(),
+    type: z.coerce
+      .number()
+      .pipe(z.union([z.literal(0), z.literal(1)], { error: 'type must be 0 (normal) or 1 (cold)' }))
+      .optional(),
     notification_status: NotificationStatus.optional(),
     category: z.string().trim().max(100).optional(),
     verified: z.boolean().optional(),
@@ -141,4 +155,8 @@ export const AdminUpdateUserRequest = z.object({
 
 // Internal calls (never routed by the gateway)
 export const MintRequest = z.object({ userId: Id });
-export const MintLinkResponse = z.object({ status: z.literal(true), token: z.string(), url: z.string().optional() });
+export const MintLinkResponse = z.object({
+  status: z.literal(true),
+  token: z.string(),
+  url: z.string().optional(),
+});

@@ -14,7 +14,10 @@ export const Email = z
 /** 'HH:MM' on a 15-minute step, 00:00 to 23:45 (reader.md §5). */
 export const NotificationTime = z
   .string({ error: 'Notification time must be a time like 08:00' })
-  .regex(/^([01]\d|2[0-3]):(00|15|30|45)$/, 'Notification time must be on a 15-minute step from 00:00 to 23:45');
+  .regex(
+    /^([01]\d|2[0-3]):(00|15|30|45)$/,
+    'Notification time must be on a 15-minute step from 00:00 to 23:45',
+  );
 
 /** Digits only, at most 10 (reader.md §5). Empty means no number. */
 export const Phone = z
@@ -42,9 +45,18 @@ export const Name = (label: string) =>
     .max(100, `${label} must be 100 characters or less`);
 
 /** A page number in a query string: 1 when absent. */
-export const PageQuery = z.coerce.number({ error: 'page must be a number' }).int().min(1, 'page must be 1 or more').default(1);
+export const PageQuery = z.coerce
+  .number({ error: 'page must be a number' })
+  .int()
+  .min(1, 'page must be 1 or more')
+  .default(1);
 export const LimitQuery = (max: number, fallback: number) =>
-  z.coerce.number({ error: 'limit must be a number' }).int().min(1).max(max, `limit must be at most ${max}`).default(fallback);
+  z.coerce
+    .number({ error: 'limit must be a number' })
+    .int()
+    .min(1)
+    .max(max, `limit must be at most ${max}`)
+    .default(fallback);
 
 /** The contract's error body. */
 export const ErrorBody = z.object({ status: z.literal(false), message: z.string() });

@@ -357,10 +357,19 @@ const SCHEMAS: Record<string, Pick<RouteContract, 'params' | 'query' | 'body' | 
   'POST /api/user/isauth': { body: IsAuthRequest, response: IsAuthResponse },
   'POST /api/user/update': { body: UpdateRequest, response: UserResponse },
   'POST /api/user/otpTransaction': { body: OtpTransactionRequest, response: MessageResponse },
-  'POST /api/user/updatename': { body: UpdateNameRequest, response: UserResponse.extend({ message: z.string() }) },
+  'POST /api/user/updatename': {
+    body: UpdateNameRequest,
+    response: UserResponse.extend({ message: z.string() }),
+  },
   'POST /api/user/signinbytoken/:uid': { params: LinkTokenParams, response: SessionResponse },
-  'GET /api/user/getnotificationdetails/:id': { params: UnsubscribeParams, response: NotificationDetailsResponse },
-  'PUT /api/user/updatenotificationdetails/:id': { params: UnsubscribeParams, response: NotificationDetailsResponse },
+  'GET /api/user/getnotificationdetails/:id': {
+    params: UnsubscribeParams,
+    response: NotificationDetailsResponse,
+  },
+  'PUT /api/user/updatenotificationdetails/:id': {
+    params: UnsubscribeParams,
+    response: NotificationDetailsResponse,
+  },
   'GET /api/user/getallusers': { query: GetAllUsersQuery, response: UserListResponse },
   'GET /api/user/getalluserdata': { produces: 'text/csv' },
   'POST /api/user/getpaginationluserdata': { body: RangeExportRequest, produces: 'text/csv' },

@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
 const csv = z.string().transform((s) =>
@@ -152,6 +149,15 @@ export const configSchema = z.object({
     .string()
     .default('./web/dist')
     .describe('Where the gateway finds the built web app; absent folder = no web app served.'),
+  TRUST_PROXY: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(0)
+    .describe(
+      'Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (rate limits); 0 = none.',
+    ),
   RATE_LIMIT_PER_MINUTE: z.coerce
     .number()
     .int()
@@ -201,9 +207,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const config = parsed.data;
   const missing: string[] = [];
-  if (config.DOCUMENT_STORE === 'mongodb' && !config.MONGODB_URL) missing.push('MONGODB_URL: required when DOCUMENT_STORE=mongodb');
-  if (config.EVENT_BUS === 'kafka' && !config.KAFKA_BROKERS?.length) missing.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
-  if (config.MAIL_TRANSPORT === 'smtp' && !config.SMTP_URL) missing.push('SMTP_URL: required when MAIL_TRANSPORT=smtp');
+  if (config.DOCUMENT_STORE === 'mongodb' && !config.MONGODB_URL)
+    missing.push('MONGODB_URL: required when DOCUMENT_STORE=mongodb');
+  if (config.EVENT_BUS === 'kafka' && !config.KAFKA_BROKERS?.length)
+    missing.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
+  if (config.MAIL_TRANSPORT === 'smtp' && !config.SMTP_URL)
+    missing.push('SMTP_URL: required when MAIL_TRANSPORT=smtp');
   if (config.WHATSAPP_TRANSPORT === 'twilio') {
     for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_WHATSAPP_FROM'] as const) {
       if (!config[key]) missing.push(`${key}: required when WHATSAPP_TRANSPORT=twilio`);
@@ -218,4 +227,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 /** Whether this configuration is the embedded (single-machine) topology, which exposes the dev outbox. */
 export const isEmbedded = (config: Config): boolean =>
-  config.NODE_ENV !== 'production' && config.MAIL_TRANSPORT === 'capture' && config.WHATSAPP_TRANSPORT === 'capture';
+  config.NODE_ENV !== 'production' &&
+  config.MAIL_TRANSPORT === 'capture' &&
+  config.WHATSAPP_TRANSPORT === 'capture';

@@ -9,7 +9,11 @@ export function toCsv(headers: string[], rows: unknown[][]): string {
 
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text = Array.isArray(value) ? value.join(';') : value instanceof Date ? value.toISOString() : String(value);
+  let text = Array.isArray(value)
+    ? value.join(';')
+    : value instanceof Date
+      ? value.toISOString()
+      : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -36,7 +36,8 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: unknown) => new AppError('bad_request', message, details);
+export const badRequest = (message: string, details?: unknown) =>
+  new AppError('bad_request', message, details);
 export const unauthorized = (message = 'Please sign in to continue') => new AppError('unauthorized', message);
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('forbidden', message);
 export const notFound = (message = 'Not found') => new AppError('not_found', message);
@@ -56,7 +57,10 @@ export class DuplicateKeyError extends Error {
 /** Raised by the event store when the stream moved on since the command read it. */
 export class ConcurrencyError extends AppError {
   constructor(stream: string, expectedVersion: number) {
-    super('conflict', `This record was changed by someone else (stream ${stream} is past version ${expectedVersion}); please retry`);
+    super(
+      'conflict',
+      `This record was changed by someone else (stream ${stream} is past version ${expectedVersion}); please retry`,
+    );
     this.name = 'ConcurrencyError';
   }
 }

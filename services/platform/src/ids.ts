@@ -8,7 +8,8 @@ export function newId(now: Date = new Date()): string {
   return seconds + randomBytes(8).toString('hex');
 }
 
-export const isId = (value: unknown): value is string => typeof value === 'string' && /^[0-9a-f]{24}$/.test(value);
+export const isId = (value: unknown): value is string =>
+  typeof value === 'string' && /^[0-9a-f]{24}$/.test(value);
 
 /** An unguessable random token (for check-in links, webhook dedup keys and the like). */
 export const randomToken = (bytes = 24): string => randomBytes(bytes).toString('base64url');

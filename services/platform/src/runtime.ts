@@ -52,7 +52,11 @@ export async function openServiceRuntime(opts: {
     events,
     start: () => relay.start(),
     async close() {
-      await relay.flush().catch((err: unknown) => log.warn({ err }, 'relay flush at shutdown failed; the next start publishes the rest'));
+      await relay
+        .flush()
+        .catch((err: unknown) =>
+          log.warn({ err }, 'relay flush at shutdown failed; the next start publishes the rest'),
+        );
       await relay.stop();
       events.close();
       await store.close();
@@ -61,12 +65,24 @@ export async function openServiceRuntime(opts: {
 }
 
 /** The process-wide bus: Kafka when configured, else the durable in-process bus under DATA_DIR/bus. */
-export async function openEventBus(config: Config, log: Logger): Promise<{ bus: EventBus; close(): Promise<void> }> {
+export async function openEventBus(
+  config: Config,
+  log: Logger,
+): Promise<{ bus: EventBus; close(): Promise<void> }> {
   if (config.EVENT_BUS === 'kafka') {
-    const bus = createEventBus({ kind: 'kafka', brokers: config.KAFKA_BROKERS ?? [], clientId: config.KAFKA_CLIENT_ID, log });
+    const bus = createEventBus({
+      kind: 'kafka',
+      brokers: config.KAFKA_BROKERS ?? [],
+      clientId: config.KAFKA_CLIENT_ID,
+      log,
+    });
     return { bus, close: () => bus.close() };
   }
-  const store = await createDocumentStore({ kind: 'embedded', dir: join(config.DATA_DIR, 'bus'), dbName: 'bus' });
+  const store = await createDocumentStore({
+    kind: 'embedded',
+    dir: join(config.DATA_DIR, 'bus'),
+    dbName: 'bus',
+  });
   const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, log });
   return {
     bus,
@@ -90,7 +106,8 @@ export async function loadSecrets(config: Config): Promise<Secrets> {
     config.TOKEN_PRIVATE_KEY && config.TOKEN_PUBLIC_KEY
       ? await importSigningKeys(pem(config.TOKEN_PRIVATE_KEY), pem(config.TOKEN_PUBLIC_KEY))
       : await loadOrCreateSigningKeys(config.DATA_DIR);
-  const internalToken = config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'));
+  const internalToken =
+    config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'));
   const codeSecret = createHmac('sha256', internalToken).update('one-time-codes').digest('hex');
   return { keys, internalToken, codeSecret };
 }
@@ -133,7 +150,11 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore): Me
 }
 
 /** Listens and resolves with the server and its base URL (port 0 = any free port). */
-export async function listen(app: Express, port: number, host = '127.0.0.1'): Promise<{ server: Server; url: string }> {
+export async function listen(
+  app: Express,
+  port: number,
+  host = '127.0.0.1',
+): Promise<{ server: Server; url: string }> {
   const server = app.listen(port, host);
   await once(server, 'listening');
   const address = server.address();

@@ -1,16 +1,41 @@
 import { AuthEvents } from '@nudge/contracts';
 import { badRequest, forbidden, notFound, toCsv } from '@nudge/platform';
 import { z } from 'zod';
-import { decideProfileChange, decideRoleChange, type ProfileChanges, type Role, type UserState } from '../domain/user';
+import {
+  decideProfileChange,
+  decideRoleChange,
+  type ProfileChanges,
+  type Role,
+  type UserState,
+} from '../domain/user';
 import { toUserView } from '../domain/user-view';
 import type { UserRepository } from './user-repository';
 
 export const RANGE_EXPORT_MAX = 10_000;
 
 const CSV_HEADERS = [
-  'Id', 'Email', 'First Name', 'Last Name', 'Role', 'Verified', 'Phone', 'Email Notifications', 'WhatsApp Notifications',
-  'Notification Time', 'Notification Status', 'Notification Type', 'Type', 'Category', 'Topics', 'Time Zone',
-  'Emails Sent', 'Emails Opened', 'Email Open Rate', 'Last Email Open', 'Last App Login', 'Created On',
+  'Id',
+  'Email',
+  'First Name',
+  'Last Name',
+  'Role',
+  'Verified',
+  'Phone',
+  'Email Notifications',
+  'WhatsApp Notifications',
+  'Notification Time',
+  'Notification Status',
+  'Notification Type',
+  'Type',
+  'Category',
+  'Topics',
+  'Time Zone',
+  'Emails Sent',
+  'Emails Opened',
+  'Email Open Rate',
+  'Last Email Open',
+  'Last App Login',
+  'Created On',
 ];
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -20,9 +45,28 @@ export function createAdminUsers(users: UserRepository) {
   const csvRow = (state: UserState) => {
     const u = toUserView(state);
     return [
-      u._id, u.email, u.firstname, u.lastname, u.role, u.verified, u.phone, u.enableEmail, u.enableWA, u.notification_time,
-      u.notification_status, u.notification_type, u.type === 1 ? 'cold' : 'normal', u.category, u.topics, u.timeZone,
-      u.emails_sent, u.emails_open, u.email_open_rate, u.last_email_open, u.last_app_login, u.createdAt,
+      u._id,
+      u.email,
+      u.firstname,
+      u.lastname,
+      u.role,
+      u.verified,
+      u.phone,
+      u.enableEmail,
+      u.enableWA,
+      u.notification_time,
+      u.notification_status,
+      u.notification_type,
+      u.type === 1 ? 'cold' : 'normal',
+      u.category,
+      u.topics,
+      u.timeZone,
+      u.emails_sent,
+      u.emails_open,
+      u.email_open_rate,
+      u.last_email_open,
+      u.last_app_login,
+      u.createdAt,
     ];
   };
 
@@ -49,13 +93,21 @@ export function createAdminUsers(users: UserRepository) {
       const total = await users.users.countDocuments({});
       if (from > to || to > total) throw badRequest('From value should be less than To value');
       if (to - from > RANGE_EXPORT_MAX) throw badRequest('Difference should be less than 10000');
-      const rows = await users.users.find({}, { sort: { createdAt: 1, _id: 1 }, skip: from - 1, limit: to - from + 1 });
+      const rows = await users.users.find(
+        {},
+        { sort: { createdAt: 1, _id: 1 }, skip: from - 1, limit: to - from + 1 },
+      );
       return toCsv(CSV_HEADERS, rows.map(csvRow));
     },
 
     /** POST /api/user/add: space-separated e-mails; all must be valid or nothing is added. */
     async add(
-      input: { emails: string | string[]; notiinfo: { time: string; active: boolean }; topics: string[]; type: 0 | 1 },
+      input: {
+        emails: string | string[];
+        notiinfo: { time: string; active: boolean };
+        topics: string[];
+        type: 0 | 1;
+      },
       actor: string,
     ) {
       const raw = (Array.isArray(input.emails) ? input.emails.join(' ') : input.emails)
@@ -87,14 +139,20 @@ export function createAdminUsers(users: UserRepository) {
       return { status: true as const, user: toUserView(user) };
     },
 
-    async update(userId: string, changes: ProfileChanges & { role?: Role; verified?: boolean }, actorId: string) {
+    async update(
+      userId: string,
+      changes: ProfileChanges & { role?: Role; verified?: boolean },
+      actorId: string,
+    ) {
       const user = await users.get(userId);
       if (!user) throw notFound('User not found');
       const { role, verified, ...profile } = changes;
-      if (role && role !== user.role && userId === actorId) throw forbidden('You cannot change your own role');
+      if (role && role !== user.role && userId === actorId)
+        throw forbidden('You cannot change your own role');
       const decided = decideProfileChange(user, profile);
       if (role) decided.push(...decideRoleChange(user, role, 'admin'));
-      if (verified && !user.verified) decided.push({ type: AuthEvents.UserVerified.type, data: { userId, email: user.email } });
+      if (verified && !user.verified)
+        decided.push({ type: AuthEvents.UserVerified.type, data: { userId, email: user.email } });
       const updated = await users.record(user, decided, actorId);
       return { status: true as const, user: toUserView(updated) };
     },

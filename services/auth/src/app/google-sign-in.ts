@@ -18,7 +18,10 @@ export interface GoogleIdentity {
  */
 export function createGoogleSignIn(deps: { users: UserRepository; profile: Profile; tokens: TokenIssuer }) {
   return async (identity: GoogleIdentity): Promise<{ uid: string }> => {
-    const { user } = await deps.users.findOrRegister({ email: identity.email.toLowerCase(), source: 'google' }, null);
+    const { user } = await deps.users.findOrRegister(
+      { email: identity.email.toLowerCase(), source: 'google' },
+      null,
+    );
     const names: { firstname?: string; lastname?: string } = {};
     if (!user.firstname && identity.givenName) names.firstname = identity.givenName.slice(0, 100);
     if (!user.lastname && identity.familyName) names.lastname = identity.familyName.slice(0, 100);

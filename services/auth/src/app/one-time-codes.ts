@@ -12,9 +12,14 @@ export type CodeCheck = 'ok' | 'wrong' | 'expired' | 'missing' | 'locked';
  * Six-digit one-time codes, one live code per purpose key (e.g. `email:a@b.c`). Stored only as an HMAC
  * keyed by a server secret, so a copy of the database does not reveal them; 10-minute expiry, 5 attempts.
  */
-export function createOneTimeCodes(store: DocumentStore, secret: string, clock: () => Date = () => new Date()) {
+export function createOneTimeCodes(
+  store: DocumentStore,
+  secret: string,
+  clock: () => Date = () => new Date(),
+) {
   const codes = store.collection<CodeDoc>('one_time_codes');
-  const hash = (key: string, code: string) => createHmac('sha256', secret).update(`${key}:${code}`).digest('hex');
+  const hash = (key: string, code: string) =>
+    createHmac('sha256', secret).update(`${key}:${code}`).digest('hex');
 
   return {
     async issue(key: string): Promise<string> {

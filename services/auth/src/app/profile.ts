@@ -1,5 +1,11 @@
 import { AuthEvents } from '@nudge/contracts';
-import { badRequest, notFound, tooManyRequests, type WhatsAppSender, type WindowLimiter } from '@nudge/platform';
+import {
+  badRequest,
+  notFound,
+  tooManyRequests,
+  type WhatsAppSender,
+  type WindowLimiter,
+} from '@nudge/platform';
 import { decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
 import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
 import type { UserRepository } from './user-repository';
@@ -38,7 +44,8 @@ export function createProfile(deps: ProfileDeps) {
         next.enableWA = false;
       }
       const phoneAfter = next.phone ?? user.phone;
-      if (next.enableWA === true && phoneAfter === '') throw badRequest('Please verify your WhatsApp number first');
+      if (next.enableWA === true && phoneAfter === '')
+        throw badRequest('Please verify your WhatsApp number first');
       return users.record(user, decideProfileChange(user, next), actor);
     },
 
@@ -47,15 +54,23 @@ export function createProfile(deps: ProfileDeps) {
       const user = await load(userId);
       const key = `whatsapp:${user._id}:${phone}`;
       if (stage === 1 || stage === 3) {
-        if (!(await deps.perPhone.hit(user._id))) throw tooManyRequests('Too many codes requested; please wait a while');
+        if (!(await deps.perPhone.hit(user._id)))
+          throw tooManyRequests('Too many codes requested; please wait a while');
         const code = await deps.codes.issue(key);
-        await deps.whatsapp.send({ to: phone, text: `Your ${deps.siteName} verification code is ${code}. It expires in 10 minutes.` });
+        await deps.whatsapp.send({
+          to: phone,
+          text: `Your ${deps.siteName} verification code is ${code}. It expires in 10 minutes.`,
+        });
         return { status: true as const, message: 'OTP sent to your WhatsApp number' };
       }
       if (stage === 4) throw badRequest('This number is already verified');
       const result = await deps.codes.check(key, otp);
       if (result !== 'ok') throw badRequest(CODE_MESSAGES[result]);
-      await users.record(user, [{ type: AuthEvents.WhatsAppNumberVerified.type, data: { userId: user._id, phone } }], user._id);
+      await users.record(
+        user,
+        [{ type: AuthEvents.WhatsAppNumberVerified.type, data: { userId: user._id, phone } }],
+        user._id,
+      );
       return { status: true as const, message: 'WhatsApp number verified successfully' };
     },
 

@@ -1,5 +1,11 @@
 import { AuthEvents } from '@nudge/contracts';
-import { badRequest, tooManyRequests, type MailSender, type TokenIssuer, type WindowLimiter } from '@nudge/platform';
+import {
+  badRequest,
+  type MailSender,
+  type TokenIssuer,
+  tooManyRequests,
+  type WindowLimiter,
+} from '@nudge/platform';
 import { decideRoleChange, type UserState } from '../domain/user';
 import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
 import type { UserRepository } from './user-repository';
@@ -23,14 +29,23 @@ export function createSignIn(deps: SignInDeps) {
   /** After any successful sign-in: verified, admin from ADMIN_EMAILS, last login; then a session token. */
   async function completeSignIn(user: UserState, method: SignInMethod, extra: { timeZone?: string } = {}) {
     const decided = [];
-    if (!user.verified) decided.push({ type: AuthEvents.UserVerified.type, data: { userId: user._id, email: user.email } });
-    if (deps.adminEmails.includes(user.email)) decided.push(...decideRoleChange(user, 'admin', 'ADMIN_EMAILS'));
+    if (!user.verified)
+      decided.push({ type: AuthEvents.UserVerified.type, data: { userId: user._id, email: user.email } });
+    if (deps.adminEmails.includes(user.email))
+      decided.push(...decideRoleChange(user, 'admin', 'ADMIN_EMAILS'));
     if (extra.timeZone && extra.timeZone !== user.timeZone && user.timeZone === 'UTC') {
-      decided.push({ type: AuthEvents.ProfileUpdated.type, data: { userId: user._id, timeZone: extra.timeZone } });
+      decided.push({
+        type: AuthEvents.ProfileUpdated.type,
+        data: { userId: user._id, timeZone: extra.timeZone },
+      });
     }
     decided.push({ type: AuthEvents.UserSignedIn.type, data: { userId: user._id, method } });
     const updated = await users.record(user, decided, user._id);
-    const token = await deps.tokens.signSession({ userId: updated._id, email: updated.email, role: updated.role });
+    const token = await deps.tokens.signSession({
+      userId: updated._id,
+      email: updated.email,
+      role: updated.role,
+    });
     return { user: updated, token };
   }
 
@@ -39,8 +54,10 @@ export function createSignIn(deps: SignInDeps) {
 
     /** POST /api/user/auth: a 6-digit code by e-mail; a new address becomes an unverified user. */
     async requestCode(email: string, ip: string) {
-      if (!(await deps.perIp.hit(ip))) throw tooManyRequests('Too many sign-in codes from this network; please wait a while');
-      if (!(await deps.perEmail.hit(email))) throw tooManyRequests('Too many codes for this email; please wait a while and try again');
+      if (!(await deps.perIp.hit(ip)))
+        throw tooManyRequests('Too many sign-in codes from this network; please wait a while');
+      if (!(await deps.perEmail.hit(email)))
+        throw tooManyRequests('Too many codes for this email; please wait a while and try again');
       const { user } = await users.findOrRegister({ email, source: 'self' }, null);
       const code = await codes.issue(`email:${user.email}`);
       await deps.mail.send({

@@ -1,6 +1,13 @@
 import { AuthEvents } from '@nudge/contracts';
-import { DuplicateKeyError, newId, type DocumentStore, type EventStore } from '@nudge/platform';
-import { DEFAULT_NOTIFICATION_TIME, DEFAULT_TIME_ZONE, type DecidedEvent, type Role, type UserState, userStream } from '../domain/user';
+import { type DocumentStore, DuplicateKeyError, type EventStore, newId } from '@nudge/platform';
+import {
+  DEFAULT_NOTIFICATION_TIME,
+  DEFAULT_TIME_ZONE,
+  type DecidedEvent,
+  type Role,
+  type UserState,
+  userStream,
+} from '../domain/user';
 import { usersCollection } from '../events/users-projection';
 
 export interface Registration {
@@ -34,7 +41,10 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
   }
 
   /** Returns the user with this e-mail, registering them first if new. `created` says which. */
-  async function findOrRegister(reg: Registration, actor: string | null): Promise<{ user: UserState; created: boolean }> {
+  async function findOrRegister(
+    reg: Registration,
+    actor: string | null,
+  ): Promise<{ user: UserState; created: boolean }> {
     const existing = await byEmail(reg.email);
     if (existing) return { user: existing, created: false };
     let userId = newId();

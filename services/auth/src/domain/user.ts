@@ -130,7 +130,10 @@ export function decideProfileChange(state: UserState, changes: ProfileChanges): 
   }
   if (changes.topics && !sameList(changes.topics, state.topics)) profile.topics = unique(changes.topics);
   const prefs: Record<string, unknown> = {};
-  if (changes.notiinfo && (changes.notiinfo.time !== state.notiinfo.time || changes.notiinfo.active !== state.notiinfo.active)) {
+  if (
+    changes.notiinfo &&
+    (changes.notiinfo.time !== state.notiinfo.time || changes.notiinfo.active !== state.notiinfo.active)
+  ) {
     prefs.notiinfo = changes.notiinfo;
   }
   for (const key of ['enableEmail', 'enableWA', 'notification_status'] as const) {
@@ -138,15 +141,21 @@ export function decideProfileChange(state: UserState, changes: ProfileChanges): 
     if (value !== undefined && value !== state[key]) prefs[key] = value;
   }
   const events: DecidedEvent[] = [];
-  if (Object.keys(profile).length) events.push({ type: AuthEvents.ProfileUpdated.type, data: { userId: state._id, ...profile } });
+  if (Object.keys(profile).length)
+    events.push({ type: AuthEvents.ProfileUpdated.type, data: { userId: state._id, ...profile } });
   if (Object.keys(prefs).length) {
-    events.push({ type: AuthEvents.NotificationPreferencesChanged.type, data: { userId: state._id, ...prefs } });
+    events.push({
+      type: AuthEvents.NotificationPreferencesChanged.type,
+      data: { userId: state._id, ...prefs },
+    });
   }
   return events;
 }
 
 export function decideRoleChange(state: UserState, to: Role, reason: string): DecidedEvent[] {
-  return state.role === to ? [] : [{ type: AuthEvents.RoleChanged.type, data: { userId: state._id, from: state.role, to, reason } }];
+  return state.role === to
+    ? []
+    : [{ type: AuthEvents.RoleChanged.type, data: { userId: state._id, from: state.role, to, reason } }];
 }
 
 const unique = (xs: string[]) => [...new Set(xs)];

@@ -3,7 +3,8 @@ import { evolve, type UserState } from '../domain/user';
 
 export type UserDoc = UserState;
 
-export const usersCollection = (store: DocumentStore): Collection<UserDoc> => store.collection<UserDoc>('users');
+export const usersCollection = (store: DocumentStore): Collection<UserDoc> =>
+  store.collection<UserDoc>('users');
 
 /** The users read model: one document per user, the aggregate's folded state. */
 export function createUsersProjection(store: DocumentStore): Projection & { ensureIndexes(): Promise<void> } {

@@ -20,12 +20,12 @@ import {
   parseBody,
   parseParams,
   parseQuery,
+  type Role,
   requireRole,
   requireUser,
-  unauthorized,
-  type Role,
   type TokenIssuer,
   type TokenVerifier,
+  unauthorized,
 } from '@nudge/platform';
 import { type Response, Router } from 'express';
 import type { createAdminUsers } from '../app/admin-users';
@@ -75,9 +75,10 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     const user = await users.get(req.auth.userId);
     if (!user) throw unauthorized('Your session has expired; please sign in again');
     // A token signed before a role change carries the old role: hand out a current one.
-    const token = user.role === req.auth.tokenRole
-      ? undefined
-      : await deps.tokens.signSession({ userId: user._id, email: user.email, role: user.role });
+    const token =
+      user.role === req.auth.tokenRole
+        ? undefined
+        : await deps.tokens.signSession({ userId: user._id, email: user.email, role: user.role });
     res.json({ status: true, user: toUserView(user), ...(token ? { token } : {}) });
   });
 
@@ -85,7 +86,8 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     const { email, info } = parseBody(UpdateRequest, req);
     const claims = claimsOf(req);
     if (email !== claims.email) throw forbidden('You can only update your own profile');
-    if (info.email && info.email !== claims.email) throw forbidden('The email address cannot be changed here');
+    if (info.email && info.email !== claims.email)
+      throw forbidden('The email address cannot be changed here');
     const { email: _ignored, ...changes } = info;
     const user = await profile.update(claims.userId, changes, claims.userId);
     res.json({ status: true, user: toUserView(user) });
@@ -108,9 +110,11 @@ export function userRoutes(deps: UserRoutesDeps): Router {
   router.post('/api/user/signinbytoken/:uid', async (req, res) => {
     const { uid } = parseParams(LinkTokenParams, req);
     const link = await verifier.verifyLink(uid, 'signin');
-    if (!link) throw unauthorized('This sign-in link is not valid or has expired; please sign in with your email');
+    if (!link)
+      throw unauthorized('This sign-in link is not valid or has expired; please sign in with your email');
     const user = await users.get(link.userId);
-    if (!user) throw unauthorized('This sign-in link is not valid or has expired; please sign in with your email');
+    if (!user)
+      throw unauthorized('This sign-in link is not valid or has expired; please sign in with your email');
     const session = await signIn.completeSignIn(user, 'link');
     res.json({ status: true, user: toUserView(session.user), token: session.token });
   });

@@ -39,7 +39,10 @@ const PAGE = 100;
  * Shared by every bus instance on the same store object (e.g. one per service in the standalone process):
  * publishes are serialised per store, and a publish wakes the subscribers of every instance.
  */
-type StoreShared = { serialPublish: ReturnType<typeof createSerial>; wakers: Set<(topics: Set<string>) => void> };
+type StoreShared = {
+  serialPublish: ReturnType<typeof createSerial>;
+  wakers: Set<(topics: Set<string>) => void>;
+};
 const sharedByStore = new WeakMap<DocumentStore, StoreShared>();
 const sharedFor = (store: DocumentStore): StoreShared => {
   let shared = sharedByStore.get(store);

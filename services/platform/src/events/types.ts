@@ -36,7 +36,12 @@ export interface EventStore {
    * (0 = the stream must not exist). Throws ConcurrencyError otherwise. Then applies the registered
    * projections (read-your-writes) and wakes the relay. Returns the stored envelopes.
    */
-  append(stream: string, expectedVersion: number, events: NewEvent[], options?: AppendOptions): Promise<EventEnvelope[]>;
+  append(
+    stream: string,
+    expectedVersion: number,
+    events: NewEvent[],
+    options?: AppendOptions,
+  ): Promise<EventEnvelope[]>;
   readStream(stream: string): Promise<EventEnvelope[]>;
   /** Every event in commit order (for rebuilds and catch-up). */
   readAll(): AsyncIterable<EventEnvelope>;

@@ -44,7 +44,10 @@ function requestContext(log: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.debug({ requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) }, 'request');
+      log.debug(
+        { requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms) },
+        'request',
+      );
     });
     runWithContext({ requestId }, next);
   };
@@ -69,7 +72,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       return;
     }
     log.error({ err, path: req.path }, 'unhandled error');
-    res.status(500).json({ status: false, message: 'Something went wrong on our side; please try again later' });
+    res
+      .status(500)
+      .json({ status: false, message: 'Something went wrong on our side; please try again later' });
   };
 }
 

@@ -1,4 +1,4 @@
-import crypto from "node:crypto";
+import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { forbidden, unauthorized } from '../errors';
 import type { Role, SessionClaims, TokenVerifier } from '../tokens';

@@ -20,6 +20,9 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   return result.data;
 }
 
-export const parseBody = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> => parseWith(schema, req.body ?? {});
-export const parseQuery = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> => parseWith(schema, req.query);
-export const parseParams = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> => parseWith(schema, req.params);
+export const parseBody = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> =>
+  parseWith(schema, req.body ?? {});
+export const parseQuery = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> =>
+  parseWith(schema, req.query);
+export const parseParams = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> =>
+  parseWith(schema, req.params);

@@ -1,4 +1,4 @@
-export * from './types';
 export * from './outbox';
 export * from './smtp';
 export * from './twilio';
+export * from './types';

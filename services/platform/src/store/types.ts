@@ -11,7 +11,10 @@ export type Doc = { _id: string };
 
 export type Filter = Record<string, unknown>;
 export type Update = Partial<
-  Record<'$set' | '$unset' | '$inc' | '$push' | '$pull' | '$addToSet' | '$setOnInsert', Record<string, unknown>>
+  Record<
+    '$set' | '$unset' | '$inc' | '$push' | '$pull' | '$addToSet' | '$setOnInsert',
+    Record<string, unknown>
+  >
 >;
 export type Sort = Record<string, 1 | -1>;
 export type FieldProjection = Record<string, 0 | 1>;
@@ -41,7 +44,11 @@ export interface Collection<T extends Doc = Doc> {
   updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
   /** Atomically applies the update to the first match and returns the document after the update (or null). */
-  findOneAndUpdate(filter: Filter, update: Update, options?: { upsert?: boolean; sort?: Sort }): Promise<T | null>;
+  findOneAndUpdate(
+    filter: Filter,
+    update: Update,
+    options?: { upsert?: boolean; sort?: Sort },
+  ): Promise<T | null>;
   replaceOne(filter: Filter, doc: T, options?: { upsert?: boolean }): Promise<UpdateResult>;
   deleteOne(filter: Filter): Promise<{ deletedCount: number }>;
   deleteMany(filter?: Filter): Promise<{ deletedCount: number }>;

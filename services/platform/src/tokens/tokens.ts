@@ -1,4 +1,4 @@
-import { errors, jwtVerify, SignJWT, type CryptoKey } from 'jose';
+import { type CryptoKey, errors, jwtVerify, SignJWT } from 'jose';
 import { randomToken } from '../ids';
 import { TOKEN_ALG } from './keys';
 
@@ -67,7 +67,11 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
   async function verify(token: string | undefined | null, audience: string) {
     if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return null;
     try {
-      const { payload } = await jwtVerify(token, publicKey, { issuer: ISSUER, audience, algorithms: [TOKEN_ALG] });
+      const { payload } = await jwtVerify(token, publicKey, {
+        issuer: ISSUER,
+        audience,
+        algorithms: [TOKEN_ALG],
+      });
       return payload;
     } catch (err) {
       if (err instanceof errors.JOSEError) return null;
@@ -77,17 +81,22 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
   return {
     async verifySession(token) {
       const payload = await verify(token, SESSION_AUDIENCE);
-      if (!payload || payload.typ !== 'session' || typeof payload.sub !== 'string') return null;
+      if (payload?.typ !== 'session' || typeof payload.sub !== 'string') return null;
       const role = payload.role as Role;
       if (!ROLES.includes(role) || typeof payload.email !== 'string') return null;
       return { userId: payload.sub, email: payload.email, role };
     },
     async verifyLink(token, purpose) {
       const payload = await verify(token, linkAudience(purpose));
-      if (!payload || payload.typ !== 'link' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
+      if (payload?.typ !== 'link' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
         return null;
       }
-      return { userId: payload.sub, purpose, jti: payload.jti, expiresAt: new Date((payload.exp ?? 0) * 1000) };
+      return {
+        userId: payload.sub,
+        purpose,
+        jti: payload.jti,
+        expiresAt: new Date((payload.exp ?? 0) * 1000),
+      };
     },
   };
 }
