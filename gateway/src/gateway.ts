@@ -1,4 +1,5 @@
 import type { ServiceName } from '@nudge/contracts';
+import type { DevOutbox as PlatformDevOutbox } from '@nudge/platform';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
@@ -9,18 +10,8 @@ import { createServiceProxy } from './proxy';
 import { requestIdAndLog, requestIdOf } from './request-id';
 import { webRouter } from './web';
 
-export interface DevOutboxMessage {
-  channel: 'email' | 'whatsapp';
-  to: string;
-  subject?: string;
-  text: string;
-  html?: string;
-  createdAt: string;
-}
-
-export interface DevOutbox {
-  list(): Promise<DevOutboxMessage[]>;
-}
+/** The gateway only reads the dev outbox (platform's DevOutbox, newest first). */
+export type DevOutbox = Pick<PlatformDevOutbox, 'list'>;
 
 export interface GatewayOptions {
   /** Base URLs of the services, e.g. { auth: 'http://127.0.0.1:40123' }; a missing one answers 503. */
@@ -133,7 +124,7 @@ function apiRateLimit(limit: number): RequestHandler {
 function devOutboxHandler(outbox: DevOutbox): RequestHandler {
   return async (_req, res, next) => {
     try {
-      const messages = [...(await outbox.list())].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      const messages = await outbox.list();
       res.setHeader('cache-control', 'no-store');
       res.json({ messages });
     } catch (err) {

@@ -1,3 +1,3 @@
-export { createGateway, type DevOutbox, type DevOutboxMessage, type GatewayOptions } from './gateway';
+export { createGateway, type DevOutbox, type GatewayOptions } from './gateway';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi';
 export { serviceReadiness } from './readiness';

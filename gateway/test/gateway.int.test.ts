@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { apiRoutes } from '@nudge/contracts';
+import type { OutboxMessage as DevOutboxMessage } from '@nudge/platform';
 import express, { type Express } from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway, type DevOutboxMessage, type GatewayOptions } from '../src';
+import { createGateway, type GatewayOptions } from '../src';
 
 interface Echo {
   service: string;
@@ -117,7 +118,7 @@ beforeAll(async () => {
     createGateway({
       services: { auth },
       rateLimitPerMinute: 10_000,
-      devOutbox: { list: async () => messages },
+      devOutbox: { list: async () => [...messages].reverse() }, // the port lists newest first
       log: captureLog().log,
     }),
   );
