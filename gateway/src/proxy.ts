@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { Agent, type ServerResponse } from 'node:http';
 import { findRoute, type ServiceName } from '@nudge/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
@@ -14,6 +14,8 @@ const isResponse = (res: unknown): res is ServerResponse =>
 function proxyFor(service: ServiceName, target: string, log: Logger) {
   return createProxyMiddleware<Request, Response>({
     target,
+    // Reuse connections to the service instead of a new TCP connection per request.
+    agent: new Agent({ keepAlive: true, maxSockets: 256 }),
     changeOrigin: false,
     xfwd: true,
     on: {
