@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jsonCall } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 
@@ -15,24 +16,8 @@ const env = () => ({
   WEB_DIST: join(dataDir, 'no-web'),
 });
 
-async function call(method: string, path: string, body?: unknown, token?: string) {
-  const res = await fetch(app.url + path, {
-    method,
-    headers: {
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, body: json, text, headers: res.headers };
-}
+const call = (method: string, path: string, body?: unknown, token?: string) =>
+  jsonCall(app.url, method, path, body, token);
 
 async function codeFor(email: string): Promise<string> {
   const outbox = await call('GET', '/api/dev/outbox');

@@ -15,6 +15,7 @@ import {
   loadOrCreateSigningKeys,
   type ServiceEventStore,
 } from '@nudge/platform';
+import { type JsonReply, jsonCall } from '@nudge/platform/testing';
 import { type AuthServiceDeps, createAuthService } from '../src/service';
 
 export interface AuthHarness {
@@ -23,9 +24,9 @@ export interface AuthHarness {
   store: DocumentStore;
   events: ServiceEventStore;
   internalToken: string;
-  post(path: string, body: unknown, token?: string): Promise<{ status: number; body: any; text: string }>;
-  get(path: string, token?: string): Promise<{ status: number; body: any; text: string }>;
-  put(path: string, token?: string): Promise<{ status: number; body: any; text: string }>;
+  post(path: string, body: unknown, token?: string): Promise<JsonReply>;
+  get(path: string, token?: string): Promise<JsonReply>;
+  put(path: string, token?: string): Promise<JsonReply>;
   /** The last code e-mailed or sent by WhatsApp to this address. */
   lastCode(to: string): Promise<string>;
   /** Signs in with a code as a person would; returns the session. */
@@ -63,24 +64,8 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
   await service.start();
   const { server, url } = await listen(service.app, 0);
 
-  const call = async (method: string, path: string, body?: unknown, token?: string) => {
-    const headers: Record<string, string> = {};
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (token) headers.authorization = `Bearer ${token}`;
-    const res = await fetch(url + path, {
-      method,
-      headers,
-      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
-    });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, body: parsed as any, text };
-  };
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    jsonCall(url, method, path, body, token);
 
   const lastCode = async (to: string) => {
     const messages = await outbox.list();

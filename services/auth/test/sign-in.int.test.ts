@@ -127,3 +127,19 @@ describe('sign-in with an e-mailed code', () => {
     expect(res.body.status).toBe(false);
   });
 });
+
+describe('request ids', () => {
+  it('the request id a call brings is written into the meta of the events it appends', async () => {
+    const res = await fetch(`${auth.url}/api/user/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req-trace-42' },
+      body: JSON.stringify({ email: 'traced@example.com' }),
+    });
+    expect(res.headers.get('x-request-id')).toBe('req-trace-42');
+    const user = await auth.store
+      .collection<{ _id: string; email: string }>('users')
+      .findOne({ email: 'traced@example.com' });
+    const [registered] = await auth.events.readStream(`user-${user?._id}`);
+    expect(registered).toMatchObject({ type: 'auth.UserRegistered.v1', meta: { requestId: 'req-trace-42' } });
+  });
+});

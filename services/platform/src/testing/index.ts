@@ -1,0 +1,38 @@
+/** Helpers for tests that talk to a service or the gateway over real HTTP. */
+/* biome-ignore-all lint/suspicious/noExplicitAny: replies are walked freely in test assertions */
+
+export interface JsonReply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body, or undefined when the body is not JSON (CSV, HTML). */
+  body: any;
+}
+
+/** One HTTP call with an optional JSON body and bearer token; never throws on a 4xx/5xx. */
+export async function jsonCall(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<JsonReply> {
+  const res = await fetch(base + path, {
+    method,
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: parseJson(text) };
+}
+
+export function parseJson(text: string): any {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
