@@ -1,5 +1,5 @@
-import { MintRequest } from '@nudge/contracts';
-import { notFound, parseBody, requireInternal, type TokenIssuer } from '@nudge/platform';
+import { IdParams, MintRequest } from '@nudge/contracts';
+import { notFound, parseBody, parseParams, requireInternal, type TokenIssuer } from '@nudge/platform';
 import { Router } from 'express';
 import type { SignIn } from '../app/sign-in';
 import type { UserRepository } from '../app/user-repository';
@@ -50,7 +50,7 @@ export function internalRoutes(deps: {
   });
 
   router.get('/internal/users/:id', async (req, res) => {
-    const user = await loadUser(String(req.params.id));
+    const user = await loadUser(parseParams(IdParams, req).id);
     res.json({ status: true, user: toUserView(user) });
   });
 
