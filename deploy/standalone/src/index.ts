@@ -18,6 +18,8 @@ export interface Standalone {
   /** The gateway's base URL, e.g. http://127.0.0.1:8080 */
   url: string;
   config: Config;
+  /** Each service's own loopback URL (for tests that call /internal routes, which the gateway never routes). */
+  serviceUrls: { auth: string };
   close(): Promise<void>;
 }
 
@@ -64,6 +66,7 @@ export async function startStandalone(env: Record<string, string | undefined> = 
   return {
     url: gateway.url,
     config,
+    serviceUrls: { auth: authServer.url },
     async close() {
       if (closed) return;
       closed = true;

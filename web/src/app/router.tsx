@@ -1,0 +1,36 @@
+import { createBrowserRouter } from 'react-router-dom';
+import { AboutPage } from '../features/about/components/AboutPage';
+import { LoginPage } from '../features/auth/components/LoginPage';
+import { RequireAuth } from '../features/auth/components/RequireAuth';
+import { HomePage } from '../features/feed/components/HomePage';
+import { AppShell } from '../features/layout/components/AppShell';
+import { NotFoundPage } from '../features/layout/components/NotFoundPage';
+import { RouteErrorPage } from '../features/layout/components/RouteErrorPage';
+import { SettingsPage } from '../features/profile/components/SettingsPage';
+import { UnsubscribePage } from '../features/unsubscribe/components/UnsubscribePage';
+
+/** reader.md §2 routes built so far; the others fall through to the 404 page until they are built. */
+export const createAppRouter = () =>
+  createBrowserRouter([
+    {
+      path: '/',
+      element: <AppShell />,
+      errorElement: <RouteErrorPage />,
+      children: [
+        { index: true, element: <HomePage /> },
+        { path: 'login', element: <LoginPage /> },
+        { path: 'register', element: <LoginPage /> },
+        {
+          path: 'setting',
+          element: (
+            <RequireAuth redirectTo="/login">
+              <SettingsPage />
+            </RequireAuth>
+          ),
+        },
+        { path: 'aboutus', element: <AboutPage /> },
+        { path: 'unsubscribe/:id', element: <UnsubscribePage /> },
+        { path: '*', element: <NotFoundPage /> },
+      ],
+    },
+  ]);

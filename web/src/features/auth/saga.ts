@@ -1,0 +1,136 @@
+import type { PayloadAction } from '@reduxjs/toolkit';
+import type { SagaIterator } from 'redux-saga';
+import { all, call, put, select, takeLatest, takeLeading } from 'redux-saga/effects';
+import { appStarted } from '../../app/actions';
+import { navigateTo, redirectBrowser } from '../../app/navigation';
+import type { IsAuthResponse, SessionResponse } from '../../shared/contracts';
+import { ApiError, errorMessage, isOutage } from '../../shared/http';
+import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify';
+import {
+  clearReturnUrl,
+  clearToken,
+  readReturnUrl,
+  readToken,
+  storeReturnUrl,
+  storeToken,
+} from '../../shared/storage';
+import { browserTimeZone } from '../../shared/timeZone';
+import { selectSettings } from '../settings/selectors';
+import type { SiteSettings } from '../settings/types';
+import { signOutDestination } from '../settings/wording';
+import { withLoadingOverlay } from '../ui/saga';
+import { checkToken, logOut, requestSignInCode, signInWithLinkToken, verifySignInCode } from './api';
+import { afterVerifyDestination, googleSignInUrl, linkSignInDestination } from './rules';
+import { selectLoginEmail } from './selectors';
+import {
+  codeRejected,
+  codeRequested,
+  codeRequestFailed,
+  codeSent,
+  codeSubmitted,
+  googleSignInRequested,
+  linkSignInRequested,
+  signedIn,
+  signedOut,
+  signOutRequested,
+  tokenCheckFinished,
+} from './slice';
+
+const INVALID_CODE = 'Invalid OTP! Please enter Correct OTP';
+
+/** reader.md §4 app start: on success store the user (and a refreshed token); on failure only stop loading. */
+function* checkStoredToken(): SagaIterator {
+  const token: string | null = yield call(readToken);
+  if (token) {
+    try {
+      const response: IsAuthResponse = yield call(checkToken, token);
+      if (response.token) yield call(storeToken, response.token);
+      yield put(signedIn(response.user));
+    } catch (error) {
+      yield call([console, console.debug], 'Stored token not accepted:', error);
+    }
+  }
+  yield put(tokenCheckFinished());
+}
+
+function* sendCode(email: string): SagaIterator {
+  try {
+    yield call(requestSignInCode, email);
+    yield put(codeSent());
+  } catch (error) {
+    yield call(notifyError, errorMessage(error));
+    yield put(codeRequestFailed());
+  }
+}
+
+function* requestCode(action: PayloadAction<string>): SagaIterator {
+  yield* withLoadingOverlay(sendCode, action.payload);
+}
+
+function* checkCode(otp: string): SagaIterator {
+  const email: string = yield select(selectLoginEmail);
+  try {
+    const session: SessionResponse = yield call(verifySignInCode, email, otp, browserTimeZone());
+    yield call(storeToken, session.token);
+    yield put(signedIn(session.user));
+    yield call(notifySuccess, 'Login Successful');
+    const destination = afterVerifyDestination(session.user);
+    if (destination) yield call(navigateTo, destination);
+  } catch (error) {
+    // A refused code (status false) is a warning with the server's words; an outage is an error.
+    if (error instanceof ApiError && !isOutage(error))
+      yield call(notifyWarning, error.message || INVALID_CODE);
+    else yield call(notifyError, errorMessage(error));
+    yield put(codeRejected());
+  }
+}
+
+function* verifyCode(action: PayloadAction<string>): SagaIterator {
+  yield* withLoadingOverlay(checkCode, action.payload);
+}
+
+function* spendLinkToken(uid: string): SagaIterator {
+  try {
+    const session: SessionResponse = yield call(signInWithLinkToken, uid);
+    yield call(storeToken, session.token);
+    yield put(signedIn(session.user));
+    const returnUrl: string | null = yield call(readReturnUrl);
+    yield call(clearReturnUrl);
+    yield call(navigateTo, linkSignInDestination(returnUrl, window.location.origin), { replace: true });
+  } catch (error) {
+    yield call(notifyError, errorMessage(error));
+    yield call(navigateTo, '/', { replace: true });
+  }
+}
+
+function* signInWithLink(action: PayloadAction<string>): SagaIterator {
+  yield* withLoadingOverlay(spendLinkToken, action.payload);
+}
+
+function* startGoogleSignIn(action: PayloadAction<{ currentUrl: string; origin: string }>): SagaIterator {
+  yield call(storeReturnUrl, action.payload.currentUrl);
+  yield call(redirectBrowser, googleSignInUrl(action.payload.origin));
+}
+
+function* signOut(): SagaIterator {
+  yield call(clearToken);
+  try {
+    yield call(logOut);
+  } catch (error) {
+    yield call([console, console.debug], 'Logout call failed:', error);
+  }
+  yield put(signedOut());
+  const settings: SiteSettings = yield select(selectSettings);
+  yield call(navigateTo, signOutDestination(settings.logoutredirect));
+}
+
+export function* authSaga(): SagaIterator {
+  yield all([
+    takeLatest(appStarted, checkStoredToken),
+    takeLatest(codeRequested, requestCode),
+    takeLatest(codeSubmitted, verifyCode),
+    takeLeading(linkSignInRequested, signInWithLink),
+    takeLatest(googleSignInRequested, startGoogleSignIn),
+    takeLatest(signOutRequested, signOut),
+  ]);
+}

@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { safeImageUrl } from '../../../shared/safeUrl';
+import { cardPreview } from '../../progress/preview';
+import { plainText } from '../feedRules';
+import type { FeedPost } from '../types';
+
+const PREMIUM = 1;
+
+/** A feed card: image, Premium badge, heading and the first 150 characters of the body; opens /post/{id}. */
+export function PostCard({ post }: { post: FeedPost }) {
+  const [imageFailed, setImageFailed] = useState(false);
+  const image = safeImageUrl(post.image);
+  return (
+    <article className="post-card">
+      <Link to={`/post/${encodeURIComponent(post._id)}`} className="post-card__link">
+        {image && !imageFailed && (
+          <img
+            className="post-card__image"
+            src={image}
+            alt=""
+            loading="lazy"
+            onError={() => setImageFailed(true)}
+          />
+        )}
+        <div className="post-card__body">
+          {post.type === PREMIUM && <span className="badge badge--premium">Premium</span>}
+          <h2 className="post-card__heading">{post.heading}</h2>
+          <p className="post-card__preview">{cardPreview(plainText(post.body))}</p>
+        </div>
+      </Link>
+    </article>
+  );
+}

@@ -1,0 +1,43 @@
+import { ApiError, isOutage } from '../../shared/http';
+import type { FeedTab } from './types';
+
+/** reader.md §2: signed-in readers have three tabs (query page=all / page=liked, else today); others see all posts. */
+export function feedTabFor(page: string | null, isLogin: boolean): FeedTab {
+  if (!isLogin) return 'all';
+  if (page === 'all') return 'all';
+  if (page === 'liked') return 'liked';
+  return 'today';
+}
+
+export const feedTabHref = (tab: FeedTab): string =>
+  tab === 'all' ? '/?page=all' : tab === 'liked' ? '/?page=liked' : '/';
+
+export const FEED_UNAVAILABLE = "Posts can't be loaded right now.";
+const TODAY_FAILED = "Failed to load today's post";
+
+/** What a failed feed call shows: an outage gets one plain line; a refusal gets the server's words. */
+export function feedFailureText(tab: FeedTab, error: unknown): string {
+  if (!(error instanceof ApiError) || isOutage(error)) return FEED_UNAVAILABLE;
+  if (tab === 'today') return error.message || TODAY_FAILED;
+  return error.message || FEED_UNAVAILABLE;
+}
+
+/** reader.md §2 empty feed texts (spelling and spacing as in the spec). */
+export function emptyFeedText(tab: FeedTab, plural: string): string {
+  if (tab === 'liked') return `No liked ${plural} present...`;
+  return `No more ${plural} to show . Please select any topics`;
+}
+
+/** A post body as plain text (bodies may carry markup from the editor), for the card preview. */
+export function plainText(body: string | null | undefined): string {
+  return (body ?? '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

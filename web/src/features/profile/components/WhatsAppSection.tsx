@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { OTP_STAGE } from '../otpStage';
+import { digitsOnly, PHONE_MAX_DIGITS, PHONE_OTP_MAX_DIGITS, phoneProblem } from '../profileForm';
+import { selectOtpPending, selectOtpStage } from '../selectors';
+import {
+  otpCodeRequested,
+  otpCodeSubmitted,
+  whatsAppNumberChangeRequested,
+  whatsAppNumberEdited,
+} from '../slice';
+
+/** The WhatsApp number and its verification: send a code (notSent), enter it (sent), verified (complete). */
+export function WhatsAppSection({
+  phone,
+  onPhoneChange,
+  error,
+}: {
+  phone: string;
+  onPhoneChange: (phone: string) => void;
+  error?: string;
+}) {
+  const dispatch = useAppDispatch();
+  const stage = useAppSelector(selectOtpStage);
+  const pending = useAppSelector(selectOtpPending);
+  const [code, setCode] = useState('');
+  const [localError, setLocalError] = useState<string | null>(null);
+  const shownError = localError ?? error;
+
+  const sendCode = () => {
+    const problem = phoneProblem(phone);
+    setLocalError(problem);
+    if (!problem) dispatch(otpCodeRequested(phone));
+  };
+  const submitCode = () => {
+    if (code.length === 0) {
+      setLocalError('Please enter the code sent to your WhatsApp number');
+      return;
+    }
+    setLocalError(null);
+    dispatch(otpCodeSubmitted({ phone, otp: code }));
+  };
+
+  if (stage === OTP_STAGE.complete)
+    return (
+      <div className="whatsapp">
+        <p className="whatsapp__verified">
+          WhatsApp number <strong>{phone}</strong> <span className="badge badge--ok">Verified</span>
+        </p>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            setCode('');
+            dispatch(whatsAppNumberChangeRequested());
+          }}
+        >
+          Change WhatsApp number?
+        </button>
+      </div>
+    );
+
+  return (
+    <div className="whatsapp">
+      <div className="field">
+        <label htmlFor="profile-phone">WhatsApp number</label>
+        <div className="field__row">
+          <input
+            id="profile-phone"
+            type="tel"
+            inputMode="numeric"
+            autoComplete="tel-national"
+            value={phone}
+            aria-invalid={shownError ? true : undefined}
+            aria-describedby={shownError ? 'profile-phone-error' : 'profile-phone-hint'}
+            onChange={(event) => {
+              onPhoneChange(digitsOnly(event.target.value, PHONE_MAX_DIGITS));
+              if (stage === OTP_STAGE.sent) {
+                setCode('');
+                dispatch(whatsAppNumberEdited());
+              }
+            }}
+          />
+          {stage === OTP_STAGE.notSent && (
+            <button type="button" className="button button--secondary" disabled={pending} onClick={sendCode}>
+              Send OTP
+            </button>
+          )}
+        </div>
+        <p id="profile-phone-hint" className="hint">
+          Digits only, at most 10.
+        </p>
+      </div>
+      {stage === OTP_STAGE.sent && (
+        <div className="field">
+          <label htmlFor="profile-phone-otp">Code sent to your WhatsApp</label>
+          <div className="field__row">
+            <input
+              id="profile-phone-otp"
+              type="text"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onChange={(event) => setCode(digitsOnly(event.target.value, PHONE_OTP_MAX_DIGITS))}
+            />
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={pending}
+              onClick={submitCode}
+            >
+              Verify
+            </button>
+          </div>
+        </div>
+      )}
+      {shownError && (
+        <p id="profile-phone-error" className="field-error" role="alert">
+          {shownError}
+        </p>
+      )}
+    </div>
+  );
+}

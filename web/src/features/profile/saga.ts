@@ -1,0 +1,112 @@
+import type { PayloadAction } from '@reduxjs/toolkit';
+import type { SagaIterator } from 'redux-saga';
+import { all, call, put, select, takeLatest } from 'redux-saga/effects';
+import { navigateTo } from '../../app/navigation';
+import type { MessageResponse, ProfileInfo, User, UserResponse } from '../../shared/contracts';
+import { errorMessage } from '../../shared/http';
+import { notifyError, notifySuccess } from '../../shared/notify';
+import { readToken } from '../../shared/storage';
+import { selectUser } from '../auth/selectors';
+import { userUpdated, whatsAppNumberVerified } from '../auth/slice';
+import { withLoadingOverlay } from '../ui/saga';
+import { fetchAllTopics, updateProfile, whatsAppOtpTransaction } from './api';
+import { OTP_STAGE } from './otpStage';
+import {
+  otpCodeRequested,
+  otpCodeSent,
+  otpCodeSubmitted,
+  otpCodeVerified,
+  otpFailed,
+  profileFormOpened,
+  profileUpdateFinished,
+  profileUpdateRequested,
+  topicsFailed,
+  topicsLoaded,
+  topicsLoading,
+} from './slice';
+import type { Topic } from './types';
+
+const SIGN_IN_AGAIN = 'Please sign in again.';
+
+function* loadTopics(): SagaIterator {
+  yield put(topicsLoading());
+  try {
+    const response: { topics: Topic[] } = yield call(fetchAllTopics);
+    yield put(topicsLoaded(Array.isArray(response.topics) ? response.topics : []));
+  } catch (error) {
+    yield call([console, console.debug], 'Topics unavailable:', error);
+    yield put(topicsFailed());
+  }
+}
+
+function* sendWhatsAppCode(phone: string): SagaIterator {
+  const user: User | null = yield select(selectUser);
+  try {
+    if (!user) throw new Error(SIGN_IN_AGAIN);
+    const token: string | null = yield call(readToken);
+    const response: MessageResponse = yield call(whatsAppOtpTransaction, {
+      email: user.email,
+      phone,
+      stage: OTP_STAGE.notSent,
+      otp: 0,
+      token,
+    });
+    yield call(notifySuccess, response.message);
+    yield put(otpCodeSent());
+  } catch (error) {
+    yield call(notifyError, errorMessage(error));
+    yield put(otpFailed());
+  }
+}
+
+function* checkWhatsAppCode(request: { phone: string; otp: string }): SagaIterator {
+  const user: User | null = yield select(selectUser);
+  try {
+    if (!user) throw new Error(SIGN_IN_AGAIN);
+    const token: string | null = yield call(readToken);
+    const response: MessageResponse = yield call(whatsAppOtpTransaction, {
+      email: user.email,
+      phone: request.phone,
+      stage: OTP_STAGE.sent,
+      otp: request.otp,
+      token,
+    });
+    yield call(notifySuccess, response.message);
+    yield put(otpCodeVerified());
+    yield put(whatsAppNumberVerified(request.phone));
+  } catch (error) {
+    yield call(notifyError, errorMessage(error));
+    yield put(otpFailed());
+  }
+}
+
+function* saveProfile(info: ProfileInfo): SagaIterator {
+  const user: User | null = yield select(selectUser);
+  try {
+    if (!user) throw new Error(SIGN_IN_AGAIN);
+    const token: string | null = yield call(readToken);
+    const response: UserResponse = yield call(updateProfile, { email: user.email, token, info });
+    yield put(userUpdated(response.user));
+    yield call(notifySuccess, 'Settings updated successfully');
+    yield call(navigateTo, '/');
+  } catch (error) {
+    yield call(notifyError, errorMessage(error));
+  } finally {
+    yield put(profileUpdateFinished());
+  }
+}
+
+export function* profileSaga(): SagaIterator {
+  yield all([
+    takeLatest(profileFormOpened, loadTopics),
+    takeLatest(otpCodeRequested, (action: PayloadAction<string>) =>
+      withLoadingOverlay(sendWhatsAppCode, action.payload),
+    ),
+    takeLatest(otpCodeSubmitted, (action: PayloadAction<{ phone: string; otp: string }>) =>
+      withLoadingOverlay(checkWhatsAppCode, action.payload),
+    ),
+    takeLatest(profileUpdateRequested, (action: PayloadAction<ProfileInfo>) =>
+      withLoadingOverlay(saveProfile, action.payload),
+    ),
+  ]);
+}

@@ -1,0 +1,205 @@
+// Reading history rules for the home feed (reader.md §2 weekly strip, Current Streak, Total read; §3 history
+// entry; §4 Streak). Pure functions: no React, no DOM, no clock reads (callers pass `today`).
+//
+// Days are calendar days in the user's IANA time zone (the user record carries `timeZone`, 'UTC' until the
+// browser sends one), so a read at 20:00 UTC lands on the next day in Asia/Kolkata and the same day in New York.
+
+/** One entry of POST /api/history/getuserhistory (reader.md §3). */
+export interface HistoryEntry {
+  type: number;
+  status?: boolean;
+  createdAt: string | number | Date;
+}
+
+/** Types of history entry that count as a read (reader.md §3: 'type (1 or 2 count as reads)'). */
+export const READ_TYPES: readonly number[] = [1, 2];
+
+/** Number of days in the weekly strip (reader.md §9). */
+export const WEEKLY_STRIP_DAYS = 7;
+
+/** 0 = Sunday ... 6 = Saturday, as Date#getUTCDay. */
+export type Weekday = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+
+/**
+ * Whether a history entry is a read.
+ * Choice: the type must be 1 or 2 (the spec's explicit rule), and an entry whose `status` is explicitly `false`
+ * is not a read, since §3 documents `status` as 'bool, read'. A missing `status` does not disqualify the entry,
+ * so a history that only carries the type still counts.
+ */
+export function isRead(entry: HistoryEntry): boolean {
+  return READ_TYPES.includes(entry.type) && entry.status !== false;
+}
+
+/** Total read (home feed). Choice: the number of read entries; entries carry no post id, so reads are not deduplicated per post. */
+export function totalRead(history: readonly HistoryEntry[]): number {
+  return history.filter(isRead).length;
+}
+
+// ── day keys in a time zone ─────────────────────────────────────────────────────────────────────────────────
+
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function dayFormatter(timeZone: string): Intl.DateTimeFormat {
+  let formatter = dayFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    dayFormatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/**
+ * The time zone to compute days in. Choice: an empty or unknown zone falls back to 'UTC' (the server's default
+ * for a user whose browser has not sent one) rather than throwing inside a render.
+ */
+export function resolveTimeZone(timeZone: string | null | undefined): string {
+  if (!timeZone) return 'UTC';
+  try {
+    dayFormatter(timeZone);
+    return timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+function toDate(value: string | number | Date): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+/**
+ * The calendar day ('YYYY-MM-DD') on which `date` falls in `timeZone`.
+ * Throws a RangeError for an invalid date; an unknown zone is treated as UTC (see resolveTimeZone).
+ */
+export function dayKey(date: Date | string | number, timeZone: string): string {
+  const instant = toDate(date);
+  if (Number.isNaN(instant.getTime())) throw new RangeError(`Invalid date: ${String(date)}`);
+  const parts = dayFormatter(resolveTimeZone(timeZone)).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes): string =>
+    parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+}
+
+/** dayKey, or null when the entry's date cannot be read (such entries are skipped by the day-based rules). */
+function entryDayKey(entry: HistoryEntry, timeZone: string): string | null {
+  const instant = toDate(entry.createdAt);
+  return Number.isNaN(instant.getTime()) ? null : dayKey(instant, timeZone);
+}
+
+/** The set of days ('YYYY-MM-DD' in `timeZone`) with at least one read. */
+export function readDays(history: readonly HistoryEntry[], timeZone: string): Set<string> {
+  const days = new Set<string>();
+  for (const entry of history) {
+    if (!isRead(entry)) continue;
+    const key = entryDayKey(entry, timeZone);
+    if (key) days.add(key);
+  }
+  return days;
+}
+
+// ── calendar arithmetic on day keys (no instants, so DST changes cannot skip or repeat a day) ─────────────────
+
+/** The calendar day of a key as a Date at 00:00 UTC (format it with timeZone 'UTC'). */
+export function dayKeyToUtcDate(key: string): Date {
+  const [year, month, day] = key.split('-').map(Number);
+  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
+}
+
+function utcDateToKey(date: Date): string {
+  const year = String(date.getUTCFullYear()).padStart(4, '0');
+  const month = String(date.getUTCMonth() + 1).padStart(2, '0');
+  const day = String(date.getUTCDate()).padStart(2, '0');
+  return `${year}-${month}-${day}`;
+}
+
+/** The day `days` calendar days after `key` (negative for before). */
+export function addDays(key: string, days: number): string {
+  const date = dayKeyToUtcDate(key);
+  date.setUTCDate(date.getUTCDate() + days);
+  return utcDateToKey(date);
+}
+
+// ── weekly strip ───────────────────────────────────────────────────────────────────────────────────────────
+
+export interface StripDay {
+  /** 'YYYY-MM-DD' in the user's time zone. */
+  key: string;
+  /** The calendar day at 00:00 UTC; format it with timeZone 'UTC' to show this day. */
+  date: Date;
+  /** Day of the month, 1-31. */
+  dayOfMonth: number;
+  /** Short weekday in en-GB: 'Mon', 'Tue', ... */
+  label: string;
+  isToday: boolean;
+  /** After today (only possible with a calendar week, see weeklyStrip). Never read. */
+  isFuture: boolean;
+  /** At least one read that day: shown green; a past or current day without one is shown red. */
+  read: boolean;
+}
+
+const weekdayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
+
+/**
+ * The 7 days of the weekly strip.
+ * Choice: by default the last 7 days ending today (today last), so the strip always shows a full week of
+ * history and never shows days that have not happened. Passing `weekStartsOn` gives the calendar week
+ * containing today instead (days after today are `isFuture` and not read).
+ */
+export function weeklyStrip(
+  history: readonly HistoryEntry[],
+  today: Date,
+  timeZone: string,
+  weekStartsOn?: Weekday,
+): StripDay[] {
+  const todayKey = dayKey(today, timeZone);
+  const days = readDays(history, timeZone);
+  const firstKey =
+    weekStartsOn === undefined
+      ? addDays(todayKey, -(WEEKLY_STRIP_DAYS - 1))
+      : addDays(todayKey, -((dayKeyToUtcDate(todayKey).getUTCDay() - weekStartsOn + 7) % 7));
+  return Array.from({ length: WEEKLY_STRIP_DAYS }, (_, offset) => {
+    const key = addDays(firstKey, offset);
+    const date = dayKeyToUtcDate(key);
+    const isFuture = key > todayKey;
+    return {
+      key,
+      date,
+      dayOfMonth: date.getUTCDate(),
+      label: weekdayLabel.format(date),
+      isToday: key === todayKey,
+      isFuture,
+      read: !isFuture && days.has(key),
+    };
+  });
+}
+
+// ── streak ─────────────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * reader.md §4: the count of consecutive previous days (yesterday, the day before, ...) with a read.
+ * Today is not part of the count, whether or not it has a read; the run stops at the first day without one.
+ */
+export function currentStreak(history: readonly HistoryEntry[], today: Date, timeZone: string): number {
+  const days = readDays(history, timeZone);
+  let day = addDays(dayKey(today, timeZone), -1);
+  let count = 0;
+  while (days.has(day)) {
+    count++;
+    day = addDays(day, -1);
+  }
+  return count;
+}
+
+/**
+ * The Current Streak shown on the home feed: reader.md §4 'that count plus one'.
+ * Choice: the +1 (today) is added whether or not today already has a read, as the spec states it unconditionally.
+ */
+export function displayedStreak(history: readonly HistoryEntry[], today: Date, timeZone: string): number {
+  return currentStreak(history, today, timeZone) + 1;
+}

@@ -1,0 +1,53 @@
+import { useEffect } from 'react';
+import { useParams } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { NarrowLayout } from '../../layout/components/NarrowLayout';
+import { Spinner } from '../../ui/components/Spinner';
+import { selectUnsubscribe } from '../selectors';
+import { notificationDetailsRequested, notificationToggleRequested } from '../slice';
+
+/** /unsubscribe/{id}: the notification preference behind an e-mail's unsubscribe link. */
+export function UnsubscribePage() {
+  const { id = '' } = useParams();
+  const dispatch = useAppDispatch();
+  const { status, details, error, toggling } = useAppSelector(selectUnsubscribe);
+
+  useEffect(() => {
+    dispatch(notificationDetailsRequested(id));
+  }, [dispatch, id]);
+
+  return (
+    <NarrowLayout>
+      <div className="card unsubscribe">
+        <h1 className="page-title">Notification preference</h1>
+        {status === 'loading' && (
+          <div role="status" className="inline-status">
+            <Spinner size={28} />
+            <span>Loading your preference…</span>
+          </div>
+        )}
+        {status === 'failed' && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        {status === 'loaded' && details && (
+          <>
+            <p>
+              You are currently: <strong>{details.notiinfo.active ? 'subscribed' : 'unsubscribed'}</strong>
+            </p>
+            <p className="muted">{details.email}</p>
+            <button
+              type="button"
+              className="button button--block"
+              disabled={toggling}
+              onClick={() => dispatch(notificationToggleRequested(id))}
+            >
+              {details.notiinfo.active ? 'Unsubscribe' : 'Subscribe again'}
+            </button>
+          </>
+        )}
+      </div>
+    </NarrowLayout>
+  );
+}
