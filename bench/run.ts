@@ -1,4 +1,5 @@
 // npm run bench [-- --duration 10 --connections 20 --warmup 2 --scenario isauth]
+// Also reports the built web app's bundle sizes (web/dist), against the first-load budget.
 //
 // Measures, in one run on this machine:
 //   1. the ceiling: a bare express 5 app answering POST /bare with a small JSON body, on 127.0.0.1;
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
+import { bundleTable, measureBundle } from './bundle';
 import { type BenchRequest, scenarios } from './scenarios';
 
 interface Settings {
@@ -41,6 +43,8 @@ interface Measurement {
 }
 
 const CEILING = 'ceiling (bare express)';
+/** Issue budget: the reader's first load ships at most 200 KB of gzipped JavaScript. */
+const FIRST_LOAD_BUDGET = 200 * 1024;
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
 function readSettings(): Settings {
@@ -254,6 +258,17 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   }
 
+  const bundle = await measureBundle(join(dirname(fileURLToPath(import.meta.url)), '../web/dist'));
+  if (bundle) {
+    process.stdout.write(`\n${bundleTable(bundle, FIRST_LOAD_BUDGET)}\n`);
+    if (bundle.firstLoad.gzipBytes > FIRST_LOAD_BUDGET) {
+      process.stdout.write("\nThe reader's first load is over its budget.\n");
+      process.exitCode = 1;
+    }
+  } else {
+    process.stdout.write('\nweb bundle: not built (npm run build:web), so not measured\n');
+  }
+
   await mkdir(resultsDir, { recursive: true });
   const report = {
     generatedAt: new Date().toISOString(),
@@ -269,6 +284,7 @@ async function main(): Promise<void> {
       warmupSeconds: settings.warmup,
     },
     results: rows,
+    bundle,
   };
   const file = join(resultsDir, 'latest.json');
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
