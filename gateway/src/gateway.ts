@@ -91,13 +91,15 @@ function securityHeaders(): RequestHandler {
       useDefaults: true,
       directives: {
         'default-src': ["'self'"],
-        'script-src': ["'self'"],
+        // Razorpay's checkout script and frame (opened from /upgrade) are the only third-party code.
+        'script-src': ["'self'", 'https://checkout.razorpay.com'],
+        'frame-src': ["'self'", 'https://api.razorpay.com', 'https://checkout.razorpay.com'],
         // swagger-ui and the web app set inline style attributes.
         'style-src': ["'self'", "'unsafe-inline'"],
         // Post, promotion and logo images may be remote URLs; uploads preview as data: and blob: URLs.
         'img-src': ["'self'", 'data:', 'blob:', 'https:'],
         'font-src': ["'self'", 'data:'],
-        'connect-src': ["'self'"],
+        'connect-src': ["'self'", 'https://api.razorpay.com', 'https://lumberjack.razorpay.com'],
         'object-src': ["'none'"],
         'frame-ancestors': ["'self'"],
         'form-action': ["'self'"],

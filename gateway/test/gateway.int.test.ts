@@ -297,7 +297,10 @@ describe('security', () => {
       const { res } = await call(path);
       const csp = res.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("default-src 'self'");
-      expect(csp).toContain("script-src 'self'");
+      // Our own scripts plus Razorpay's checkout, nothing else; no inline scripts.
+      expect(csp).toMatch(/script-src 'self' https:\/\/checkout\.razorpay\.com(;|$)/);
+      expect(csp).not.toContain("unsafe-inline' https://checkout");
+      expect(csp).toMatch(/frame-src [^;]*https:\/\/api\.razorpay\.com/);
       expect(csp).toMatch(/img-src [^;]*data:/);
       expect(csp).toMatch(/img-src [^;]*blob:/);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
