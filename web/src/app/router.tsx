@@ -6,7 +6,9 @@ import { HomePage } from '../features/feed/components/HomePage';
 import { AppShell } from '../features/layout/components/AppShell';
 import { NotFoundPage } from '../features/layout/components/NotFoundPage';
 import { RouteErrorPage } from '../features/layout/components/RouteErrorPage';
+import { LazyPostPage } from '../features/post/components/LazyPostPage';
 import { SettingsPage } from '../features/profile/components/SettingsPage';
+import { subscriptionRoutes } from '../features/subscription/routes';
 import { UnsubscribePage } from '../features/unsubscribe/components/UnsubscribePage';
 
 /** reader.md §2 routes built so far; the others fall through to the 404 page until they are built. */
@@ -29,7 +31,9 @@ export const createAppRouter = () =>
           ),
         },
         { path: 'aboutus', element: <AboutPage /> },
+        { path: 'post/:id', element: <LazyPostPage /> },
         { path: 'unsubscribe/:id', element: <UnsubscribePage /> },
+        ...subscriptionRoutes,
         { path: '*', element: <NotFoundPage /> },
       ],
     },

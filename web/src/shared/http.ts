@@ -2,11 +2,14 @@
 export class ApiError extends Error {
   /** The HTTP status; 0 when the server could not be reached. */
   readonly status: number;
+  /** The parsed JSON body of the answer, when there was one (a refusal can carry data, e.g. checkout's `user`). */
+  readonly body: unknown;
 
-  constructor(message: string, status: number) {
+  constructor(message: string, status: number, body: unknown = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.body = body;
   }
 }
 
@@ -60,9 +63,9 @@ export async function apiRequest<T>(
   const body = await readJson(response);
   const message = messageOf(body);
   if (!response.ok)
-    throw new ApiError(message ?? `The request failed (HTTP ${response.status})`, response.status);
+    throw new ApiError(message ?? `The request failed (HTTP ${response.status})`, response.status, body);
   if (isRecord(body) && body.status === false)
-    throw new ApiError(message ?? 'The request failed', response.status);
+    throw new ApiError(message ?? 'The request failed', response.status, body);
   return body as T;
 }
 

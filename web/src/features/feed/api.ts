@@ -1,31 +1,31 @@
 import { apiRequest } from '../../shared/http';
+import { allPostsPath, type LikedEntry, likedPostsPath } from './paging';
+import type { TopicCount } from './topicChips';
 import type { FeedPost } from './types';
 
-export const FEED_PAGE_SIZE = 5;
-
-export const fetchAllPosts = (page: number, subscription: boolean) =>
+/** POST /api/logs/getallpost?page&limit=5[&topicId] { subscription } (reader.md §7). */
+export const fetchAllPosts = (page: number, topicId: string, subscription: boolean) =>
   apiRequest<{
-    templates: FeedPost[];
-    topicCounts?: { _id: string; count: number }[];
-    totalPostsCount?: number;
-  }>('POST', `/api/logs/getallpost?page=${page}&limit=${FEED_PAGE_SIZE}`, { body: { subscription } });
+    templates?: FeedPost[] | null;
+    topicCounts?: TopicCount[] | null;
+    totalPostsCount?: number | null;
+  }>('POST', allPostsPath(page, topicId), { body: { subscription } });
 
+/** POST /api/logs/gettodaypost { token } -> { status, template, message }. */
 export const fetchTodayPost = (token: string | null) =>
   apiRequest<{ status: boolean; template?: FeedPost | null; message?: string }>(
     'POST',
     '/api/logs/gettodaypost',
-    {
-      body: { token: token ?? undefined },
-    },
+    { body: { token: token ?? undefined } },
   );
 
+/** POST /api/like/getalllikedpost?page&limit=5 { subscription, token } -> { templates: [{ templateDetails }] }. */
 export const fetchLikedPosts = (page: number, token: string | null, subscription: boolean) =>
-  apiRequest<{ templates: { templateDetails?: FeedPost | null }[] }>(
-    'POST',
-    `/api/like/getalllikedpost?page=${page}&limit=${FEED_PAGE_SIZE}`,
-    { body: { subscription, token: token ?? undefined } },
-  );
+  apiRequest<{ templates?: LikedEntry[] | null }>('POST', likedPostsPath(page), {
+    body: { subscription, token: token ?? undefined },
+  });
 
+/** POST /api/checkin/progress { token } -> { status, average, message }. */
 export const fetchProgress = (token: string | null) =>
   apiRequest<{ status: boolean; average: number; message?: string }>('POST', '/api/checkin/progress', {
     body: { token: token ?? undefined },

@@ -1,25 +1,34 @@
 import { useEffect, useRef } from 'react';
-import { Navigate, useSearchParams } from 'react-router-dom';
+import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { homeRedirect } from '../../auth/rules';
 import { selectIsLogin } from '../../auth/selectors';
 import { linkSignInRequested } from '../../auth/slice';
+import { ReadingHistory } from '../../history/components/ReadingHistory';
+import { historyRequested } from '../../history/slice';
 import { NarrowLayout } from '../../layout/components/NarrowLayout';
+import { LevelsWidget } from '../../levels/components/LevelsWidget';
 import { selectSettings } from '../../settings/selectors';
 import { feedTabLabels } from '../../settings/wording';
+import { isContinueReading } from '../continueReading';
 import { feedTabFor } from '../feedRules';
-import { feedRequested, progressRequested } from '../slice';
+import { continueReadingArrived, feedRequested, progressRequested, topicsRequested } from '../slice';
+import { FeedControls } from './FeedControls';
 import { FeedTabs } from './FeedTabs';
 import { PostList } from './PostList';
+import { TopicChips } from './TopicChips';
 import { WellbeingScore } from './WellbeingScore';
+import '../feed.css';
 
 /** `/`: the home feed. A `uid` (e-mail link or Google's return) is spent first, then the reader lands on /?page=all. */
 export function HomePage() {
   const dispatch = useAppDispatch();
   const [params] = useSearchParams();
+  const { pathname } = useLocation();
   const settings = useAppSelector(selectSettings);
   const isLogin = useAppSelector(selectIsLogin);
   const uid = params.get('uid');
+  const event = params.get('event');
   const tab = feedTabFor(params.get('page'), isLogin);
   const redirect = homeRedirect({
     isLogin,
@@ -37,12 +46,30 @@ export function HomePage() {
     }
   }, [dispatch, uid]);
 
+  // Arrival from a 'continue reading' e-mail: logged once per visit (after the link's sign-in, if it has one).
+  const loggedArrival = useRef(false);
+  useEffect(() => {
+    if (isContinueReading(event) && !loggedArrival.current) {
+      loggedArrival.current = true;
+      dispatch(
+        continueReadingArrived({ path: pathname, url: window.location.href, signingIn: Boolean(uid) }),
+      );
+    }
+  }, [dispatch, event, pathname, uid]);
+
   useEffect(() => {
     if (showFeed) dispatch(feedRequested(tab));
   }, [dispatch, showFeed, tab]);
 
   useEffect(() => {
-    if (showFeed && isLogin) dispatch(progressRequested());
+    if (showFeed && tab === 'all') dispatch(topicsRequested());
+  }, [dispatch, showFeed, tab]);
+
+  useEffect(() => {
+    if (showFeed && isLogin) {
+      dispatch(progressRequested());
+      dispatch(historyRequested());
+    }
   }, [dispatch, showFeed, isLogin]);
 
   if (redirect) return <Navigate to={redirect} replace />;
@@ -59,6 +86,9 @@ export function HomePage() {
         <>
           {isLogin && <FeedTabs current={tab} />}
           {isLogin && <WellbeingScore />}
+          {isLogin && <ReadingHistory aside={<LevelsWidget />} />}
+          <FeedControls />
+          {tab === 'all' && <TopicChips />}
           <PostList tab={tab} />
         </>
       )}

@@ -2,12 +2,17 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { safeImageUrl } from '../../../shared/safeUrl';
 import { cardPreview } from '../../progress/preview';
+import { ShareMenu } from '../../share/components/ShareMenu';
+import { postUrl } from '../../share/shareLinks';
 import { plainText } from '../feedRules';
 import type { FeedPost } from '../types';
 
 const PREMIUM = 1;
 
-/** A feed card: image, Premium badge, heading and the first 150 characters of the body; opens /post/{id}. */
+/**
+ * A feed card: image, Premium badge, heading and the first 150 characters of the body, opening /post/{id};
+ * the share menu sits under it, outside the link.
+ */
 export function PostCard({ post }: { post: FeedPost }) {
   const [imageFailed, setImageFailed] = useState(false);
   const image = safeImageUrl(post.image);
@@ -29,6 +34,9 @@ export function PostCard({ post }: { post: FeedPost }) {
           <p className="post-card__preview">{cardPreview(plainText(post.body))}</p>
         </div>
       </Link>
+      <div className="post-card__actions">
+        <ShareMenu url={postUrl(window.location.origin, post._id)} title={post.heading} placement="up" />
+      </div>
     </article>
   );
 }

@@ -1,19 +1,35 @@
 import { useAppSelector } from '../../../app/hooks';
 import { selectSettings } from '../../settings/selectors';
+import { Spinner } from '../../ui/components/Spinner';
 import { selectProgress } from '../selectors';
 
-/** The wellbeing score bar (signed-in readers only); label from the topscoretext setting. */
+/**
+ * The wellbeing score bar (signed-in readers only); label from the topscoretext setting, value from
+ * POST /api/checkin/progress (average 0-100). A failure shows the server's message or the spec's own words.
+ */
 export function WellbeingScore() {
   const { topscoretext } = useAppSelector(selectSettings);
   const progress = useAppSelector(selectProgress);
   const loaded = progress.status === 'loaded';
+  const value = Math.round(progress.average);
   return (
     <section className="score" aria-labelledby="score-label">
       <div className="score__head">
         <h2 id="score-label" className="score__label">
           {topscoretext}
         </h2>
-        {loaded && <span className="score__value">{Math.round(progress.average)}%</span>}
+        {loaded && (
+          <span className="score__value">
+            {value}
+            <span className="score__max"> / 100</span>
+          </span>
+        )}
+        {progress.status === 'loading' && (
+          <span role="status">
+            <Spinner size={18} />
+            <span className="visually-hidden">Loading {topscoretext}…</span>
+          </span>
+        )}
       </div>
       {loaded && (
         <div
@@ -22,13 +38,16 @@ export function WellbeingScore() {
           aria-labelledby="score-label"
           aria-valuemin={0}
           aria-valuemax={100}
-          aria-valuenow={Math.round(progress.average)}
+          aria-valuenow={value}
         >
           <span className="score__fill" style={{ width: `${progress.average}%` }} />
         </div>
       )}
-      {progress.status === 'loading' && <p className="muted">Loading…</p>}
-      {progress.message && <p className="muted score__message">{progress.message}</p>}
+      {progress.status === 'failed' && (
+        <p className="score__message score__message--failed" role="status">
+          {progress.message}
+        </p>
+      )}
     </section>
   );
 }

@@ -1,0 +1,36 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { CheckinOutcome, CheckinPhase, CheckinQuery } from './checkinRules';
+
+export interface CheckinState {
+  phase: CheckinPhase;
+  /** Whether the check-in page is showing: the redirect to the feed happens only while it is. */
+  pageOpen: boolean;
+}
+
+const initialState: CheckinState = { phase: 'loading', pageOpen: false };
+
+export const checkinSlice = createSlice({
+  name: 'checkin',
+  initialState,
+  reducers: {
+    checkinPageOpened(state) {
+      state.pageOpen = true;
+      state.phase = 'loading';
+    },
+    checkinPageLeft(state) {
+      state.pageOpen = false;
+    },
+    checkinRequested(state, _action: PayloadAction<CheckinQuery>) {
+      state.phase = 'loading';
+    },
+    checkinAnswered(state, action: PayloadAction<CheckinOutcome>) {
+      state.phase = action.payload;
+    },
+    checkinFailed(state) {
+      state.phase = 'error';
+    },
+  },
+});
+
+export const { checkinPageOpened, checkinPageLeft, checkinRequested, checkinAnswered, checkinFailed } =
+  checkinSlice.actions;

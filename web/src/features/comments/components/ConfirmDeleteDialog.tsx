@@ -1,0 +1,34 @@
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { ModalDialog } from '../../signin-modal/components/ModalDialog';
+import { selectComments } from '../selectors';
+import { deleteConfirmed, deleteDismissed } from '../slice';
+
+/** reader.md §2: delete asks first (Cancel / Delete). */
+export function ConfirmDeleteDialog() {
+  const dispatch = useAppDispatch();
+  const { confirmDeleteId, deleting } = useAppSelector(selectComments);
+  const dismiss = () => {
+    if (!deleting) dispatch(deleteDismissed());
+  };
+  return (
+    <ModalDialog open={confirmDeleteId !== null} onClose={dismiss} labelledBy="delete-comment-heading">
+      <h2 id="delete-comment-heading" className="modal__title">
+        Delete this comment?
+      </h2>
+      <p>This cannot be undone.</p>
+      <div className="modal__actions">
+        <button type="button" className="button button--secondary" onClick={dismiss} disabled={deleting}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button"
+          onClick={() => dispatch(deleteConfirmed())}
+          disabled={deleting}
+        >
+          Delete
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}

@@ -1,0 +1,7 @@
+/** A comment as GET /api/comment/comments/{templateId} lists it (reader.md §3). */
+export interface PostComment {
+  _id: string;
+  message: string;
+  createdAt: string;
+  userDetails?: { email?: string; firstname?: string; lastname?: string } | null;
+}

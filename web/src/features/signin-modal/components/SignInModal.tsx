@@ -1,0 +1,190 @@
+import { type FormEvent, useState } from 'react';
+import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { GoogleSignInButton } from '../../auth/components/GoogleSignInButton';
+import { emailProblem } from '../../auth/rules';
+import { selectUser } from '../../auth/selectors';
+import { DEFAULT_NOTIFICATION_TIME, notificationTimeOptions } from '../../profile/notificationTimes';
+import { digitsOnly } from '../../profile/profileForm';
+import { selectSettings } from '../../settings/selectors';
+import { BackIcon } from '../../ui/components/BackIcon';
+import { Switch } from '../../ui/components/Switch';
+import { selectModal } from '../selectors';
+import {
+  modalCodeRequested,
+  modalCodeSubmitted,
+  modalProfileSubmitted,
+  modalStepBack,
+  signInModalClosed,
+} from '../slice';
+import { ModalDialog } from './ModalDialog';
+
+const CODE_LENGTH = 6;
+const TIME_OPTIONS = notificationTimeOptions();
+
+function EmailStep() {
+  const dispatch = useAppDispatch();
+  const settings = useAppSelector(selectSettings);
+  const modal = useAppSelector(selectModal);
+  const [email, setEmail] = useState(modal.email);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = emailProblem(email);
+    setError(problem);
+    if (!problem) dispatch(modalCodeRequested(email.trim().toLowerCase()));
+  };
+
+  return (
+    <>
+      <form className="form" noValidate onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="modal-email">Email</label>
+          <input
+            id="modal-email"
+            type="email"
+            autoComplete="email"
+            value={email}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'modal-email-error' : undefined}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          {error && (
+            <p id="modal-email-error" className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+        <button type="submit" className="button button--block" disabled={modal.pending !== 'none'}>
+          {settings.authmodalsigninbutton}
+        </button>
+      </form>
+      {settings.googleauth && (
+        <>
+          <p className="divider">
+            <span>or</span>
+          </p>
+          <GoogleSignInButton label={settings.authmodalgooglebutton} />
+        </>
+      )}
+    </>
+  );
+}
+
+function CodeStep() {
+  const dispatch = useAppDispatch();
+  const modal = useAppSelector(selectModal);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (code.length !== CODE_LENGTH) {
+      setError('The code is the 6 digits from your e-mail');
+      return;
+    }
+    setError(null);
+    dispatch(modalCodeSubmitted(code));
+  };
+
+  return (
+    <>
+      <div className="otp-sent">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label="Back to the email step"
+          onClick={() => dispatch(modalStepBack())}
+        >
+          <BackIcon />
+        </button>
+        <p>
+          OTP sent to: <strong>{modal.email}</strong>
+        </p>
+      </div>
+      <form className="form" noValidate onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="modal-code">Code from your email</label>
+          <input
+            id="modal-code"
+            type="text"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'modal-code-error' : undefined}
+            onChange={(event) => setCode(digitsOnly(event.target.value, CODE_LENGTH))}
+          />
+          {error && (
+            <p id="modal-code-error" className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+        </div>
+        <button type="submit" className="button button--block" disabled={modal.pending !== 'none'}>
+          Continue
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** Step 2 of the modal: only the e-mail reminder time and whether e-mail reminders are on. */
+function ReminderStep() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const pending = useAppSelector(selectModal).pending !== 'none';
+  const [time, setTime] = useState(user?.notiinfo.time || DEFAULT_NOTIFICATION_TIME);
+  const [enableEmail, setEnableEmail] = useState(user?.enableEmail ?? true);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    dispatch(modalProfileSubmitted({ time, enableEmail }));
+  };
+
+  return (
+    <form className="form" noValidate onSubmit={submit}>
+      <div className="field">
+        <label htmlFor="modal-time">Email notification time</label>
+        <select id="modal-time" value={time} onChange={(event) => setTime(event.target.value)}>
+          {TIME_OPTIONS.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      </div>
+      <Switch
+        id="modal-email-on"
+        label="Email notifications"
+        checked={enableEmail}
+        onChange={setEnableEmail}
+      />
+      <button type="submit" className="button button--block" disabled={pending}>
+        Continue
+      </button>
+    </form>
+  );
+}
+
+/** reader.md §2 'Sign-in modal': the login's steps without leaving the page. */
+export function SignInModal() {
+  const dispatch = useAppDispatch();
+  const modal = useAppSelector(selectModal);
+  const { authmodalheading } = useAppSelector(selectSettings);
+  const close = () => dispatch(signInModalClosed());
+
+  return (
+    <ModalDialog open={modal.show} onClose={close} labelledBy="signin-modal-heading" className="signin-modal">
+      <button type="button" className="modal__close" aria-label="Close" onClick={close}>
+        <span aria-hidden="true">×</span>
+      </button>
+      <h2 id="signin-modal-heading" className="modal__title">
+        {authmodalheading}
+      </h2>
+      {modal.step === 0 && <EmailStep />}
+      {modal.step === 1 && <CodeStep />}
+      {modal.step === 2 && <ReminderStep />}
+    </ModalDialog>
+  );
+}

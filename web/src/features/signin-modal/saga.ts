@@ -1,0 +1,88 @@
+import type { PayloadAction } from '@reduxjs/toolkit';
+import type { SagaIterator } from 'redux-saga';
+import { all, call, put, select, takeLatest } from 'redux-saga/effects';
+import type { SessionResponse, User, UserResponse } from '../../shared/contracts';
+import { ApiError, errorMessage, isOutage } from '../../shared/http';
+import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify';
+import { readToken, storeToken } from '../../shared/storage';
+import { browserTimeZone } from '../../shared/timeZone';
+import { requestSignInCode, verifySignInCode } from '../auth/api';
+import { selectUser } from '../auth/selectors';
+import { signedIn, userUpdated } from '../auth/slice';
+import { updateProfile } from '../profile/api';
+import { modalProfileInfo } from './modalSteps';
+import { selectModal } from './selectors';
+import {
+  type ModalState,
+  modalCodeRequested,
+  modalCodeSent,
+  modalCodeSubmitted,
+  modalProfileSaved,
+  modalProfileSubmitted,
+  modalRequestFailed,
+  modalVerified,
+  signInModalFinished,
+} from './slice';
+
+const INVALID_CODE = 'Invalid OTP! Please enter Correct OTP';
+const SIGN_IN_AGAIN = 'Please sign in again.';
+
+function* sendCode(action: PayloadAction<string>): SagaIterator {
+  try {
+    yield call(requestSignInCode, action.payload);
+    yield put(modalCodeSent());
+  } catch (error) {
+    yield call(notifyError, errorMessage(error));
+    yield put(modalRequestFailed());
+  }
+}
+
+/** As the login's code step, but the reader stays on the page: verified users are done, others see step 2. */
+function* checkCode(action: PayloadAction<string>): SagaIterator {
+  const modal: ModalState = yield select(selectModal);
+  try {
+    const session: SessionResponse = yield call(
+      verifySignInCode,
+      modal.email,
+      action.payload,
+      browserTimeZone(),
+    );
+    yield call(storeToken, session.token);
+    yield put(signedIn(session.user));
+    yield call(notifySuccess, 'Login Successful');
+    yield put(modalVerified(session.user.verified));
+    yield put(signInModalFinished(modal.reason));
+  } catch (error) {
+    if (error instanceof ApiError && !isOutage(error))
+      yield call(notifyWarning, error.message || INVALID_CODE);
+    else yield call(notifyError, errorMessage(error));
+    yield put(modalRequestFailed());
+  }
+}
+
+function* saveProfile(action: PayloadAction<{ time: string; enableEmail: boolean }>): SagaIterator {
+  const user: User | null = yield select(selectUser);
+  try {
+    if (!user) throw new Error(SIGN_IN_AGAIN);
+    const token: string | null = yield call(readToken);
+    const response: UserResponse = yield call(updateProfile, {
+      email: user.email,
+      token,
+      info: modalProfileInfo(user, action.payload, browserTimeZone()),
+    });
+    yield put(userUpdated(response.user));
+    yield call(notifySuccess, 'Settings updated successfully');
+    yield put(modalProfileSaved());
+  } catch (error) {
+    yield call(notifyError, errorMessage(error));
+    yield put(modalRequestFailed());
+  }
+}
+
+export function* signInModalSaga(): SagaIterator {
+  yield all([
+    takeLatest(modalCodeRequested, sendCode),
+    takeLatest(modalCodeSubmitted, checkCode),
+    takeLatest(modalProfileSubmitted, saveProfile),
+  ]);
+}

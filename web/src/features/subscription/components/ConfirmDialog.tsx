@@ -1,0 +1,48 @@
+import { useEffect, useId, useRef } from 'react';
+
+/** A modal yes/no question on the native <dialog> (focus kept inside, Escape answers No). */
+export function ConfirmDialog({
+  open,
+  message,
+  onYes,
+  onNo,
+}: {
+  open: boolean;
+  message: string;
+  onYes: () => void;
+  onNo: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const messageId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="confirm-dialog"
+      aria-labelledby={messageId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onNo();
+      }}
+    >
+      <p id={messageId} className="confirm-dialog__message">
+        {message}
+      </p>
+      <div className="confirm-dialog__actions">
+        <button type="button" className="button button--secondary" onClick={onNo}>
+          No
+        </button>
+        <button type="button" className="button" onClick={onYes}>
+          Yes
+        </button>
+      </div>
+    </dialog>
+  );
+}

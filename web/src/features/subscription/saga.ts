@@ -1,0 +1,69 @@
+import type { SagaIterator } from 'redux-saga';
+import { all, call, put, takeLatest } from 'redux-saga/effects';
+import { ApiError } from '../../shared/http';
+import { notifySuccess } from '../../shared/notify';
+import { readToken } from '../../shared/storage';
+import { withLoadingOverlay } from '../ui/saga';
+import {
+  cancelSubscription,
+  fetchSubscriptionDetails,
+  restartSubscription,
+  type SubscriptionDetailsResponse,
+} from './api';
+import { CANCEL_SUCCESS, RESTART_SUCCESS } from './renewal';
+import {
+  cancelRequested,
+  changeFailed,
+  changeSucceeded,
+  detailsFailed,
+  detailsLoaded,
+  detailsRequested,
+  restartRequested,
+} from './slice';
+
+const NOT_SIGNED_IN = new ApiError('Not signed in', 401);
+
+function* loadDetails(): SagaIterator {
+  try {
+    const token: string | null = yield call(readToken);
+    if (!token) throw NOT_SIGNED_IN;
+    const response: SubscriptionDetailsResponse = yield call(fetchSubscriptionDetails, token);
+    if (!response.details) throw new Error('The details call answered without details');
+    yield put(detailsLoaded(response.details));
+  } catch (error) {
+    // reader.md §8: a payment details failure is logged only.
+    yield call([console, console.error], 'Subscription details failed:', error);
+    yield put(detailsFailed());
+  }
+}
+
+type Change = (token: string) => Promise<SubscriptionDetailsResponse>;
+
+function* changeSubscription(input: { request: Change; success: string }): SagaIterator {
+  try {
+    const token: string | null = yield call(readToken);
+    if (!token) throw NOT_SIGNED_IN;
+    const response: SubscriptionDetailsResponse = yield call(input.request, token);
+    yield put(changeSucceeded());
+    yield call(notifySuccess, input.success);
+    // The answer carries the new details; when it does not, they are fetched again.
+    if (response.details) yield put(detailsLoaded(response.details));
+    else yield put(detailsRequested());
+  } catch (error) {
+    // reader.md §8: cancel and restart failures are logged only.
+    yield call([console, console.error], 'Subscription change failed:', error);
+    yield put(changeFailed());
+  }
+}
+
+export function* subscriptionSaga(): SagaIterator {
+  yield all([
+    takeLatest(detailsRequested, loadDetails),
+    takeLatest(cancelRequested, () =>
+      withLoadingOverlay(changeSubscription, { request: cancelSubscription, success: CANCEL_SUCCESS }),
+    ),
+    takeLatest(restartRequested, () =>
+      withLoadingOverlay(changeSubscription, { request: restartSubscription, success: RESTART_SUCCESS }),
+    ),
+  ]);
+}
