@@ -16,6 +16,18 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
     await e2e?.close();
   });
 
+  /** The signed-in user, as the page's stored token says (POST /api/user/isauth from inside the page). */
+  async function currentUser(page: Page): Promise<{ _id: string } & Record<string, unknown>> {
+    return page.evaluate(async () => {
+      const res = await fetch('/api/user/isauth', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: localStorage.getItem('token') }),
+      });
+      return (await res.json()).user;
+    });
+  }
+
   /** Signs in through /login as a new reader would: e-mail, the code from the dev outbox, then the profile step. */
   async function signUp(page: Page, email: string) {
     await page.goto('/login');
@@ -43,15 +55,7 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
       await page.getByText("Posts can't be loaded right now.").waitFor();
       await e2e.shot(page, `home-${width}`);
 
-      const me: any = await page.evaluate(async () => {
-        const res = await fetch('/api/user/isauth', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ token: localStorage.getItem('token') }),
-        });
-        return res.json();
-      });
-      expect(me.user).toMatchObject({
+      expect(await currentUser(page)).toMatchObject({
         email,
         firstname: 'Ada',
         lastname: 'Lovelace',
@@ -99,14 +103,7 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
   it('an e-mail sign-in link signs the reader in and lands on all posts', async () => {
     const { context, page } = await e2e.newPage(450);
     await signUp(page, 'linked@example.com');
-    const userId = await page.evaluate(async () => {
-      const res = await fetch('/api/user/isauth', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token: localStorage.getItem('token') }),
-      });
-      return ((await res.json()) as { user: { _id: string } }).user._id;
-    });
+    const userId = (await currentUser(page))._id;
     await context.close();
 
     const { token } = await e2e.mintLink('signin-link', userId);
@@ -120,14 +117,7 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
   it('the unsubscribe link shows the state and toggles it both ways', async () => {
     const { context, page } = await e2e.newPage(450);
     await signUp(page, 'unsub@example.com');
-    const userId = await page.evaluate(async () => {
-      const res = await fetch('/api/user/isauth', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ token: localStorage.getItem('token') }),
-      });
-      return ((await res.json()) as { user: { _id: string } }).user._id;
-    });
+    const userId = (await currentUser(page))._id;
     const { token } = await e2e.mintLink('unsubscribe', userId);
     await page.goto(`/unsubscribe/${encodeURIComponent(token)}`);
     await page.getByText('You are currently: subscribed').waitFor();

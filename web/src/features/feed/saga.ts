@@ -1,14 +1,15 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, delay, put, race, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { User, UserResponse } from '../../shared/contracts';
+import type { User } from '../../shared/contracts';
 import { errorMessage } from '../../shared/http';
 import { notifyError, notifySuccess } from '../../shared/notify';
 import { readToken } from '../../shared/storage';
 import { selectUser } from '../auth/selectors';
-import { signedIn, userUpdated } from '../auth/slice';
+import { signedIn } from '../auth/slice';
 import { sendEventLog } from '../eventlog/api';
-import { fetchAllTopics, updateProfile } from '../profile/api';
+import { fetchAllTopics } from '../profile/api';
+import { updateSignedInProfile } from '../profile/saga';
 import { fetchAllPosts, fetchLikedPosts, fetchProgress, fetchTodayPost } from './api';
 import { continueReadingEvent } from './continueReading';
 import { feedFailureText } from './feedRules';
@@ -38,7 +39,7 @@ import type { Topic } from './topicChips';
 import type { FeedTab } from './types';
 
 const PROGRESS_FAILED = 'An error occurred while fetching the average data.';
-const SIGN_IN_AGAIN = 'Please sign in again.';
+const _SIGN_IN_AGAIN = 'Please sign in again.';
 /** How long an e-mail arrival waits for its sign-in link to be spent before logging without a token. */
 const SIGN_IN_WAIT_MS = 10_000;
 
@@ -144,16 +145,8 @@ function* loadProgress(): SagaIterator {
 
 /** The on/paused toggle: POST /api/user/update with the user's info and notiinfo.active set (reader.md §2, §8). */
 function* saveNotificationState(action: PayloadAction<boolean>): SagaIterator {
-  const user: User | null = yield select(selectUser);
   try {
-    if (!user) throw new Error(SIGN_IN_AGAIN);
-    const token: string | null = yield call(readToken);
-    const response: UserResponse = yield call(updateProfile, {
-      email: user.email,
-      token,
-      info: notificationInfo(user, action.payload),
-    });
-    yield put(userUpdated(response.user));
+    yield call(updateSignedInProfile, (user: User) => notificationInfo(user, action.payload));
     yield call(notifySuccess, NOTIFICATION_UPDATED, 'notification-updated');
   } catch (error) {
     yield call(notifyError, errorMessage(error), 'notification-update-failed');

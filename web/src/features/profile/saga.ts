@@ -10,7 +10,7 @@ import { selectUser } from '../auth/selectors';
 import { userUpdated, whatsAppNumberVerified } from '../auth/slice';
 import { withLoadingOverlay } from '../ui/saga';
 import { fetchAllTopics, updateProfile, whatsAppOtpTransaction } from './api';
-import { OTP_STAGE } from './otpStage';
+import { OTP_STAGE, type OtpStage } from './otpStage';
 import {
   otpCodeRequested,
   otpCodeSent,
@@ -39,18 +39,17 @@ function* loadTopics(): SagaIterator {
   }
 }
 
-function* sendWhatsAppCode(phone: string): SagaIterator {
+/** One WhatsApp verification call for the signed-in user (reader.md §4 stages). */
+function* whatsAppStage(phone: string, stage: OtpStage, otp: string | number): SagaIterator<MessageResponse> {
   const user: User | null = yield select(selectUser);
+  if (!user) throw new Error(SIGN_IN_AGAIN);
+  const token: string | null = yield call(readToken);
+  return yield call(whatsAppOtpTransaction, { email: user.email, phone, stage, otp, token });
+}
+
+function* sendWhatsAppCode(phone: string): SagaIterator {
   try {
-    if (!user) throw new Error(SIGN_IN_AGAIN);
-    const token: string | null = yield call(readToken);
-    const response: MessageResponse = yield call(whatsAppOtpTransaction, {
-      email: user.email,
-      phone,
-      stage: OTP_STAGE.notSent,
-      otp: 0,
-      token,
-    });
+    const response: MessageResponse = yield call(whatsAppStage, phone, OTP_STAGE.notSent, 0);
     yield call(notifySuccess, response.message);
     yield put(otpCodeSent());
   } catch (error) {
@@ -60,17 +59,8 @@ function* sendWhatsAppCode(phone: string): SagaIterator {
 }
 
 function* checkWhatsAppCode(request: { phone: string; otp: string }): SagaIterator {
-  const user: User | null = yield select(selectUser);
   try {
-    if (!user) throw new Error(SIGN_IN_AGAIN);
-    const token: string | null = yield call(readToken);
-    const response: MessageResponse = yield call(whatsAppOtpTransaction, {
-      email: user.email,
-      phone: request.phone,
-      stage: OTP_STAGE.sent,
-      otp: request.otp,
-      token,
-    });
+    const response: MessageResponse = yield call(whatsAppStage, request.phone, OTP_STAGE.sent, request.otp);
     yield call(notifySuccess, response.message);
     yield put(otpCodeVerified());
     yield put(whatsAppNumberVerified(request.phone));
@@ -80,13 +70,22 @@ function* checkWhatsAppCode(request: { phone: string; otp: string }): SagaIterat
   }
 }
 
-function* saveProfile(info: ProfileInfo): SagaIterator {
+/**
+ * POST /api/user/update for the signed-in user with the info built from their current record; stores and returns
+ * the updated user. Throws (for the caller's own message) when nobody is signed in or the server refuses.
+ */
+export function* updateSignedInProfile(infoFor: (user: User) => ProfileInfo): SagaIterator<User> {
   const user: User | null = yield select(selectUser);
+  if (!user) throw new Error(SIGN_IN_AGAIN);
+  const token: string | null = yield call(readToken);
+  const response: UserResponse = yield call(updateProfile, { email: user.email, token, info: infoFor(user) });
+  yield put(userUpdated(response.user));
+  return response.user;
+}
+
+function* saveProfile(info: ProfileInfo): SagaIterator {
   try {
-    if (!user) throw new Error(SIGN_IN_AGAIN);
-    const token: string | null = yield call(readToken);
-    const response: UserResponse = yield call(updateProfile, { email: user.email, token, info });
-    yield put(userUpdated(response.user));
+    yield call(updateSignedInProfile, () => info);
     yield call(notifySuccess, 'Settings updated successfully');
     yield call(navigateTo, '/');
   } catch (error) {

@@ -1,15 +1,14 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, put, select, takeLatest } from 'redux-saga/effects';
-import type { SessionResponse, User, UserResponse } from '../../shared/contracts';
+import type { SessionResponse, User } from '../../shared/contracts';
 import { ApiError, errorMessage, isOutage } from '../../shared/http';
 import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify';
-import { readToken, storeToken } from '../../shared/storage';
+import { storeToken } from '../../shared/storage';
 import { browserTimeZone } from '../../shared/timeZone';
 import { requestSignInCode, verifySignInCode } from '../auth/api';
-import { selectUser } from '../auth/selectors';
-import { signedIn, userUpdated } from '../auth/slice';
-import { updateProfile } from '../profile/api';
+import { signedIn } from '../auth/slice';
+import { updateSignedInProfile } from '../profile/saga';
 import { modalProfileInfo } from './modalSteps';
 import { selectModal } from './selectors';
 import {
@@ -25,7 +24,7 @@ import {
 } from './slice';
 
 const INVALID_CODE = 'Invalid OTP! Please enter Correct OTP';
-const SIGN_IN_AGAIN = 'Please sign in again.';
+const _SIGN_IN_AGAIN = 'Please sign in again.';
 
 function* sendCode(action: PayloadAction<string>): SagaIterator {
   try {
@@ -61,16 +60,10 @@ function* checkCode(action: PayloadAction<string>): SagaIterator {
 }
 
 function* saveProfile(action: PayloadAction<{ time: string; enableEmail: boolean }>): SagaIterator {
-  const user: User | null = yield select(selectUser);
   try {
-    if (!user) throw new Error(SIGN_IN_AGAIN);
-    const token: string | null = yield call(readToken);
-    const response: UserResponse = yield call(updateProfile, {
-      email: user.email,
-      token,
-      info: modalProfileInfo(user, action.payload, browserTimeZone()),
-    });
-    yield put(userUpdated(response.user));
+    yield call(updateSignedInProfile, (user: User) =>
+      modalProfileInfo(user, action.payload, browserTimeZone()),
+    );
     yield call(notifySuccess, 'Settings updated successfully');
     yield put(modalProfileSaved());
   } catch (error) {

@@ -1,12 +1,11 @@
 import { type FormEvent, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { CodeForm } from '../../auth/components/CodeForm';
 import { GoogleSignInButton } from '../../auth/components/GoogleSignInButton';
 import { emailProblem } from '../../auth/rules';
 import { selectUser } from '../../auth/selectors';
 import { DEFAULT_NOTIFICATION_TIME, notificationTimeOptions } from '../../profile/notificationTimes';
-import { digitsOnly } from '../../profile/profileForm';
 import { selectSettings } from '../../settings/selectors';
-import { BackIcon } from '../../ui/components/BackIcon';
 import { Switch } from '../../ui/components/Switch';
 import { selectModal } from '../selectors';
 import {
@@ -18,7 +17,6 @@ import {
 } from '../slice';
 import { ModalDialog } from './ModalDialog';
 
-const CODE_LENGTH = 6;
 const TIME_OPTIONS = notificationTimeOptions();
 
 function EmailStep() {
@@ -74,58 +72,14 @@ function EmailStep() {
 function CodeStep() {
   const dispatch = useAppDispatch();
   const modal = useAppSelector(selectModal);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (code.length !== CODE_LENGTH) {
-      setError('The code is the 6 digits from your e-mail');
-      return;
-    }
-    setError(null);
-    dispatch(modalCodeSubmitted(code));
-  };
-
   return (
-    <>
-      <div className="otp-sent">
-        <button
-          type="button"
-          className="icon-button"
-          aria-label="Back to the email step"
-          onClick={() => dispatch(modalStepBack())}
-        >
-          <BackIcon />
-        </button>
-        <p>
-          OTP sent to: <strong>{modal.email}</strong>
-        </p>
-      </div>
-      <form className="form" noValidate onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="modal-code">Code from your email</label>
-          <input
-            id="modal-code"
-            type="text"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            value={code}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'modal-code-error' : undefined}
-            onChange={(event) => setCode(digitsOnly(event.target.value, CODE_LENGTH))}
-          />
-          {error && (
-            <p id="modal-code-error" className="field-error" role="alert">
-              {error}
-            </p>
-          )}
-        </div>
-        <button type="submit" className="button button--block" disabled={modal.pending !== 'none'}>
-          Continue
-        </button>
-      </form>
-    </>
+    <CodeForm
+      idPrefix="modal"
+      email={modal.email}
+      pending={modal.pending !== 'none'}
+      onBack={() => dispatch(modalStepBack())}
+      onSubmit={(code) => dispatch(modalCodeSubmitted(code))}
+    />
   );
 }
 
