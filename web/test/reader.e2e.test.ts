@@ -48,8 +48,8 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
       await page.getByLabel('First name').fill('Ada');
       await page.getByLabel('Last name').fill('Lovelace');
       await page.getByLabel('Daily reminder time').selectOption('07:45');
-      // Verified by the code, so the profile step offers 'Update' (reader.md §2: 'Continue' is for unverified users).
-      await page.getByRole('button', { name: 'Update' }).click();
+      // A new reader has not completed the profile yet: the button says 'Continue' (reader.md §2).
+      await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByText('Settings updated successfully').waitFor();
       await expect.poll(() => new URL(page.url()).pathname).toBe('/');
       await page.getByText("Posts can't be loaded right now.").waitFor();
@@ -85,7 +85,7 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
     await signUp(page, 'settings@example.com');
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
-    await page.getByRole('button', { name: 'Update' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('Settings updated successfully').waitFor();
     await page.goto('/setting');
     await page.getByLabel('Daily reminder time').selectOption('21:15');

@@ -51,7 +51,7 @@ describe('the standalone process, as a new user meets it', () => {
 
   it('a new e-mail gets a code in the dev outbox; verify returns user and token; isauth returns the user', async () => {
     reader = await signIn('reader@example.com');
-    expect(reader.user).toMatchObject({ email: 'reader@example.com', verified: true, role: 'user' });
+    expect(reader.user).toMatchObject({ email: 'reader@example.com', verified: false, role: 'user' });
     const outbox = await call('GET', '/api/dev/outbox');
     expect(outbox.body.messages[0]).toMatchObject({
       channel: 'email',
@@ -76,7 +76,7 @@ describe('the standalone process, as a new user meets it', () => {
     });
     expect(res.body).toMatchObject({
       status: true,
-      user: { firstname: 'Ravi', lastname: 'Iyer', notiinfo: { time: '06:30' } },
+      user: { firstname: 'Ravi', lastname: 'Iyer', notiinfo: { time: '06:30' }, verified: true },
     });
   });
 

@@ -14,6 +14,25 @@ beforeAll(async () => {
 afterAll(() => auth.close());
 
 describe('profile', () => {
+  it("the profile form's first submit makes the user verified (reader.md: 'Continue' until then); updatename does not", async () => {
+    const fresh = await auth.signIn('fresh@example.com');
+    expect(fresh.user.verified).toBe(false);
+    const named = await auth.post('/api/user/updatename', {
+      token: fresh.token,
+      firstname: 'Fre',
+      lastname: 'Sh',
+    });
+    expect(named.body.user.verified).toBe(false);
+    const saved = await auth.post('/api/user/update', {
+      token: fresh.token,
+      email: 'fresh@example.com',
+      info: { firstname: 'Fre' },
+    });
+    expect(saved.body.user.verified).toBe(true);
+    const again = await auth.signIn('fresh@example.com');
+    expect(again.user.verified).toBe(true);
+  });
+
   it('update saves names, notification time, toggles and topics', async () => {
     const res = await auth.post('/api/user/update', {
       token,

@@ -18,7 +18,7 @@ describe('sign-in with an e-mailed code', () => {
     expect(mail?.text).toContain('10 minutes');
   });
 
-  it('verify returns the verified user and a token that isauth accepts', async () => {
+  it('verify returns the user (profile not yet completed) and a token that isauth accepts', async () => {
     const code = await auth.lastCode('new.reader@example.com');
     const res = await auth.post('/api/user/verify', {
       email: 'new.reader@example.com',
@@ -29,7 +29,7 @@ describe('sign-in with an e-mailed code', () => {
     expect(res.body.status).toBe(true);
     expect(res.body.user).toMatchObject({
       email: 'new.reader@example.com',
-      verified: true,
+      verified: false,
       role: 'user',
       timeZone: 'Asia/Kolkata',
     });

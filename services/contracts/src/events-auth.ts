@@ -17,6 +17,7 @@ export const AuthEvents = {
       timeZone: z.string(),
     }),
   },
+  /** The user completed their profile (the spec's `verified`); e-mail ownership is proven by every sign-in. */
   UserVerified: { type: 'auth.UserVerified.v1', data: z.object({ userId: z.string(), email: z.string() }) },
   UserSignedIn: {
     type: 'auth.UserSignedIn.v1',

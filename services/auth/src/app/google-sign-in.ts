@@ -14,7 +14,7 @@ export interface GoogleIdentity {
 /**
  * After Google vouches for a verified e-mail: find or register the user (names from Google fill blank ones)
  * and return a short-lived sign-in link token. The browser spends it at /api/user/signinbytoken/{uid},
- * which marks the user verified and returns the session, as for an e-mail link.
+ * which returns the session, as for an e-mail link.
  */
 export function createGoogleSignIn(deps: { users: UserRepository; profile: Profile; tokens: TokenIssuer }) {
   return async (identity: GoogleIdentity): Promise<{ uid: string }> => {

@@ -33,8 +33,15 @@ export function createProfile(deps: ProfileDeps) {
     /**
      * POST /api/user/update. The WhatsApp number is set only by verifying it (otpTransaction); here it may be
      * kept or cleared, and WhatsApp reminders need a verified number.
+     * `completesProfile`: the profile form was submitted, which makes the user `verified` (reader.md: the form says
+     * 'Continue' until then and 'Update' after, and the sign-in modal asks unverified users for step 2).
      */
-    async update(userId: string, changes: ProfileChanges, actor: string) {
+    async update(
+      userId: string,
+      changes: ProfileChanges,
+      actor: string,
+      options: { completesProfile?: boolean } = {},
+    ) {
       const user = await load(userId);
       const { phone, ...rest } = changes;
       const next: ProfileChanges = { ...rest };
@@ -46,7 +53,11 @@ export function createProfile(deps: ProfileDeps) {
       const phoneAfter = next.phone ?? user.phone;
       if (next.enableWA === true && phoneAfter === '')
         throw badRequest('Please verify your WhatsApp number first');
-      return users.record(user, decideProfileChange(user, next), actor);
+      const decided = decideProfileChange(user, next);
+      if (options.completesProfile && !user.verified) {
+        decided.push({ type: AuthEvents.UserVerified.type, data: { userId: user._id, email: user.email } });
+      }
+      return users.record(user, decided, actor);
     },
 
     /** POST /api/user/otpTransaction (stages of reader.md §4). */

@@ -26,11 +26,12 @@ export type SignInMethod = 'code' | 'link' | 'google' | 'checkin';
 export function createSignIn(deps: SignInDeps) {
   const { users, codes } = deps;
 
-  /** After any successful sign-in: verified, admin from ADMIN_EMAILS, last login; then a session token. */
+  /**
+   * After any successful sign-in: admin from ADMIN_EMAILS, the browser's time zone while none is known, last login;
+   * then a session token. (`verified` is not set here: it means the profile was completed, see profile.update.)
+   */
   async function completeSignIn(user: UserState, method: SignInMethod, extra: { timeZone?: string } = {}) {
     const decided = [];
-    if (!user.verified)
-      decided.push({ type: AuthEvents.UserVerified.type, data: { userId: user._id, email: user.email } });
     if (deps.adminEmails.includes(user.email))
       decided.push(...decideRoleChange(user, 'admin', 'ADMIN_EMAILS'));
     if (extra.timeZone && extra.timeZone !== user.timeZone && user.timeZone === 'UTC') {
@@ -52,7 +53,7 @@ export function createSignIn(deps: SignInDeps) {
   return {
     completeSignIn,
 
-    /** POST /api/user/auth: a 6-digit code by e-mail; a new address becomes an unverified user. */
+    /** POST /api/user/auth: a 6-digit code by e-mail; a new address becomes a user who has not completed the profile. */
     async requestCode(email: string, ip: string) {
       if (!(await deps.perIp.hit(ip)))
         throw tooManyRequests('Too many sign-in codes from this network; please wait a while');

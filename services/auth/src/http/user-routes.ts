@@ -89,7 +89,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     if (info.email && info.email !== claims.email)
       throw forbidden('The email address cannot be changed here');
     const { email: _ignored, ...changes } = info;
-    const user = await profile.update(claims.userId, changes, claims.userId);
+    const user = await profile.update(claims.userId, changes, claims.userId, { completesProfile: true });
     res.json({ status: true, user: toUserView(user) });
   });
 
