@@ -1,6 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import type { RouteObject } from 'react-router-dom';
-import { Spinner } from '../ui/components/Spinner';
+import { LoadingLine } from '../ui/components/StatusLines';
 
 /**
  * The subscription, payment and check-in pages (reader.md §2), each loaded with React.lazy when first visited, so
@@ -22,12 +22,7 @@ const CheckinPage = lazy(() =>
 );
 
 function PageLoading() {
-  return (
-    <div role="status" className="inline-status">
-      <Spinner size={32} />
-      <span className="visually-hidden">Loading…</span>
-    </div>
-  );
+  return <LoadingLine label="Loading…" size={32} hideLabel />;
 }
 
 const lazyPage = (page: ReactNode) => <Suspense fallback={<PageLoading />}>{page}</Suspense>;

@@ -3,8 +3,8 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { NarrowLayout } from '../../layout/components/NarrowLayout';
 import { ResultIcon } from '../../payments/components/ResultIcon';
+import { LoadingLine } from '../../ui/components/StatusLines';
 import '../../payments/payments.css';
-import { Spinner } from '../../ui/components/Spinner';
 import { CHECKIN_DESTINATION, checkinView, parseCheckinQuery } from '../checkinRules';
 import { selectCheckinPhase } from '../selectors';
 import { checkinPageLeft, checkinPageOpened, checkinRequested } from '../slice';
@@ -41,10 +41,7 @@ export function CheckinPage() {
         {phase === 'loading' ? (
           <>
             <h1 className="visually-hidden">Check-in</h1>
-            <div role="status" className="inline-status">
-              <Spinner size={36} />
-              <span>Recording your response…</span>
-            </div>
+            <LoadingLine label="Recording your response…" size={36} />
           </>
         ) : (
           <>

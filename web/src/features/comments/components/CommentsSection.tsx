@@ -4,7 +4,7 @@ import { hasNames } from '../../auth/rules';
 import { selectIsLogin, selectUser } from '../../auth/selectors';
 import { selectSettings } from '../../settings/selectors';
 import { signInModalOpened } from '../../signin-modal/slice';
-import { Spinner } from '../../ui/components/Spinner';
+import { LoadingLine } from '../../ui/components/StatusLines';
 import {
   COMMENT_MAX_LENGTH,
   canComment,
@@ -117,12 +117,7 @@ export function CommentsSection({
         {commentsheading}
       </h2>
       <Composer postType={postType} />
-      {state.status === 'loading' && (
-        <div className="inline-status" role="status">
-          <Spinner size={28} />
-          <span>Loading comments…</span>
-        </div>
-      )}
+      {state.status === 'loading' && <LoadingLine label="Loading comments…" size={28} />}
       {state.status === 'failed' && <p className="comments__notice">Comments can't be loaded right now.</p>}
       {state.status === 'loaded' && state.items.length === 0 && (
         <p className="comments__notice muted">No comments yet.</p>

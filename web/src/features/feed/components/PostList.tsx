@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
 import { selectSettings } from '../../settings/selectors';
 import { Spinner } from '../../ui/components/Spinner';
+import { LoadingLine } from '../../ui/components/StatusLines';
 import { emptyFeedText } from '../feedRules';
 import {
   type ListState,
@@ -69,12 +70,7 @@ export function PostList({ tab }: { tab: FeedTab }) {
   }, [paged, shown, dispatch, store]);
 
   if (feed.status === 'idle' || feed.status === 'loading')
-    return (
-      <div className="inline-status" role="status">
-        <Spinner size={28} />
-        <span className="visually-hidden">Loading {postplural}…</span>
-      </div>
-    );
+    return <LoadingLine label={`Loading ${postplural}…`} size={28} hideLabel />;
   if (feed.status === 'failed') return <p className="muted feed-notice">{feed.failure}</p>;
   if (posts.length === 0)
     return (

@@ -2,7 +2,7 @@ import { type ReactNode, useMemo } from 'react';
 import { useAppSelector } from '../../../app/hooks';
 import { selectUser } from '../../auth/selectors';
 import { displayedStreak, resolveTimeZone, totalRead, weeklyStrip } from '../../progress/history';
-import { Spinner } from '../../ui/components/Spinner';
+import { LoadingLine } from '../../ui/components/StatusLines';
 import { HISTORY_UNAVAILABLE } from '../historyResponse';
 import { selectHistory, selectHistoryStatus } from '../selectors';
 import { dayDescription, dayUnit } from '../stripText';
@@ -37,10 +37,7 @@ export function ReadingHistory({ aside }: { aside?: ReactNode }) {
   if (status !== 'loaded')
     return (
       <section className="reading reading--loading" aria-label="Your reading">
-        <div className="inline-status" role="status">
-          <Spinner size={24} />
-          <span className="visually-hidden">Loading your reading history…</span>
-        </div>
+        <LoadingLine label="Loading your reading history…" size={24} hideLabel />
       </section>
     );
 

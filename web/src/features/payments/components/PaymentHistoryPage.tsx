@@ -6,7 +6,7 @@ import { NarrowLayout } from '../../layout/components/NarrowLayout';
 import { selectSettings } from '../../settings/selectors';
 import { signedInAccess } from '../../subscription/access';
 import { AccessGate } from '../../subscription/components/AccessGate';
-import { Spinner } from '../../ui/components/Spinner';
+import { LoadingLine, RetryLine } from '../../ui/components/StatusLines';
 import { paymentRows } from '../amount';
 import '../payments.css';
 import { selectPaymentHistory, selectPaymentHistoryStatus } from '../selectors';
@@ -42,22 +42,14 @@ function PaymentHistory() {
       )}
       <h1 className="page-title">Payment History</h1>
       {(status === 'loading' || status === 'idle') && (
-        <div role="status" className="inline-status">
-          <Spinner size={28} />
-          <span>Loading your payments…</span>
-        </div>
+        <LoadingLine label="Loading your payments…" size={28} />
       )}
       {status === 'failed' && (
-        <div className="history__empty">
-          <p role="alert">Your payment history can't be loaded right now.</p>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => dispatch(historyRequested())}
-          >
-            Try again
-          </button>
-        </div>
+        <RetryLine
+          className="history__empty"
+          message="Your payment history can't be loaded right now."
+          onRetry={() => dispatch(historyRequested())}
+        />
       )}
       {status === 'loaded' && rows.length === 0 && (
         <p className="history__empty muted">You have no payments yet.</p>

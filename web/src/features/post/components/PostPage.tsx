@@ -7,7 +7,7 @@ import { CommentsSection } from '../../comments/components/CommentsSection';
 import { RecommendationsCarousel } from '../../recommendations/components/RecommendationsCarousel';
 import { selectSettings } from '../../settings/selectors';
 import { SignInModal } from '../../signin-modal/components/SignInModal';
-import { Spinner } from '../../ui/components/Spinner';
+import { LoadingLine } from '../../ui/components/StatusLines';
 import { backLinkText, bodyParagraphs, PREMIUM, postGate, type Role } from '../postRules';
 import { selectPostState } from '../selectors';
 import { postOpened } from '../slice';
@@ -74,12 +74,7 @@ export default function PostPage() {
           {backLinkText(settings.postplural)}
         </Link>
       )}
-      {(state.status === 'loading' || state.id !== id) && (
-        <div className="inline-status" role="status">
-          <Spinner />
-          <span>Loading…</span>
-        </div>
-      )}
+      {(state.status === 'loading' || state.id !== id) && <LoadingLine label="Loading…" />}
       {failed && (
         <div className="post-error" role="alert">
           <h1 className="post-error__title">{state.failure}</h1>

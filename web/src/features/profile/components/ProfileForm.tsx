@@ -60,44 +60,22 @@ export function ProfileForm({ user }: { user: User }) {
         <label htmlFor="profile-email">Email</label>
         <input id="profile-email" type="email" value={user.email} readOnly aria-readonly="true" />
       </div>
-      <div className="field">
-        <label htmlFor="profile-firstname">First name</label>
-        <input
-          id="profile-firstname"
-          type="text"
-          autoComplete="given-name"
-          required
-          maxLength={100}
-          value={values.firstname}
-          aria-invalid={errors.firstname ? true : undefined}
-          aria-describedby={errors.firstname ? 'profile-firstname-error' : undefined}
-          onChange={(event) => set('firstname', event.target.value)}
-        />
-        {errors.firstname && (
-          <p id="profile-firstname-error" className="field-error" role="alert">
-            {errors.firstname}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor="profile-lastname">Last name</label>
-        <input
-          id="profile-lastname"
-          type="text"
-          autoComplete="family-name"
-          required
-          maxLength={100}
-          value={values.lastname}
-          aria-invalid={errors.lastname ? true : undefined}
-          aria-describedby={errors.lastname ? 'profile-lastname-error' : undefined}
-          onChange={(event) => set('lastname', event.target.value)}
-        />
-        {errors.lastname && (
-          <p id="profile-lastname-error" className="field-error" role="alert">
-            {errors.lastname}
-          </p>
-        )}
-      </div>
+      <NameField
+        name="firstname"
+        label="First name"
+        autoComplete="given-name"
+        value={values.firstname}
+        error={errors.firstname}
+        onChange={(value) => set('firstname', value)}
+      />
+      <NameField
+        name="lastname"
+        label="Last name"
+        autoComplete="family-name"
+        value={values.lastname}
+        error={errors.lastname}
+        onChange={(value) => set('lastname', value)}
+      />
       <div className="field">
         <label htmlFor="profile-time">Daily reminder time</label>
         <select
@@ -145,5 +123,40 @@ export function ProfileForm({ user }: { user: User }) {
         {user.verified ? 'Update' : 'Continue'}
       </button>
     </form>
+  );
+}
+
+interface NameFieldProps {
+  name: 'firstname' | 'lastname';
+  label: string;
+  autoComplete: string;
+  value: string;
+  error: string | undefined;
+  onChange(value: string): void;
+}
+
+/** A required name input with its error line (reader.md §5: first and last name required). */
+function NameField({ name, label, autoComplete, value, error, onChange }: NameFieldProps) {
+  const id = `profile-${name}`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="text"
+        autoComplete={autoComplete}
+        required
+        maxLength={100}
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
-import { Spinner } from '../../ui/components/Spinner';
+import { LoadingLine, RetryLine } from '../../ui/components/StatusLines';
 import {
   CANCEL_CONFIRM,
   managementActions,
@@ -35,22 +35,14 @@ export function SubscriptionManagement() {
         Subscription Details
       </h1>
       {(status === 'loading' || status === 'idle') && (
-        <div role="status" className="inline-status">
-          <Spinner size={28} />
-          <span>Loading your subscription…</span>
-        </div>
+        <LoadingLine label="Loading your subscription…" size={28} />
       )}
       {status === 'failed' && (
-        <div className="manage__failed">
-          <p role="alert">Your subscription details can't be loaded right now.</p>
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => dispatch(detailsRequested())}
-          >
-            Try again
-          </button>
-        </div>
+        <RetryLine
+          className="manage__failed"
+          message="Your subscription details can't be loaded right now."
+          onRetry={() => dispatch(detailsRequested())}
+        />
       )}
       {status === 'loaded' && details && <DetailsView details={details} />}
       <p className="manage__history">

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { NarrowLayout } from '../../layout/components/NarrowLayout';
-import { Spinner } from '../../ui/components/Spinner';
+import { LoadingLine } from '../../ui/components/StatusLines';
 import { selectUnsubscribe } from '../selectors';
 import { notificationDetailsRequested, notificationToggleRequested } from '../slice';
 
@@ -20,12 +20,7 @@ export function UnsubscribePage() {
     <NarrowLayout>
       <div className="card unsubscribe">
         <h1 className="page-title">Notification preference</h1>
-        {status === 'loading' && (
-          <div role="status" className="inline-status">
-            <Spinner size={28} />
-            <span>Loading your preference…</span>
-          </div>
-        )}
+        {status === 'loading' && <LoadingLine label="Loading your preference…" size={28} />}
         {status === 'failed' && (
           <p className="field-error" role="alert">
             {error}
