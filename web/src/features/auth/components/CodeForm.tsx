@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { digitsOnly } from '../../profile/profileForm';
-import { BackIcon } from '../../ui/components/BackIcon';
+import { ChevronIcon } from '../../ui/components/ChevronIcon';
 
 const CODE_LENGTH = 6;
 
@@ -34,7 +34,7 @@ export function CodeForm({ idPrefix, email, pending, onBack, onSubmit }: CodeFor
     <>
       <div className="otp-sent">
         <button type="button" className="icon-button" aria-label="Back to the email step" onClick={onBack}>
-          <BackIcon />
+          <ChevronIcon />
         </button>
         <p>
           OTP sent to: <strong>{email}</strong>

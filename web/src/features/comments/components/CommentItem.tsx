@@ -1,16 +1,11 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { Avatar } from '../../layout/components/Avatar';
-import {
-  COMMENT_MAX_LENGTH,
-  canSendComment,
-  commentAuthorName,
-  commentCounter,
-  formatCommentDate,
-} from '../commentRules';
+import { COMMENT_MAX_LENGTH, canSendComment, commentAuthorName, formatCommentDate } from '../commentRules';
 import { selectComments } from '../selectors';
 import { deleteAsked, editCancelled, editDraftChanged, editStarted, editSubmitted } from '../slice';
 import type { PostComment } from '../types';
+import { CommentCounter } from './CommentCounter';
 
 /** The owner's menu: Edit and Delete behind a small disclosure button. */
 function OwnerMenu({ comment }: { comment: PostComment }) {
@@ -82,7 +77,6 @@ function OwnerMenu({ comment }: { comment: PostComment }) {
 function EditForm() {
   const dispatch = useAppDispatch();
   const { editDraft, savingEdit } = useAppSelector(selectComments);
-  const counter = commentCounter(editDraft.length);
   const area = useRef<HTMLTextAreaElement>(null);
   useEffect(() => area.current?.focus(), []);
 
@@ -105,9 +99,7 @@ function EditForm() {
         onChange={(event) => dispatch(editDraftChanged(event.target.value))}
       />
       <div className="comment-form__footer">
-        <span className={`comment-form__counter${counter.atLimit ? ' comment-form__counter--limit' : ''}`}>
-          {counter.text}
-        </span>
+        <CommentCounter length={editDraft.length} />
         <div className="comment-form__actions">
           <button
             type="button"

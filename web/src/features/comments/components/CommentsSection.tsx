@@ -9,13 +9,13 @@ import {
   COMMENT_MAX_LENGTH,
   canComment,
   canSendComment,
-  commentCounter,
   hasMoreComments,
   isOwnComment,
 } from '../commentRules';
 import { selectComments } from '../selectors';
 import { commentSubmitted, commentsOpened, draftChanged, moreCommentsRequested } from '../slice';
 import '../comments.css';
+import { CommentCounter } from './CommentCounter';
 import { CommentItem } from './CommentItem';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { NameForm } from './NameForm';
@@ -24,7 +24,6 @@ function CommentForm() {
   const dispatch = useAppDispatch();
   const { commentsbutton } = useAppSelector(selectSettings);
   const { draft, adding } = useAppSelector(selectComments);
-  const counter = commentCounter(draft.length);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -46,12 +45,7 @@ function CommentForm() {
         onChange={(event) => dispatch(draftChanged(event.target.value))}
       />
       <div className="comment-form__footer">
-        <span
-          id="comment-new-counter"
-          className={`comment-form__counter${counter.atLimit ? ' comment-form__counter--limit' : ''}`}
-        >
-          {counter.text}
-        </span>
+        <CommentCounter id="comment-new-counter" length={draft.length} />
         <button type="submit" className="button button--small" disabled={adding || !canSendComment(draft)}>
           {commentsbutton}
         </button>

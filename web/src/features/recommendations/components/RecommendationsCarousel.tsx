@@ -25,6 +25,7 @@ import { selectRecommendations } from '../selectors';
 import { moreRecommendationsRequested, recommendationsOpened } from '../slice';
 import type { RecommendedPost } from '../types';
 import '../recommendations.css';
+import { ChevronIcon } from '../../ui/components/ChevronIcon';
 
 /** A pointer that moved this far is a drag, not a tap on a card. */
 const DRAG_START_PX = 6;
@@ -139,15 +140,7 @@ export function RecommendationsCarousel({ templateId }: { templateId: string }) 
               disabled={current === 0}
               onClick={() => go(-1)}
             >
-              <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path
-                  d="M15.5 4.5 8 12l7.5 7.5"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2.2"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <ChevronIcon direction="left" size={20} />
             </button>
             <button
               type="button"
@@ -156,15 +149,7 @@ export function RecommendationsCarousel({ templateId }: { templateId: string }) 
               disabled={current >= count - 1}
               onClick={() => go(1)}
             >
-              <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path
-                  d="M8.5 4.5 16 12l-7.5 7.5"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2.2"
-                  strokeLinecap="round"
-                />
-              </svg>
+              <ChevronIcon direction="right" size={20} />
             </button>
           </div>
         )}
