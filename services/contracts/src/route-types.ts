@@ -31,3 +31,9 @@ export interface RouteContract {
   /** Response media type when not JSON (e.g. 'text/csv'). */
   produces?: string;
 }
+
+/** A service's schemas for its routes, keyed 'METHOD /path' exactly as in apiRoutes. */
+export type RouteSchemas = Record<
+  string,
+  Pick<RouteContract, 'params' | 'query' | 'body' | 'response' | 'produces'>
+>;

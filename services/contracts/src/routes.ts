@@ -22,7 +22,10 @@ import {
   UserResponse,
   VerifyRequest,
 } from './auth';
-import type { Access, HttpMethod, RouteContract, ServiceName } from './route-types';
+import { BILLING_SCHEMAS } from './billing';
+import { CONTENT_SCHEMAS } from './content';
+import { ENGAGEMENT_SCHEMAS } from './engagement';
+import type { Access, HttpMethod, RouteContract, RouteSchemas, ServiceName } from './route-types';
 
 const R = 'reader.md §7';
 const A = 'admin.md §7';
@@ -182,6 +185,14 @@ export const apiRoutes: RouteContract[] = [
   route('GET', '/api/promotion/details/:id', 'content', 'admin', 'One promotion', A),
   route('POST', '/api/promotion/update/:id', 'content', 'admin', 'Edit a promotion', A),
   route('GET', '/api/sitesettings/fetch', 'content', 'public', 'Site settings (defaults filled in)', BOTH),
+  route(
+    'GET',
+    '/api/media/:id',
+    'content',
+    'public',
+    'An uploaded image (post or promotion); query w=480|960 gives a resized variant for cards; cached for a year',
+    'ours (issue: content service)',
+  ),
   route('PUT', '/api/sitesettings/update', 'content', 'admin', 'Save site settings', A),
 
   // ── engagement: likes, comments, reading history, check-ins, event intake ──
@@ -242,6 +253,30 @@ export const apiRoutes: RouteContract[] = [
   route('POST', '/api/payment/cancel', 'billing', 'user', 'Turn subscription renewal off', R),
   route('POST', '/api/payment/restart', 'billing', 'user', 'Turn subscription renewal back on', R),
   route('POST', '/api/payment/history', 'billing', 'user', 'The signed-in user’s payments', R),
+  route(
+    'POST',
+    '/api/payment/confirm',
+    'billing',
+    'user',
+    "The browser reports Razorpay checkout's handler result (razorpay_payment_id, razorpay_subscription_id, razorpay_signature); verified with the key secret",
+    'ours (issue: billing service)',
+  ),
+  route(
+    'GET',
+    '/api/payment/simulated/:subscriptionId',
+    'billing',
+    'dev',
+    'Embedded topology only: the simulated checkout page that stands in for Razorpay',
+    'ours (issue: billing service)',
+  ),
+  route(
+    'POST',
+    '/api/payment/simulated/:subscriptionId',
+    'billing',
+    'dev',
+    'Embedded topology only: completes or fails a simulated payment, sending signed webhooks to /api/payment/verification',
+    'ours (issue: billing service)',
+  ),
   route(
     'POST',
     '/api/payment/verification',
@@ -367,7 +402,7 @@ export function findRoute(method: string, path: string): RouteContract | undefin
 }
 
 /** The request and response schemas of the routes whose service is built (auth so far), for validation and docs. */
-const SCHEMAS: Record<string, Pick<RouteContract, 'params' | 'query' | 'body' | 'response' | 'produces'>> = {
+const AUTH_SCHEMAS: RouteSchemas = {
   'POST /api/user/auth': { body: AuthRequest, response: AuthResponse },
   'POST /api/user/verify': { body: VerifyRequest, response: SessionResponse },
   'POST /api/user/isauth': { body: IsAuthRequest, response: IsAuthResponse },
@@ -392,6 +427,14 @@ const SCHEMAS: Record<string, Pick<RouteContract, 'params' | 'query' | 'body' | 
   'POST /api/user/add': { body: AdminAddUsersRequest, response: AdminAddUsersResponse },
   'GET /api/user/details/:id': { params: IdParams, response: UserResponse },
   'POST /api/user/update/:id': { params: IdParams, body: AdminUpdateUserRequest, response: UserResponse },
+};
+
+/** Each service's request and response schemas, keyed 'METHOD /path' as in the table above. */
+const SCHEMAS: RouteSchemas = {
+  ...AUTH_SCHEMAS,
+  ...CONTENT_SCHEMAS,
+  ...ENGAGEMENT_SCHEMAS,
+  ...BILLING_SCHEMAS,
 };
 
 for (const entry of apiRoutes) Object.assign(entry, SCHEMAS[`${entry.method} ${entry.path}`] ?? {});

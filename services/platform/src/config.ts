@@ -177,6 +177,56 @@ export const configSchema = z.object({
     .default(30)
     .describe('Sign-in codes that may be requested per client IP per hour.'),
   BODY_LIMIT: z.string().default('100kb').describe('Largest accepted request body, e.g. 100kb or 1mb.'),
+
+  OPENAI_API_KEY: z
+    .string()
+    .optional()
+    .describe('API key of the AI writer (any OpenAI-compatible server); unset = the AI writer answers 503.'),
+  OPENAI_BASE_URL: url
+    .optional()
+    .describe(
+      'Base URL of an OpenAI-compatible API, e.g. http://localhost:11434/v1; unset = api.openai.com.',
+    ),
+  OPENAI_MODEL: z.string().default('gpt-4o-mini').describe('Chat model the AI writer asks.'),
+
+  RAZORPAY_KEY_ID: z
+    .string()
+    .optional()
+    .describe('Razorpay API key id; unset = the simulated checkout of the embedded topology.'),
+  RAZORPAY_KEY_SECRET: z
+    .string()
+    .optional()
+    .describe('Razorpay API key secret (signs checkout handler results); set together with RAZORPAY_KEY_ID.'),
+  RAZORPAY_WEBHOOK_SECRET: z
+    .string()
+    .optional()
+    .describe(
+      'Secret of the Razorpay webhook (HMAC-SHA256 of the raw body); generated under DATA_DIR when simulated.',
+    ),
+  RAZORPAY_PLAN_ID: z
+    .string()
+    .optional()
+    .describe("Razorpay plan id of the '1 Year plan' (12 months, INR 2500); required with RAZORPAY_KEY_ID."),
+  RAZORPAY_API_URL: url
+    .optional()
+    .describe(
+      'Base URL of the Razorpay API (for tests against a local server); unset = https://api.razorpay.com/v1.',
+    ),
+  SUBSCRIPTION_CHECK_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .default(300)
+    .describe(
+      'How often billing looks for subscriptions past their end without a renewal (embedded topology).',
+    ),
+  CHECKIN_LINK_TTL_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(90)
+    .default(14)
+    .describe('Days a check-in answer link (qlid) stays valid.'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -2,6 +2,7 @@ export * from './bus';
 export * from './config';
 export * from './context';
 export * from './csv';
+export * from './directory';
 export * from './errors';
 export * from './events';
 export * from './http';

@@ -22,9 +22,11 @@ export interface AuthenticateOptions {
   verifier: TokenVerifier;
   /**
    * Looks up the user's current role, so a role change (premium bought, admin revoked) applies at once even to
-   * tokens signed before it. Returns null when the user no longer exists. Services without a user read model omit it.
+   * tokens signed before it. Returns null when the user no longer exists, undefined when this service has not heard
+   * of the user yet (their events are still on the bus): the token's role then stands. Services without a user read
+   * model omit it.
    */
-  currentRole?: (userId: string) => Promise<Role | null>;
+  currentRole?: (userId: string) => Promise<Role | null | undefined>;
 }
 
 /** Reads and verifies the session token if there is one; never refuses (use requireUser / requireRole for that). */
@@ -34,7 +36,8 @@ export function authenticate({ verifier, currentRole }: AuthenticateOptions): Re
       const claims = await verifier.verifySession(tokenFrom(req));
       if (claims && currentRole) {
         const role = await currentRole(claims.userId);
-        req.auth = role ? { ...claims, role, tokenRole: claims.role } : undefined;
+        req.auth =
+          role === null ? undefined : { ...claims, role: role ?? claims.role, tokenRole: claims.role };
       } else {
         req.auth = claims ? { ...claims, tokenRole: claims.role } : undefined;
       }

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+/**
+ * A post's full state after a change (event-carried state transfer): engagement keeps its own copy of posts
+ * from these (liked list, comment permissions, gating) without calling content.
+ */
+export const TemplateSnapshot = z.object({
+  templateId: z.string(),
+  heading: z.string(),
+  body: z.string(),
+  /** URL of the stored image (/api/media/{id}), never a data URL; '' when none. */
+  image: z.string(),
+  /** 0 free, 1 premium. */
+  type: z.union([z.literal(0), z.literal(1)]),
+  topic: z.string(),
+  /** true = active, false = paused. */
+  status: z.boolean(),
+  subjects: z.array(z.object({ id: z.string(), title: z.string(), status: z.boolean() })),
+  createdAt: z.string(),
+});
+export type TemplateSnapshot = z.infer<typeof TemplateSnapshot>;
+
+/**
+ * Events of the content service, on topic nudge.content.events. Streams: `template-<id>`, `topic-<id>`,
+ * `promotion-<id>`, `sitesettings`. The content service adds its other events to this object.
+ */
+export const ContentEvents = {
+  TemplateAdded: { type: 'content.TemplateAdded.v1', data: TemplateSnapshot },
+  TemplateUpdated: { type: 'content.TemplateUpdated.v1', data: TemplateSnapshot },
+  /** The whole settings object after the change (defaults not filled in). */
+  SiteSettingsUpdated: {
+    type: 'content.SiteSettingsUpdated.v1',
+    data: z.object({ settings: z.record(z.string(), z.unknown()) }),
+  },
+} as const;
+
+export type ContentEventName = keyof typeof ContentEvents;
+export type ContentEventData<K extends ContentEventName> = z.infer<(typeof ContentEvents)[K]['data']>;

@@ -1,0 +1,44 @@
+import type { Role } from './common';
+
+/** Characters of a gated post's body that readers without access get as `preview` (the card preview length). */
+export const PREVIEW_LENGTH = 150;
+
+/** Who may read a premium post's body (DESIGN.md §6): premium users and admins, decided from the verified token. */
+export const canReadPremium = (role: Role | null | undefined): boolean =>
+  role === 'premium' || role === 'admin';
+
+/** A post body as plain text: tags dropped, entities of the editor decoded, whitespace collapsed. */
+export function plainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The first `max` characters (whole code points) of the plain text, with '...' when cut. */
+export function previewOf(body: string, max = PREVIEW_LENGTH): string {
+  const chars = Array.from(plainText(body));
+  return chars.length <= max ? chars.join('') : `${chars.slice(0, max).join('').trimEnd()}...`;
+}
+
+export type Gated<T> = Omit<T, 'body'> & { body?: string; locked?: true; preview?: string };
+
+/**
+ * What a reader with `role` (null = anonymous) may receive of a post: the whole post, or for a premium post they
+ * may not read, everything but the body, with `locked: true` and a short plain-text preview. Every service that
+ * sends posts to readers (content's feed and post, engagement's liked list) passes them through this.
+ */
+export function gatePost<T extends { type: number; body: string }>(
+  post: T,
+  role: Role | null | undefined,
+): Gated<T> {
+  if (post.type !== 1 || canReadPremium(role)) return post;
+  const { body, ...rest } = post;
+  return { ...rest, locked: true, preview: previewOf(body) };
+}

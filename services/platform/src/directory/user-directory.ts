@@ -1,0 +1,109 @@
+import { type AuthEventData, AuthEvents, type Role } from '@nudge/contracts';
+import type { EventHandler } from '../events/consumer';
+import type { EventEnvelope } from '../events/types';
+import type { DocumentStore } from '../store/types';
+
+/** What a service other than auth knows of a user: its own copy, kept from auth's events. */
+export interface DirectoryUser {
+  _id: string;
+  email: string;
+  firstname: string;
+  lastname: string;
+  role: Role;
+  topics: string[];
+  /** IANA time zone (day boundaries of streaks and today's post). */
+  timeZone: string;
+  notiinfo: { time: string; active: boolean };
+  createdAt: string;
+  /** The auth stream version last applied (events older than this are duplicates). */
+  version: number;
+}
+
+export interface UserDirectory {
+  /** Handlers for createConsumer on topicFor('auth'), keyed by event type. */
+  handlers: Record<string, EventHandler>;
+  byId(userId: string): Promise<DirectoryUser | null>;
+  byIds(userIds: string[]): Promise<Map<string, DirectoryUser>>;
+  byEmail(email: string): Promise<DirectoryUser | null>;
+  /** For authenticate(): the user's current role, or undefined when the user is not known here yet. */
+  currentRole(userId: string): Promise<Role | undefined>;
+  ensureIndexes(): Promise<void>;
+  /** Drops the copy (a rebuild re-reads auth's topic from the start with a new consumer group). */
+  reset(): Promise<void>;
+}
+
+export const USER_DIRECTORY = 'directory_users';
+
+/**
+ * The user directory a service keeps from auth's events (names, role, topics, time zone), so it never calls auth to
+ * render. Idempotent and order-safe per user: an event at or below the stored version is a duplicate and ignored
+ * (the bus keeps per-user order, the stream being the key).
+ */
+export function createUserDirectory(store: DocumentStore): UserDirectory {
+  const users = store.collection<DirectoryUser>(USER_DIRECTORY);
+
+  const on =
+    <T>(change: (current: DirectoryUser, data: T, event: EventEnvelope) => Partial<DirectoryUser>) =>
+    async (event: EventEnvelope): Promise<void> => {
+      const data = event.data as T & { userId: string };
+      const current = await users.findOne({ _id: data.userId });
+      if (!current || current.version >= event.version) return;
+      await users.updateOne(
+        { _id: data.userId, version: current.version },
+        { $set: { ...change(current, data, event), version: event.version } },
+      );
+    };
+
+  const handlers: Record<string, EventHandler> = {
+    [AuthEvents.UserRegistered.type]: async (event) => {
+      const data = event.data as AuthEventData<'UserRegistered'>;
+      const doc: DirectoryUser = {
+        _id: data.userId,
+        email: data.email,
+        firstname: '',
+        lastname: '',
+        role: data.role,
+        topics: data.topics,
+        timeZone: data.timeZone,
+        notiinfo: data.notiinfo,
+        createdAt: event.occurredAt,
+        version: event.version,
+      };
+      const current = await users.findOne({ _id: data.userId });
+      if (current && current.version >= event.version) return;
+      await users.replaceOne({ _id: data.userId }, doc, { upsert: true });
+    },
+    [AuthEvents.ProfileUpdated.type]: on<AuthEventData<'ProfileUpdated'>>((_current, data) => ({
+      ...(data.firstname !== undefined ? { firstname: data.firstname } : {}),
+      ...(data.lastname !== undefined ? { lastname: data.lastname } : {}),
+      ...(data.topics !== undefined ? { topics: data.topics } : {}),
+      ...(data.timeZone !== undefined ? { timeZone: data.timeZone } : {}),
+    })),
+    [AuthEvents.NotificationPreferencesChanged.type]: on<AuthEventData<'NotificationPreferencesChanged'>>(
+      (_current, data) => (data.notiinfo ? { notiinfo: data.notiinfo } : {}),
+    ),
+    [AuthEvents.RoleChanged.type]: on<AuthEventData<'RoleChanged'>>((_current, data) => ({ role: data.to })),
+    // Events that change nothing here still advance the version, so later events are not mistaken for gaps.
+    [AuthEvents.UserVerified.type]: on(() => ({})),
+    [AuthEvents.UserSignedIn.type]: on(() => ({})),
+    [AuthEvents.WhatsAppNumberVerified.type]: on(() => ({})),
+  };
+
+  return {
+    handlers,
+    byId: (userId) => users.findOne({ _id: userId }),
+    async byIds(userIds) {
+      const unique = [...new Set(userIds)];
+      const found = unique.length ? await users.find({ _id: { $in: unique } }) : [];
+      return new Map(found.map((u) => [u._id, u]));
+    },
+    byEmail: (email) => users.findOne({ email: email.toLowerCase() }),
+    async currentRole(userId) {
+      return (await users.findOne({ _id: userId }))?.role;
+    },
+    async ensureIndexes() {
+      await users.createIndex({ email: 1 });
+    },
+    reset: () => users.drop(),
+  };
+}
