@@ -22,11 +22,25 @@ export type TemplateSnapshot = z.infer<typeof TemplateSnapshot>;
 
 /**
  * Events of the content service, on topic nudge.content.events. Streams: `template-<id>`, `topic-<id>`,
- * `promotion-<id>`, `sitesettings`. The content service adds its other events to this object.
+ * `promotion-<id>`, `sitesettings`, `read-<id>`. The content service adds its other events to this object.
  */
 export const ContentEvents = {
   TemplateAdded: { type: 'content.TemplateAdded.v1', data: TemplateSnapshot },
   TemplateUpdated: { type: 'content.TemplateUpdated.v1', data: TemplateSnapshot },
+  /**
+   * A signed-in reader received a post's readable body: type 1 from POST /api/template/{id} on the web, type 2 from
+   * today's post when they arrived from an e-mail's continue-reading link. Stream `read-<id>` (one event each).
+   * Engagement keeps reading history (streak, strip, levels) from these; content counts total_reads.
+   */
+  PostOpened: {
+    type: 'content.PostOpened.v1',
+    data: z.object({
+      userId: z.string(),
+      templateId: z.string(),
+      type: z.union([z.literal(1), z.literal(2)]),
+      openedAt: z.string(),
+    }),
+  },
   /** The whole settings object after the change (defaults not filled in). */
   SiteSettingsUpdated: {
     type: 'content.SiteSettingsUpdated.v1',

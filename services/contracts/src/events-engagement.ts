@@ -33,16 +33,6 @@ export const EngagementEvents = {
     type: 'engagement.CommentDeleted.v1',
     data: z.object({ commentId: z.string(), templateId: z.string(), userId: z.string(), by: z.string() }),
   },
-  /** A signed-in reader opened a post: type 1 on the web, 2 from an e-mail's continue-reading link. */
-  PostRead: {
-    type: 'engagement.PostRead.v1',
-    data: z.object({
-      userId: z.string(),
-      templateId: z.string(),
-      type: z.union([z.literal(1), z.literal(2)]),
-      readAt: z.string(),
-    }),
-  },
   /** A web analytics event for reporting's event log (POST /api/eventlogs). */
   WebEvent: {
     type: 'engagement.WebEvent.v1',
