@@ -11,12 +11,15 @@ export const fetchAllPosts = (page: number, topicId: string, subscription: boole
     totalPostsCount?: number | null;
   }>('POST', allPostsPath(page, topicId), { body: { subscription } });
 
-/** POST /api/logs/gettodaypost { token } -> { status, template, message }. */
-export const fetchTodayPost = (token: string | null) =>
+/**
+ * POST /api/logs/gettodaypost { token } -> { status, template, message }. `event: 'continue_reading'` (our addition)
+ * marks an arrival from the reminder e-mail, which the server records as an e-mail read of the post.
+ */
+export const fetchTodayPost = (token: string | null, event?: 'continue_reading') =>
   apiRequest<{ status: boolean; template?: FeedPost | null; message?: string }>(
     'POST',
     '/api/logs/gettodaypost',
-    { body: { token: token ?? undefined } },
+    { body: { token: token ?? undefined, ...(event ? { event } : {}) } },
   );
 
 /** POST /api/like/getalllikedpost?page&limit=5 { subscription, token } -> { templates: [{ templateDetails }] }. */

@@ -11,7 +11,7 @@ import { sendEventLog } from '../eventlog/api';
 import { fetchAllTopics } from '../profile/api';
 import { updateSignedInProfile } from '../profile/saga';
 import { fetchAllPosts, fetchLikedPosts, fetchProgress, fetchTodayPost } from './api';
-import { continueReadingEvent } from './continueReading';
+import { CONTINUE_READING, continueReadingEvent } from './continueReading';
 import { feedFailureText } from './feedRules';
 import { NOTIFICATION_UPDATED, notificationInfo } from './notificationToggle';
 import { likedPosts } from './paging';
@@ -155,17 +155,27 @@ function* saveNotificationState(action: PayloadAction<boolean>): SagaIterator {
   }
 }
 
-/** email_continue_reading; when the e-mail link also signs the reader in, the event waits for that first. */
+/**
+ * email_continue_reading; when the e-mail link also signs the reader in, the event waits for that first. A signed-in
+ * arrival also records the read of today's post (the post the reminder carried) as an e-mail read, type 2: today's
+ * post call with `event: 'continue_reading'` (our addition to the call).
+ */
 function* logContinueReading(
   action: PayloadAction<{ path: string; url: string; signingIn: boolean }>,
 ): SagaIterator {
   if (action.payload.signingIn) yield race({ signedIn: take(signedIn), timeout: delay(SIGN_IN_WAIT_MS) });
+  const token: string | null = yield call(readToken);
   try {
-    const token: string | null = yield call(readToken);
     yield call(sendEventLog, continueReadingEvent(token, action.payload.path, action.payload.url));
   } catch (error) {
     // reader.md §7: event log failures are only logged.
     yield call([console, console.debug], 'Event log not sent:', error);
+  }
+  if (!token) return;
+  try {
+    yield call(fetchTodayPost, token, CONTINUE_READING);
+  } catch (error) {
+    yield call([console, console.debug], 'E-mail read not recorded:', error);
   }
 }
 

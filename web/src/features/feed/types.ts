@@ -2,7 +2,10 @@
 export interface FeedPost {
   _id: string;
   heading: string;
-  body: string;
+  /** Absent when the reader may not read the post (premium): `locked` is then true and `preview` holds its start. */
+  body?: string;
+  locked?: boolean;
+  preview?: string;
   image?: string;
   /** 0 free, 1 premium (2 appears in history). */
   type: number;

@@ -3,6 +3,8 @@ export interface RecommendedPost {
   _id: string;
   heading: string;
   body?: string;
+  /** The start of a premium post's body, for readers who may not read it (the body is then absent). */
+  preview?: string;
   image?: string;
   type: number;
 }

@@ -10,7 +10,8 @@ import type { FeedPost } from '../types';
 const PREMIUM = 1;
 
 /**
- * A feed card: image, Premium badge, heading and the first 150 characters of the body, opening /post/{id};
+ * A feed card: image, Premium badge, heading and the first 150 characters of the body (or of the
+ * server's preview, for a premium post the reader may not read), opening /post/{id};
  * the share menu sits under it, outside the link.
  */
 export function PostCard({ post }: { post: FeedPost }) {
@@ -31,7 +32,7 @@ export function PostCard({ post }: { post: FeedPost }) {
         <div className="post-card__body">
           {post.type === PREMIUM && <span className="badge badge--premium">Premium</span>}
           <h2 className="post-card__heading">{post.heading}</h2>
-          <p className="post-card__preview">{cardPreview(plainText(post.body))}</p>
+          <p className="post-card__preview">{cardPreview(plainText(post.body ?? post.preview))}</p>
         </div>
       </Link>
       <div className="post-card__actions">

@@ -59,7 +59,7 @@ function Card({ post, width, onFocus }: { post: RecommendedPost; width: number; 
         <div className="reco-card__body">
           {post.type === 1 && <span className="badge badge--premium">Premium</span>}
           <h3 className="reco-card__heading">{recommendationHeading(post.heading)}</h3>
-          <p className="reco-card__preview">{recommendationBody(plainText(post.body))}</p>
+          <p className="reco-card__preview">{recommendationBody(plainText(post.body ?? post.preview))}</p>
         </div>
       </Link>
     </li>
