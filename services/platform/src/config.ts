@@ -84,7 +84,9 @@ export const configSchema = z.object({
   TOKEN_PUBLIC_KEY: z
     .string()
     .optional()
-    .describe('PEM (SPKI) Ed25519 public key that verifies tokens; set together with TOKEN_PRIVATE_KEY.'),
+    .describe(
+      'PEM (SPKI) Ed25519 public key that verifies tokens: with TOKEN_PRIVATE_KEY in auth, alone in the other services.',
+    ),
   SESSION_TTL_DAYS: z.coerce
     .number()
     .int()
@@ -268,8 +270,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       if (!config[key]) missing.push(`${key}: required when WHATSAPP_TRANSPORT=twilio`);
     }
   }
-  if (Boolean(config.TOKEN_PRIVATE_KEY) !== Boolean(config.TOKEN_PUBLIC_KEY)) {
-    missing.push('TOKEN_PRIVATE_KEY / TOKEN_PUBLIC_KEY: set both or neither');
+  // Services other than auth only verify tokens, so the public key may come alone; a private key never may.
+  if (config.TOKEN_PRIVATE_KEY && !config.TOKEN_PUBLIC_KEY) {
+    missing.push('TOKEN_PUBLIC_KEY: required when TOKEN_PRIVATE_KEY is set');
   }
   if (missing.length) throw new ConfigError(missing);
   return config;

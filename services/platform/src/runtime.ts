@@ -106,10 +106,16 @@ export async function loadSecrets(config: Config): Promise<Secrets> {
     config.TOKEN_PRIVATE_KEY && config.TOKEN_PUBLIC_KEY
       ? await importSigningKeys(pem(config.TOKEN_PRIVATE_KEY), pem(config.TOKEN_PUBLIC_KEY))
       : await loadOrCreateSigningKeys(config.DATA_DIR);
-  const internalToken =
-    config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'));
+  const internalToken = await loadInternalToken(config);
   const codeSecret = createHmac('sha256', internalToken).update('one-time-codes').digest('hex');
   return { keys, internalToken, codeSecret };
+}
+
+/** The credential of /internal calls: INTERNAL_SERVICE_TOKEN, or generated once under DATA_DIR (embedded). */
+export async function loadInternalToken(config: Config): Promise<string> {
+  return (
+    config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'))
+  );
 }
 
 /** Services other than auth verify tokens with the public key only. */
