@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { bundleTable, measureBundle } from './bundle';
 import { type BenchRequest, scenarios } from './scenarios';
+import { BENCH_ADMIN } from './scenarios/seed';
 
 interface Settings {
   duration: number;
@@ -78,13 +79,29 @@ async function measure(
   request: BenchRequest,
   settings: Settings,
 ): Promise<Measurement> {
-  const rawBody = typeof request.body === 'string' || request.body === undefined;
+  const rawBody = !request.bodies && (typeof request.body === 'string' || request.body === undefined);
   const body = rawBody ? (request.body as string | undefined) : JSON.stringify(request.body);
+  const { bodies } = request;
+  let sent = 0;
   const options: autocannon.Options = {
     url: new URL(request.path, baseUrl).toString(),
     method: request.method,
     headers: { ...(rawBody ? {} : { 'content-type': 'application/json' }), ...request.headers },
-    ...(body === undefined ? {} : { body }),
+    ...(bodies
+      ? {
+          requests: [
+            {
+              setupRequest: (req: autocannon.Request) => {
+                const i = sent;
+                sent += 1;
+                return { ...req, body: JSON.stringify(bodies(i)) };
+              },
+            },
+          ],
+        }
+      : body === undefined
+        ? {}
+        : { body }),
     connections: settings.connections,
     // The load generator runs on its own thread, so it does not share the event loop it is measuring.
     workers: 1,
@@ -178,6 +195,8 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
         RATE_LIMIT_PER_MINUTE: '100000000',
         AUTH_CODE_LIMIT_PER_HOUR: '1000000',
         AUTH_CODE_IP_LIMIT_PER_HOUR: '1000000',
+        // The content and engagement scenarios seed their data set as this admin.
+        ADMIN_EMAILS: BENCH_ADMIN,
       });
     } catch (err) {
       return selected.map((s) => failed(s.name, new Error(`standalone did not start: ${describe(err)}`)));

@@ -12,6 +12,8 @@ export interface BenchRequest {
   headers?: Record<string, string>;
   /** A string is sent as is; anything else is sent as JSON (with content-type application/json). */
   body?: unknown;
+  /** Instead of one body: the JSON body of the i-th request (0-based, counted across all connections). */
+  bodies?: (i: number) => unknown;
 }
 
 export interface Scenario {

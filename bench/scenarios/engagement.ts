@@ -1,0 +1,40 @@
+import { seededData } from './seed';
+import type { Scenario } from './types';
+
+/**
+ * Likes and unlikes through the gateway: request i sets post (i mod 1000) to liked on even rounds and unliked on odd
+ * ones, so every request changes a like's state (an event appended and projected), not a repeat that changes nothing.
+ */
+export const like: Scenario = {
+  name: 'like/add',
+  async setup({ url }) {
+    const { reader, postIds } = await seededData(url);
+    return {
+      method: 'POST',
+      path: '/api/like/add',
+      bodies: (i) => ({
+        token: reader.token,
+        templateid: postIds[i % postIds.length],
+        status: Math.floor(i / postIds.length) % 2 === 0,
+      }),
+    };
+  },
+};
+
+/** One page_visit event from a signed-in reader: gateway -> engagement (validated, appended for reporting). */
+export const eventLog: Scenario = {
+  name: 'POST /api/eventlogs',
+  async setup({ url }) {
+    const { reader } = await seededData(url);
+    return {
+      method: 'POST',
+      path: '/api/eventlogs',
+      body: {
+        token: reader.token,
+        eventType: 'page_visit',
+        eventValue: '/',
+        metadata: { path: '/', url: 'http://localhost:8080/?page=all' },
+      },
+    };
+  },
+};

@@ -1,0 +1,105 @@
+// The data set the content and engagement scenarios measure against (issue 3: 1,000 posts and 10,000 users),
+// created once per standalone process through the public API, as an admin would.
+import { type SignedIn, signIn } from './sign-in';
+
+export const BENCH_ADMIN = 'bench-admin@example.com';
+const USERS = 10_000;
+const POSTS = 1_000;
+const TOPICS = ['Sleep', 'Focus', 'Movement', 'Gratitude', 'Calm'];
+const USER_BATCH = 500;
+
+export interface Seeded {
+  admin: SignedIn;
+  reader: SignedIn;
+  topicIds: string[];
+  postIds: string[];
+}
+
+async function api<T = unknown>(
+  url: string,
+  method: string,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<T> {
+  const response = await fetch(new URL(path, url), {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: method === 'GET' ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const paragraph =
+  'Take a slow breath in for four counts, hold it for four, and let it go for six. Notice where your shoulders are ' +
+  'and let them drop. Small pauses like this, repeated through the day, add up to a calmer week. ';
+
+async function seed(url: string): Promise<Seeded> {
+  const started = Date.now();
+  const admin = await signIn(url, BENCH_ADMIN);
+  const topicIds: string[] = [];
+  for (const topic of TOPICS) {
+    await api(url, 'POST', '/api/topic/add', { topic }, admin.token);
+  }
+  const { topics } = await api<{ topics: { _id: string; topic: string }[] }>(
+    url,
+    'GET',
+    '/api/topic/getalltopics',
+    undefined,
+  );
+  for (const t of topics) if (TOPICS.includes(t.topic)) topicIds.push(t._id);
+
+  for (let from = 0; from < USERS; from += USER_BATCH) {
+    const emails = Array.from(
+      { length: Math.min(USER_BATCH, USERS - from) },
+      (_, i) => `reader${from + i}@bench.example`,
+    );
+    await api(
+      url,
+      'POST',
+      '/api/user/add',
+      { info: { emails: emails.join(' '), topics: topicIds.slice(0, 2) } },
+      admin.token,
+    );
+  }
+
+  const postIds: string[] = [];
+  for (let i = 0; i < POSTS; i += 1) {
+    const { template } = await api<{ template: { _id: string } }>(
+      url,
+      'POST',
+      '/api/template/add',
+      {
+        heading: `Daily nudge number ${i + 1}`,
+        body: paragraph.repeat(3),
+        subject: '',
+        subjects: [{ title: `Your nudge for today (${i + 1})` }],
+        topic: topicIds[i % topicIds.length],
+        status: true,
+        type: i % 10 === 0 ? 1 : 0,
+      },
+      admin.token,
+    );
+    postIds.push(template._id);
+  }
+  const reader = await signIn(url, 'bench-reader@example.com');
+  process.stdout.write(
+    `seeded ${USERS} users, ${POSTS} posts in ${TOPICS.length} topics in ${Math.round((Date.now() - started) / 1000)} s\n`,
+  );
+  return { admin, reader, topicIds, postIds };
+}
+
+const seeded = new Map<string, Promise<Seeded>>();
+
+/** The seeded data set of this standalone process (created on first use). */
+export function seededData(url: string): Promise<Seeded> {
+  let data = seeded.get(url);
+  if (!data) {
+    data = seed(url);
+    seeded.set(url, data);
+  }
+  return data;
+}
