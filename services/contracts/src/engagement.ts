@@ -206,9 +206,8 @@ export const CheckinQuestion = z.object({
 });
 export type CheckinQuestion = z.infer<typeof CheckinQuestion>;
 
-export const CheckinQuestionParams = z.object({
-  id: z.string({ error: 'Question not found' }).regex(/^[0-9a-f]{24}$/, 'Question not found'),
-});
+/** A malformed id is answered like an unknown one: 404 'Question not found'. */
+export const CheckinQuestionParams = z.object({ id: Id });
 export const CheckinQuestionResponse = z.object({
   status: z.literal(true),
   message: z.string().optional(),

@@ -68,6 +68,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly loaded: Promise<void>;
   private readonly timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Single-field indexes made for a compound index's leading field (see createIndex). */
+  private readonly leadingOnly = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -373,7 +375,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.exclusive(async () => {
       if (fieldName === '_id') return; // always there, always unique
       const existing = this.indexes[fieldName];
-      if (existing) {
+      if (existing && this.leadingOnly.has(fieldName)) {
+        // Created only to serve a compound index's leading field: the index asked for now replaces it.
+        this.leadingOnly.delete(fieldName);
+        await this.db.removeIndexAsync(fieldName);
+      } else if (existing) {
         if (existing.unique !== unique) {
           throw new Error(
             `An index on ${fieldName} already exists with different options (unique: ${existing.unique})`,
@@ -382,6 +388,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         return;
       }
       await this.db.ensureIndexAsync({ fieldName: fields.length === 1 ? fieldName : fields, unique });
+      // Queries narrow candidates by single-field indexes only (nedbQuery). Like MongoDB, where a compound index
+      // serves queries on its leading field, the leading field of a compound index gets a plain index too, so
+      // `{stream}` or `{published: false}` lookups do not scan the whole collection.
+      const leading = fields[0];
+      if (fields.length > 1 && leading && leading !== '_id' && !this.indexes[leading]) {
+        await this.db.ensureIndexAsync({ fieldName: leading });
+        this.leadingOnly.add(leading);
+      }
     });
   }
 

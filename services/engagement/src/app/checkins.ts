@@ -1,0 +1,144 @@
+import { createHash } from 'node:crypto';
+import { CHECKIN_ANSWERS, CHECKIN_LINK_INVALID, EngagementEvents } from '@nudge/contracts';
+import {
+  ConcurrencyError,
+  conflict,
+  type DocumentStore,
+  newId,
+  notFound,
+  randomToken,
+  type ServiceEventStore,
+  unavailable,
+} from '@nudge/platform';
+import { pickQuestion } from '../domain/checkin-questions';
+import { checkinStream, decideAnswer, wellbeing } from '../domain/checkins';
+import { questionsCollection } from '../events/checkin-questions-projection';
+import { checkinsCollection } from '../events/checkins-projection';
+import { type AuthSessions, AuthUnavailableError } from '../infra/auth-client';
+import { QUESTION_SORT, QUESTION_TEXTS } from './checkin-questions';
+
+export const CHECKIN_TEXTS = {
+  noQuestion: 'There is no active check-in question to send',
+  paused: 'This check-in question is paused',
+  signInDown: 'Sign-in is not available right now; your answer was recorded.',
+  noAccount: 'We could not find your account.',
+} as const;
+
+const DAY_MS = 24 * 3600_000;
+
+/** Only the hash of a link credential is stored: the database alone cannot answer for anyone. */
+export const hashQlid = (qlid: string) => createHash('sha256').update(qlid).digest('hex');
+
+export type AnswerResult =
+  | { kind: 'expired' }
+  | { kind: 'answered'; alreadyAnswered: boolean; user: unknown; token: string };
+
+export function createCheckins(deps: {
+  store: DocumentStore;
+  events: ServiceEventStore;
+  auth: AuthSessions;
+  clock: () => Date;
+  publicUrl: string;
+  linkTtlDays: number;
+}) {
+  const checkins = checkinsCollection(deps.store);
+  const questions = questionsCollection(deps.store);
+  const base = deps.publicUrl.replace(/\/$/, '');
+
+  async function chooseQuestion(userId: string, questionId: string | undefined) {
+    if (questionId) {
+      const question = await questions.findOne({ _id: questionId });
+      if (!question) throw notFound(QUESTION_TEXTS.notFound);
+      if (!question.status) throw conflict(CHECKIN_TEXTS.paused);
+      return question;
+    }
+    const [active, sent] = await Promise.all([
+      questions.find({ status: true }, { sort: QUESTION_SORT }),
+      checkins.find({ userId }, { projection: { questionId: 1, sentAt: 1 } }),
+    ]);
+    const lastSent = new Map<string, string>();
+    for (const s of sent) {
+      if ((lastSent.get(s.questionId) ?? '') < s.sentAt) lastSent.set(s.questionId, s.sentAt);
+    }
+    const question = pickQuestion(active, lastSent);
+    if (!question) throw notFound(CHECKIN_TEXTS.noQuestion);
+    return question;
+  }
+
+  /** Issues a question to a user: a fresh unguessable link credential (qlid) and one answer link per answer. */
+  async function issue(userId: string, questionId?: string) {
+    const question = await chooseQuestion(userId, questionId);
+    const now = deps.clock();
+    const qlid = randomToken(24);
+    const checkinId = newId(now);
+    const expiresAt = new Date(now.getTime() + deps.linkTtlDays * DAY_MS).toISOString();
+    await deps.events.append(
+      checkinStream(checkinId),
+      0,
+      [
+        {
+          type: EngagementEvents.CheckinQuestionSent.type,
+          data: {
+            checkinId,
+            userId,
+            questionId: question._id,
+            body: question.body,
+            scale: question.scale,
+            qlidHash: hashQlid(qlid),
+            sentAt: now.toISOString(),
+            expiresAt,
+          },
+        },
+      ],
+      { actor: 'system' },
+    );
+    const q = encodeURIComponent(qlid);
+    return {
+      qlid,
+      expiresAt,
+      question: { _id: question._id, body: question.body, scale: question.scale },
+      links: CHECKIN_ANSWERS.map((answer) => ({ answer, url: `${base}/checkin?qlid=${q}&a=${answer}` })),
+    };
+  }
+
+  /** Records the answer once, then signs the user in through auth (the only signer of tokens). */
+  async function answer(qlid: string, value: number): Promise<AnswerResult> {
+    const checkin = await checkins.findOne({ qlidHash: hashQlid(qlid) });
+    if (!checkin) throw notFound(CHECKIN_LINK_INVALID);
+    const decision = decideAnswer(checkin, value, deps.clock());
+    if (decision.kind === 'expired') return { kind: 'expired' };
+    let alreadyAnswered = decision.kind === 'alreadyAnswered';
+    if (decision.kind === 'record') {
+      try {
+        await deps.events.append(checkinStream(checkin._id), checkin.version, decision.events, {
+          actor: checkin.userId,
+        });
+      } catch (err) {
+        // Two clicks at once: the other one was recorded first.
+        if (!(err instanceof ConcurrencyError)) throw err;
+        alreadyAnswered = true;
+      }
+    }
+    let session: Awaited<ReturnType<AuthSessions['sessionFor']>>;
+    try {
+      session = await deps.auth.sessionFor(checkin.userId);
+    } catch (err) {
+      if (err instanceof AuthUnavailableError) throw unavailable(CHECKIN_TEXTS.signInDown);
+      throw err;
+    }
+    if (!session) throw notFound(CHECKIN_TEXTS.noAccount);
+    return { kind: 'answered', alreadyAnswered, user: session.user, token: session.token };
+  }
+
+  async function progress(userId: string) {
+    const answered = await checkins.find({ userId, answer: { $ne: null } });
+    const answers = answered.flatMap((c) =>
+      c.answer === null ? [] : [{ answer: c.answer, scale: c.scale }],
+    );
+    return { ...wellbeing(answers), answers: answers.length };
+  }
+
+  return { issue, answer, progress };
+}
+
+export type Checkins = ReturnType<typeof createCheckins>;

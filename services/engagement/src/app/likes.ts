@@ -1,0 +1,97 @@
+import { gatePost, type Role } from '@nudge/contracts';
+import { ConcurrencyError, type DocumentStore, notFound, type ServiceEventStore } from '@nudge/platform';
+import { decideLike, type LikeState, likeStream } from '../domain/likes';
+import { type LikeDoc, likeDocId, likesCollection } from '../events/likes-projection';
+import type { PostDoc, PostsCopy } from '../events/posts-copy';
+import type { Counts } from './counts';
+
+export const POST_NOT_FOUND = 'Post not found';
+const ATTEMPTS = 5;
+
+/** The post as engagement sends it to a reader, before gating. */
+export const postView = (post: PostDoc) => ({
+  _id: post._id,
+  heading: post.heading,
+  body: post.body,
+  image: post.image,
+  type: post.type,
+  topic: post.topic,
+  status: post.status,
+  createdAt: post.createdAt,
+});
+
+export function createLikes(deps: {
+  store: DocumentStore;
+  events: ServiceEventStore;
+  posts: PostsCopy;
+  counts: Counts;
+}) {
+  const likes = likesCollection(deps.store);
+
+  /** The stream's own events are the truth when the read model was behind (a conflict). */
+  const fromStream = async (stream: string): Promise<LikeState> => {
+    const events = await deps.events.readStream(stream);
+    const last = events.at(-1);
+    return {
+      liked: Boolean((last?.data as { liked?: boolean } | undefined)?.liked),
+      version: last?.version ?? 0,
+    };
+  };
+
+  /** like/add: sets the like state; the same state again changes nothing and records nothing. */
+  async function setLike(user: { userId: string; role: Role }, templateId: string, liked: boolean) {
+    const post = await deps.posts.get(templateId);
+    // A paused post cannot be liked by readers, but an earlier like can always be taken back.
+    if (!post || (liked && !post.status && user.role !== 'admin')) throw notFound(POST_NOT_FOUND);
+    const stream = likeStream(user.userId, templateId);
+    let state: LikeState | null = await likes.findOne({ _id: likeDocId(user.userId, templateId) });
+    for (let attempt = 1; ; attempt++) {
+      const decided = decideLike(state, { userId: user.userId, templateId, liked });
+      if (decided.length === 0) break;
+      try {
+        await deps.events.append(stream, state?.version ?? 0, decided, { actor: user.userId });
+        break;
+      } catch (err) {
+        if (!(err instanceof ConcurrencyError) || attempt >= ATTEMPTS) throw err;
+        state = await fromStream(stream);
+      }
+    }
+    return { like: liked, totallikes: await deps.counts.likesOf(templateId) };
+  }
+
+  /** The user's liked posts, newest like first; paused posts are left out; premium bodies gated by role. */
+  async function likedPage(user: { userId: string; role: Role }, page: number, limit: number) {
+    const paused = await deps.posts.pausedIds();
+    const filter = {
+      userId: user.userId,
+      liked: true,
+      ...(paused.length ? { templateId: { $nin: paused } } : {}),
+    };
+    const entries: LikeDoc[] = await likes.find(filter, {
+      sort: { likedAt: -1, _id: -1 },
+      skip: (page - 1) * limit,
+      limit,
+    });
+    const posts = await deps.posts.byIds(entries.map((e) => e.templateId));
+    const templates = [];
+    for (const entry of entries) {
+      const post = posts.get(entry.templateId);
+      if (!post) continue;
+      const [totallikes, totalcomments] = await Promise.all([
+        deps.counts.likesOf(post._id),
+        deps.counts.commentsOf(post._id),
+      ]);
+      templates.push({
+        _id: entry.likeId ?? entry._id,
+        templateid: entry.templateId,
+        createdAt: entry.likedAt ?? '',
+        templateDetails: { ...gatePost(postView(post), user.role), totallikes, totalcomments, like: true },
+      });
+    }
+    return templates;
+  }
+
+  return { setLike, likedPage };
+}
+
+export type Likes = ReturnType<typeof createLikes>;

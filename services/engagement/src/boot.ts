@@ -1,0 +1,53 @@
+import {
+  type Config,
+  createTokenVerifier,
+  type EventBus,
+  type Logger,
+  loadSecrets,
+  loadVerifyKey,
+  type Messaging,
+  openServiceRuntime,
+} from '@nudge/platform';
+import { createEngagementConsumer } from './events/consumer';
+import { createHttpAuthSessions } from './infra/auth-client';
+import { createEngagementService } from './service';
+
+/** Builds the engagement service from configuration: what both the container (main.ts) and the standalone process run. */
+export async function bootEngagement(opts: {
+  config: Config;
+  bus: EventBus;
+  log: Logger;
+  /** Not used by engagement today (it sends nothing itself); part of every service's boot signature. */
+  messaging: Messaging;
+  /** Base URLs of the other services' internal APIs (standalone passes loopback URLs; containers from config). */
+  serviceUrls: { auth?: string };
+}) {
+  const { config, bus } = opts;
+  const log = opts.log.child({ service: 'engagement' });
+  const runtime = await openServiceRuntime({ service: 'engagement', config, bus, log });
+  const { internalToken } = await loadSecrets(config);
+  const service = createEngagementService({
+    store: runtime.store,
+    events: runtime.events,
+    verifier: createTokenVerifier(await loadVerifyKey(config)),
+    auth: createHttpAuthSessions({ baseUrl: opts.serviceUrls.auth, internalToken }),
+    internalToken,
+    log,
+    publicUrl: config.PUBLIC_URL,
+    bodyLimit: config.BODY_LIMIT,
+    checkinLinkTtlDays: config.CHECKIN_LINK_TTL_DAYS,
+  });
+  await service.start();
+  runtime.start();
+  const consumer = createEngagementConsumer({ store: runtime.store, bus, handlers: service.handlers, log });
+  await consumer.start();
+  return {
+    app: service.app,
+    runtime,
+    ready: () => runtime.store.ping(),
+    async close() {
+      await consumer.stop();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { type EngagementEventData, EngagementEvents } from '@nudge/contracts';
+import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
+
+/** A comment; a deleted one stays as a tombstone without its text (so a late duplicate cannot bring it back). */
+export interface CommentDoc {
+  _id: string;
+  templateId: string;
+  userId: string;
+  message: string;
+  createdAt: string;
+  updatedAt: string | null;
+  deleted: boolean;
+  version: number;
+}
+
+export const commentsCollection = (store: DocumentStore): Collection<CommentDoc> =>
+  store.collection<CommentDoc>('comments');
+
+const TYPES = new Set<string>([
+  EngagementEvents.CommentAdded.type,
+  EngagementEvents.CommentEdited.type,
+  EngagementEvents.CommentDeleted.type,
+]);
+
+export function createCommentsProjection(
+  store: DocumentStore,
+): Projection & { ensureIndexes(): Promise<void> } {
+  const comments = commentsCollection(store);
+  return {
+    name: 'engagement.comments',
+    async ensureIndexes() {
+      await comments.createIndex({ templateId: 1, deleted: 1 });
+    },
+    async apply(event: EventEnvelope) {
+      if (!TYPES.has(event.type)) return;
+      const { commentId } = event.data as { commentId: string };
+      const current = await comments.findOne({ _id: commentId });
+      if (current && current.version >= event.version) return;
+      if (event.type === EngagementEvents.CommentAdded.type) {
+        const data = event.data as EngagementEventData<'CommentAdded'>;
+        await comments.replaceOne(
+          { _id: commentId },
+          {
+            _id: commentId,
+            templateId: data.templateId,
+            userId: data.userId,
+            message: data.message,
+            createdAt: event.occurredAt,
+            updatedAt: null,
+            deleted: false,
+            version: event.version,
+          },
+          { upsert: true },
+        );
+        return;
+      }
+      if (!current) return;
+      if (event.type === EngagementEvents.CommentEdited.type) {
+        const data = event.data as EngagementEventData<'CommentEdited'>;
+        await comments.updateOne(
+          { _id: commentId },
+          { $set: { message: data.message, updatedAt: event.occurredAt, version: event.version } },
+        );
+        return;
+      }
+      await comments.updateOne(
+        { _id: commentId },
+        { $set: { message: '', deleted: true, updatedAt: event.occurredAt, version: event.version } },
+      );
+    },
+    reset: () => comments.drop(),
+  };
+}

@@ -1,0 +1,107 @@
+import {
+  authenticate,
+  createHttpApp,
+  createUserDirectory,
+  type DocumentStore,
+  type EventHandler,
+  finishApp,
+  type Logger,
+  type ServiceEventStore,
+  type TokenVerifier,
+  type UserDirectory,
+} from '@nudge/platform';
+import type { Express } from 'express';
+import { createCheckinQuestions } from './app/checkin-questions';
+import { createCheckins } from './app/checkins';
+import { createComments } from './app/comments';
+import { createCounts } from './app/counts';
+import { createEventIntake } from './app/event-intake';
+import { createHistory } from './app/history';
+import { createLikes } from './app/likes';
+import { createPostsCopy } from './events/posts-copy';
+import { createReadModels } from './events/read-models';
+import { createReadingHistory } from './events/reading-history';
+import { createSiteSettingsCopy } from './events/site-settings-copy';
+import { checkinRoutes } from './http/checkin-routes';
+import { commentRoutes } from './http/comment-routes';
+import { eventlogRoutes } from './http/eventlog-routes';
+import { historyRoutes } from './http/history-routes';
+import { internalRoutes } from './http/internal-routes';
+import { likeRoutes } from './http/like-routes';
+import type { AuthSessions } from './infra/auth-client';
+
+export interface EngagementServiceDeps {
+  store: DocumentStore;
+  events: ServiceEventStore;
+  /** Verifies session tokens with auth's public key. */
+  verifier: TokenVerifier;
+  /** Mints sessions for check-in answers (auth's internal route). */
+  auth: AuthSessions;
+  /** The credential callers present on /internal routes. */
+  internalToken: string;
+  log: Logger;
+  /** Where check-in answer links point (PUBLIC_URL). */
+  publicUrl: string;
+  bodyLimit: string;
+  checkinLinkTtlDays: number;
+  clock?: () => Date;
+}
+
+export interface EngagementService {
+  app: Express;
+  /** Handlers for the consumer of auth's and content's topics (see events/consumer.ts). All idempotent. */
+  handlers: Record<string, EventHandler>;
+  directory: UserDirectory;
+  /** Indexes and projection catch-up. Call once before serving. */
+  start(): Promise<void>;
+}
+
+/** The engagement service's composition: read models, use cases and routes over the ports it is given. */
+export function createEngagementService(deps: EngagementServiceDeps): EngagementService {
+  const clock = deps.clock ?? (() => new Date());
+  const { store, events } = deps;
+
+  const readModels = createReadModels(store);
+  events.register(readModels);
+
+  const directory = createUserDirectory(store);
+  const posts = createPostsCopy(store);
+  const settings = createSiteSettingsCopy(store);
+  const reads = createReadingHistory(store);
+
+  const counts = createCounts(store);
+  const likes = createLikes({ store, events, posts, counts });
+  const comments = createComments({ store, events, posts, settings, directory, clock });
+  const history = createHistory({ reads, directory, clock });
+  const questions = createCheckinQuestions({ store, events, clock });
+  const checkins = createCheckins({
+    store,
+    events,
+    auth: deps.auth,
+    clock,
+    publicUrl: deps.publicUrl,
+    linkTtlDays: deps.checkinLinkTtlDays,
+  });
+  const intake = createEventIntake({ events, directory, clock });
+
+  const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
+  app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
+  app.use(likeRoutes({ likes }));
+  app.use(commentRoutes({ comments }));
+  app.use(historyRoutes({ history }));
+  app.use(checkinRoutes({ questions, checkins }));
+  app.use(eventlogRoutes({ intake }));
+  app.use(internalRoutes({ checkins, internalToken: deps.internalToken }));
+  finishApp(app, deps.log);
+
+  return {
+    app,
+    handlers: { ...directory.handlers, ...posts.handlers, ...settings.handlers, ...reads.handlers },
+    directory,
+    async start() {
+      await readModels.ensureIndexes();
+      await Promise.all([directory.ensureIndexes(), posts.ensureIndexes(), reads.ensureIndexes()]);
+      await events.catchUp();
+    },
+  };
+}
