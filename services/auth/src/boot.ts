@@ -1,10 +1,12 @@
 import {
   type Config,
+  createConsumer,
   type EventBus,
   type Logger,
   loadSecrets,
   type Messaging,
   openServiceRuntime,
+  topicFor,
 } from '@nudge/platform';
 import { createAuthService } from './service';
 
@@ -40,7 +42,24 @@ export async function bootAuth(opts: { config: Config; bus: EventBus; log: Logge
         }
       : {}),
   });
+  const billing = createConsumer({
+    store: runtime.store,
+    bus,
+    groupId: 'auth',
+    topics: [topicFor('billing')],
+    handlers: service.billingHandlers,
+    log,
+  });
   await service.start();
   runtime.start();
-  return { app: service.app, runtime, ready: () => runtime.store.ping(), close: () => runtime.close() };
+  await billing.start();
+  return {
+    app: service.app,
+    runtime,
+    ready: () => runtime.store.ping(),
+    async close() {
+      await billing.stop();
+      await runtime.close();
+    },
+  };
 }

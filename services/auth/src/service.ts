@@ -4,6 +4,7 @@ import {
   createTokenVerifier,
   createWindowLimiter,
   type DocumentStore,
+  type EventHandler,
   finishApp,
   type Logger,
   type MailSender,
@@ -19,6 +20,7 @@ import { createProfile } from './app/profile';
 import { createSignIn } from './app/sign-in';
 import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
+import { createBillingHandlers } from './events/billing-consumer';
 import { createUsersProjection } from './events/users-projection';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -52,6 +54,8 @@ export interface AuthService {
   app: Express;
   /** Indexes, projection catch-up, ADMIN_EMAILS promotion. Call once before serving. */
   start(): Promise<void>;
+  /** Role follows payment: handlers for a consumer on topicFor('billing') (group 'auth'), started after start(). */
+  billingHandlers: Record<string, EventHandler>;
 }
 
 const HOUR = 3600_000;
@@ -109,6 +113,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
   return {
     app,
+    billingHandlers: createBillingHandlers({ store: deps.store, users }),
     async start() {
       await projection.ensureIndexes();
       await deps.events.catchUp();

@@ -35,6 +35,95 @@ export const BillingEvents = {
     type: 'billing.SubscriptionExpired.v1',
     data: z.object({ userId: z.string(), subscriptionId: z.string(), endAt: z.string() }),
   },
+
+  // ── billing's own events (the subscription aggregate); other services may ignore them ──
+
+  /** Checkout (or a restart) created a subscription at the payment provider; `startAt` set = it starts later. */
+  SubscriptionCreated: {
+    type: 'billing.SubscriptionCreated.v1',
+    data: z.object({
+      subscriptionId: z.string(),
+      /** Our own record id (the admin transactions list shows it as _id). */
+      recordId: z.string(),
+      userId: z.string(),
+      email: z.string(),
+      planId: z.string(),
+      /** Per billing cycle, in minor units (paise). */
+      amount: z.number(),
+      currency: z.string(),
+      totalCount: z.number(),
+      startAt: z.string().nullable(),
+      /** A restart: the subscription whose term this one continues. */
+      predecessorId: z.string().nullable(),
+    }),
+  },
+  /** The provider's status of the subscription (from a webhook snapshot), or one we set by an API call. */
+  SubscriptionStatusChanged: {
+    type: 'billing.SubscriptionStatusChanged.v1',
+    data: z.object({
+      subscriptionId: z.string(),
+      status: z.enum([
+        'created',
+        'authenticated',
+        'active',
+        'pending',
+        'halted',
+        'cancelled',
+        'completed',
+        'paused',
+        'expired',
+      ]),
+      /** When the provider says it happened (the webhook's created_at), or our clock for our own calls. */
+      at: z.string(),
+      /** The provider's paid_count in that snapshot (orders snapshots that share a timestamp). */
+      paidCount: z.number(),
+      source: z.enum(['webhook', 'api']),
+      providerEvent: z.string().nullable(),
+    }),
+  },
+  /** A successful charge (subscription.charged): one per provider payment id. */
+  PaymentCaptured: {
+    type: 'billing.PaymentCaptured.v1',
+    data: z.object({
+      subscriptionId: z.string(),
+      userId: z.string(),
+      paymentId: z.string(),
+      amount: z.number(),
+      currency: z.string(),
+      periodStart: z.string(),
+      periodEnd: z.string(),
+      paidAt: z.string(),
+      paidCount: z.number(),
+    }),
+  },
+  PaymentRefunded: {
+    type: 'billing.PaymentRefunded.v1',
+    data: z.object({
+      subscriptionId: z.string(),
+      userId: z.string(),
+      paymentId: z.string(),
+      refundId: z.string(),
+      amount: z.number(),
+      refundedAt: z.string(),
+    }),
+  },
+  /** payment.failed: recorded for the trail; the subscription's state follows the subscription.* events. */
+  PaymentFailed: {
+    type: 'billing.PaymentFailed.v1',
+    data: z.object({
+      subscriptionId: z.string(),
+      paymentId: z.string(),
+      amount: z.number(),
+      errorCode: z.string().nullable(),
+      errorDescription: z.string().nullable(),
+      at: z.string(),
+    }),
+  },
+  /** The browser reported Razorpay checkout's handler result with a valid key-secret signature. */
+  CheckoutConfirmed: {
+    type: 'billing.CheckoutConfirmed.v1',
+    data: z.object({ subscriptionId: z.string(), paymentId: z.string(), at: z.string() }),
+  },
 } as const;
 
 export type BillingEventName = keyof typeof BillingEvents;

@@ -1,0 +1,79 @@
+import { type BillingEventData, BillingEvents } from '@nudge/contracts';
+import { ConcurrencyError, type DocumentStore, type EventEnvelope, type EventHandler } from '@nudge/platform';
+import type { UserRepository } from '../app/user-repository';
+import { decideRoleChange } from '../domain/user';
+
+/** Per user, which of their subscriptions currently grant premium, as billing last said (per subscription stream). */
+type EntitlementDoc = {
+  _id: string;
+  subscriptions: Record<string, { entitled: boolean; version: number; type: string }>;
+};
+
+export const BILLING_ENTITLEMENTS = 'billing_entitlements';
+
+const SUBSCRIPTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * Role follows payment (billing's events on topicFor('billing'), consumer group 'auth'): a reader with any
+ * subscription granting premium is premium, one with none is user again; an admin stays admin, and a role set to
+ * anything else by hand is left alone. Each subscription's last word is kept by stream version, so redelivered or
+ * stale events change nothing, and events of two subscriptions (a restart: the old one expiring, the new one
+ * activating) may arrive in either order.
+ */
+export function createBillingHandlers(deps: { store: DocumentStore; users: UserRepository }) {
+  const entitlements = deps.store.collection<EntitlementDoc>(BILLING_ENTITLEMENTS);
+
+  async function note(event: EventEnvelope, userId: string, subscriptionId: string, entitled: boolean) {
+    const doc = await entitlements.findOne({ _id: userId });
+    const seen = doc?.subscriptions[subscriptionId];
+    if (seen && seen.version >= event.version) return;
+    await entitlements.updateOne(
+      { _id: userId },
+      {
+        $set: { [`subscriptions.${subscriptionId}`]: { entitled, version: event.version, type: event.type } },
+      },
+      { upsert: true },
+    );
+  }
+
+  async function reconcile(userId: string) {
+    const doc = await entitlements.findOne({ _id: userId });
+    const premium = Object.values(doc?.subscriptions ?? {}).some((s) => s.entitled);
+    for (let attempt = 0; ; attempt++) {
+      const user = await deps.users.get(userId);
+      if (!user) return;
+      const change =
+        premium && user.role === 'user' ? 'premium' : !premium && user.role === 'premium' ? 'user' : null;
+      if (!change) return;
+      try {
+        await deps.users.record(user, decideRoleChange(user, change, 'billing'), 'system');
+        return;
+      } catch (err) {
+        if (!(err instanceof ConcurrencyError) || attempt >= 4) throw err;
+      }
+    }
+  }
+
+  /** `entitled` null: the event changes nothing about premium (renewal turned off; premium runs to endAt). */
+  const on =
+    (entitled: (event: EventEnvelope) => boolean | null): EventHandler =>
+    async (event) => {
+      const { userId, subscriptionId } = event.data as { userId?: unknown; subscriptionId?: unknown };
+      if (typeof userId !== 'string' || typeof subscriptionId !== 'string') return;
+      if (!SUBSCRIPTION_ID.test(subscriptionId)) return;
+      const value = entitled(event);
+      if (value === null) return;
+      await note(event, userId, subscriptionId, value);
+      await reconcile(userId);
+    };
+
+  const handlers: Record<string, EventHandler> = {
+    [BillingEvents.SubscriptionActivated.type]: on(() => true),
+    [BillingEvents.SubscriptionRenewed.type]: on(() => true),
+    [BillingEvents.SubscriptionExpired.type]: on(() => false),
+    [BillingEvents.SubscriptionCancelled.type]: on((event) =>
+      (event.data as BillingEventData<'SubscriptionCancelled'>).immediate ? false : null,
+    ),
+  };
+  return handlers;
+}

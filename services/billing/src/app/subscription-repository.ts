@@ -1,0 +1,53 @@
+import type { DocumentStore } from '@nudge/platform';
+import { ConcurrencyError, type EventStore } from '@nudge/platform';
+import type { DecidedEvent, SubscriptionState } from '../domain/subscription';
+import { subscriptionStream } from '../domain/subscription';
+import { subscriptionsCollection } from '../events/subscriptions-projection';
+
+/**
+ * Loads subscriptions from the read model (kept current by the projection right after each append) and records
+ * decisions as events on the subscription's stream, with the read model's version as the expected version.
+ */
+export function createSubscriptionRepository(store: DocumentStore, events: EventStore) {
+  const subscriptions = subscriptionsCollection(store);
+
+  const get = (id: string) => subscriptions.findOne({ _id: id });
+  const byUser = (userId: string) => subscriptions.find({ userId }, { sort: { createdAt: -1 } });
+
+  async function record(
+    state: SubscriptionState | null,
+    streamId: string,
+    decided: DecidedEvent[],
+    actor: string | null,
+  ): Promise<SubscriptionState | null> {
+    if (decided.length === 0) return state;
+    await events.append(subscriptionStream(streamId), state?.version ?? 0, decided, { actor });
+    return get(streamId);
+  }
+
+  /**
+   * Decides on the latest state and records the result; on a concurrent change, decides again on the new state.
+   * `decide` returning null means the subscription is unknown.
+   */
+  async function update(
+    id: string,
+    decide: (state: SubscriptionState) => DecidedEvent[] | Promise<DecidedEvent[]>,
+    actor: string | null,
+  ): Promise<{ state: SubscriptionState; decided: DecidedEvent[] } | null> {
+    for (let attempt = 0; ; attempt++) {
+      const state = await get(id);
+      if (!state) return null;
+      const decided = await decide(state);
+      try {
+        const updated = await record(state, id, decided, actor);
+        return { state: updated ?? state, decided };
+      } catch (err) {
+        if (!(err instanceof ConcurrencyError) || attempt >= 4) throw err;
+      }
+    }
+  }
+
+  return { subscriptions, get, byUser, record, update };
+}
+
+export type SubscriptionRepository = ReturnType<typeof createSubscriptionRepository>;

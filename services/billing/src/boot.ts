@@ -1,0 +1,72 @@
+import {
+  type Config,
+  createConsumer,
+  createTokenVerifier,
+  createUserDirectory,
+  type EventBus,
+  type Logger,
+  loadOrCreateSecret,
+  loadVerifyKey,
+  type Messaging,
+  openServiceRuntime,
+  topicFor,
+} from '@nudge/platform';
+import { createAuthUserRecords } from './infra/auth-users';
+import { openPayments } from './infra/open-payments';
+import { createBillingService } from './service';
+
+/** Builds the billing service from configuration: what both the container (main.ts) and the standalone process run. */
+export async function bootBilling(opts: {
+  config: Config;
+  bus: EventBus;
+  log: Logger;
+  messaging: Messaging;
+  /** Base URLs of the other services' internal APIs (standalone passes loopback URLs; containers from config). */
+  serviceUrls: { auth?: string };
+}) {
+  const { config, bus } = opts;
+  const log = opts.log.child({ service: 'billing' });
+  const runtime = await openServiceRuntime({ service: 'billing', config, bus, log });
+  const verifier = createTokenVerifier(await loadVerifyKey(config));
+  const internalToken =
+    config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'));
+  const payments = await openPayments(config, runtime.store, log);
+  const directory = createUserDirectory(runtime.store);
+  const service = createBillingService({
+    store: runtime.store,
+    events: runtime.events,
+    log,
+    verifier,
+    directory,
+    ...payments,
+    users: createAuthUserRecords({
+      ...(opts.serviceUrls.auth ? { authUrl: opts.serviceUrls.auth } : {}),
+      internalToken,
+      log,
+    }),
+    bodyLimit: config.BODY_LIMIT,
+  });
+  const users = createConsumer({
+    store: runtime.store,
+    bus,
+    groupId: 'billing',
+    topics: [topicFor('auth')],
+    handlers: directory.handlers,
+    log,
+  });
+  await service.start();
+  runtime.start();
+  await users.start();
+  service.startChecks(config.SUBSCRIPTION_CHECK_SECONDS);
+  return {
+    app: service.app,
+    service,
+    runtime,
+    ready: () => runtime.store.ping(),
+    async close() {
+      service.stop();
+      await users.stop();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export { bootBilling } from './boot';
+export type { PaymentProvider } from './infra/payment-provider';
+export { createRazorpayProvider } from './infra/razorpay-provider';
+export { createSimulatedRazorpay, type SimulatedRazorpay } from './infra/simulated-razorpay';
+export { type BillingService, type BillingServiceDeps, createBillingService } from './service';

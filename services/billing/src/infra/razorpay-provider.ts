@@ -1,0 +1,88 @@
+import Razorpay from 'razorpay';
+import {
+  type CreateSubscriptionInput,
+  type PaymentProvider,
+  ProviderError,
+  type ProviderRefund,
+  type ProviderSubscription,
+} from './payment-provider';
+
+export interface RazorpayProviderOptions {
+  keyId: string;
+  keySecret: string;
+  /** Base URL of the API, e.g. http://127.0.0.1:4010/v1 (tests); unset = https://api.razorpay.com/v1. */
+  apiUrl?: string;
+  timeoutMs?: number;
+}
+
+/** razorpay-node 2.9 keeps its axios instance here; the type declarations do not show it. */
+type ClientInternals = { api: { rq: { defaults: { baseURL?: string; timeout?: number } } } };
+
+/**
+ * The payments port on the official `razorpay` client. The client fixes its host to https://api.razorpay.com in
+ * its constructor and appends /v1 itself; RAZORPAY_API_URL is applied by pointing the client's axios instance
+ * (client.api.rq) at the configured host. The adapter test runs the real client against a local server, so a client
+ * upgrade that moves this breaks a test, not production.
+ */
+export function createRazorpayProvider(options: RazorpayProviderOptions): PaymentProvider {
+  const client = new Razorpay({ key_id: options.keyId, key_secret: options.keySecret });
+  const internals = client as unknown as ClientInternals;
+  if (options.apiUrl)
+    internals.api.rq.defaults.baseURL = options.apiUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+  internals.api.rq.defaults.timeout = options.timeoutMs ?? 15_000;
+
+  const call = async <T>(what: string, run: () => Promise<unknown>): Promise<T> => {
+    try {
+      return (await run()) as T;
+    } catch (err) {
+      throw toProviderError(what, err);
+    }
+  };
+
+  return {
+    kind: 'razorpay',
+    createSubscription: (input: CreateSubscriptionInput) =>
+      call<ProviderSubscription>('create a subscription', () =>
+        client.subscriptions.create({
+          plan_id: input.planId,
+          total_count: input.totalCount,
+          quantity: 1,
+          customer_notify: 1,
+          notes: input.notes,
+          ...(input.startAt ? { start_at: Math.floor(input.startAt.getTime() / 1000) } : {}),
+        }),
+      ),
+    fetchSubscription: (id) =>
+      call<ProviderSubscription>('fetch a subscription', () => client.subscriptions.fetch(id)),
+    cancelSubscription: (id, { atCycleEnd }) =>
+      call<ProviderSubscription>('cancel a subscription', () => client.subscriptions.cancel(id, atCycleEnd)),
+    pauseSubscription: (id) =>
+      call<ProviderSubscription>('pause a subscription', () =>
+        client.subscriptions.pause(id, { pause_at: 'now' }),
+      ),
+    resumeSubscription: (id) =>
+      call<ProviderSubscription>('resume a subscription', () =>
+        client.subscriptions.resume(id, { resume_at: 'now' }),
+      ),
+    refundPayment: (paymentId, amount) =>
+      call<ProviderRefund>('refund a payment', () =>
+        client.payments.refund(paymentId, { amount, speed: 'normal' }),
+      ),
+  };
+}
+
+/** The client rejects with `{ statusCode, error: { code, description } }`, or crashes reading a missing response. */
+function toProviderError(what: string, err: unknown): ProviderError {
+  if (err && typeof err === 'object' && 'statusCode' in err) {
+    const { statusCode, error } = err as {
+      statusCode: number;
+      error?: { code?: string; description?: string };
+    };
+    return new ProviderError(
+      `Razorpay could not ${what}: ${error?.description ?? `HTTP ${statusCode}`}`,
+      Number(statusCode),
+      error?.code,
+    );
+  }
+  return new ProviderError(`Razorpay could not ${what}: ${err instanceof Error ? err.message : String(err)}`);
+}

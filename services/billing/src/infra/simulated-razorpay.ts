@@ -1,0 +1,233 @@
+import type { DocumentStore } from '@nudge/platform';
+import { addMonths, PREMIUM_PLAN } from '../domain/plan';
+import {
+  type CreateSubscriptionInput,
+  type PaymentProvider,
+  ProviderError,
+  type ProviderRefund,
+} from './payment-provider';
+import {
+  epoch,
+  type PaymentEntity,
+  paymentEntity,
+  razorpayId,
+  type SubscriptionEntity,
+  subscriptionEntity,
+  type WebhookEvent,
+  webhookEvent,
+} from './razorpay-webhooks';
+
+type SimSubscription = SubscriptionEntity & { _id: string; cancel_at_cycle_end: boolean };
+type SimPayment = PaymentEntity & { _id: string };
+
+export const SIMULATED_KEY_ID = 'rzp_test_simulated';
+export const SIMULATED_PLAN_ID = 'plan_simulated_yearly';
+
+export interface SimulatedRazorpay extends PaymentProvider {
+  /** The subscription as the checkout page shows it, or null. */
+  find(id: string): Promise<SubscriptionEntity | null>;
+  /**
+   * The customer pays (or the payment fails) on the checkout page: the webhooks Razorpay would send, in order.
+   * Null when there is nothing to pay (unknown, or no longer awaiting authorisation).
+   */
+  complete(id: string, outcome: 'pay' | 'fail'): Promise<WebhookEvent[] | null>;
+  /** Razorpay's own schedule: charges falling due and cancellations at cycle end, as the webhooks it would send. */
+  runDue(): Promise<WebhookEvent[]>;
+}
+
+/**
+ * The embedded topology's stand-in for Razorpay: subscriptions, payments and refunds kept in billing's own store
+ * (collections simulated_razorpay_*), moving through Razorpay's states and producing Razorpay's webhook payloads.
+ */
+export function createSimulatedRazorpay(opts: {
+  store: DocumentStore;
+  clock?: () => Date;
+  amount?: number;
+}): SimulatedRazorpay {
+  const clock = opts.clock ?? (() => new Date());
+  const amount = opts.amount ?? PREMIUM_PLAN.amount;
+  const subscriptions = opts.store.collection<SimSubscription>('simulated_razorpay_subscriptions');
+  const payments = opts.store.collection<SimPayment>('simulated_razorpay_payments');
+
+  const entity = ({ _id: _, cancel_at_cycle_end: __, ...rest }: SimSubscription): SubscriptionEntity => rest;
+
+  const load = async (id: string): Promise<SimSubscription> => {
+    const doc = await subscriptions.findOne({ _id: id });
+    if (!doc) throw new ProviderError('The id provided does not exist', 400, 'BAD_REQUEST_ERROR');
+    return doc;
+  };
+  const save = async (doc: SimSubscription) => {
+    await subscriptions.replaceOne({ _id: doc._id }, doc);
+    return entity(doc);
+  };
+  const newPayment = async (sub: SimSubscription, status: PaymentEntity['status']) => {
+    const id = razorpayId('pay');
+    const payment = paymentEntity({
+      id,
+      amount,
+      status,
+      subscription_id: sub.id,
+      customer_id: sub.customer_id,
+      created_at: epoch(clock()),
+      ...(status === 'failed'
+        ? {
+            error_code: 'BAD_REQUEST_ERROR',
+            error_description: 'Payment failed (simulated checkout)',
+            error_source: 'customer',
+            error_step: 'payment_authentication',
+            error_reason: 'payment_failed',
+          }
+        : {}),
+    });
+    await payments.insertOne({ ...payment, _id: id });
+    return payment;
+  };
+
+  /** One charge at `at`: the next term starts where the last ended (or now, the first time). */
+  const charge = async (sub: SimSubscription, at: Date): Promise<WebhookEvent[]> => {
+    const wasActive = sub.status === 'active';
+    const start = sub.charge_at && sub.status !== 'created' ? new Date(sub.charge_at * 1000) : at;
+    sub.current_start = epoch(start);
+    sub.current_end = epoch(addMonths(start, PREMIUM_PLAN.months));
+    sub.paid_count += 1;
+    sub.status = 'active';
+    sub.charge_at = sub.current_end;
+    sub.end_at = epoch(addMonths(start, PREMIUM_PLAN.months * (sub.total_count - sub.paid_count + 1)));
+    const payment = await newPayment(sub, 'captured');
+    const events: WebhookEvent[] = [];
+    const now = clock();
+    if (!wasActive)
+      events.push(webhookEvent('subscription.activated', { subscription: entity(sub), payment }, now));
+    events.push(webhookEvent('subscription.charged', { subscription: entity(sub), payment }, now));
+    if (sub.paid_count >= sub.total_count) {
+      sub.status = 'completed';
+      sub.charge_at = null;
+      sub.ended_at = sub.current_end;
+      events.push(webhookEvent('subscription.completed', { subscription: entity(sub) }, now));
+    }
+    await save(sub);
+    return events;
+  };
+
+  return {
+    kind: 'simulated',
+    async createSubscription(input: CreateSubscriptionInput) {
+      const id = razorpayId('sub');
+      const doc: SimSubscription = {
+        ...subscriptionEntity({
+          id,
+          plan_id: input.planId,
+          total_count: input.totalCount,
+          notes: input.notes,
+          start_at: input.startAt ? epoch(input.startAt) : null,
+          charge_at: input.startAt ? epoch(input.startAt) : null,
+          created_at: epoch(clock()),
+          short_url: null,
+        }),
+        _id: id,
+        cancel_at_cycle_end: false,
+      };
+      await subscriptions.insertOne(doc);
+      return entity(doc);
+    },
+    fetchSubscription: async (id) => entity(await load(id)),
+    async cancelSubscription(id, { atCycleEnd }) {
+      const sub = await load(id);
+      if (['cancelled', 'completed', 'expired'].includes(sub.status)) {
+        throw new ProviderError(
+          `Subscription is not cancellable in ${sub.status} status.`,
+          400,
+          'BAD_REQUEST_ERROR',
+        );
+      }
+      if (atCycleEnd && sub.status === 'active') {
+        sub.cancel_at_cycle_end = true;
+      } else {
+        sub.status = 'cancelled';
+        sub.ended_at = epoch(clock());
+        sub.charge_at = null;
+      }
+      return save(sub);
+    },
+    async pauseSubscription(id) {
+      const sub = await load(id);
+      if (sub.status !== 'active') throw new ProviderError('Only active subscriptions can be paused', 400);
+      sub.status = 'paused';
+      return save(sub);
+    },
+    async resumeSubscription(id) {
+      const sub = await load(id);
+      if (sub.status !== 'paused') throw new ProviderError('Only paused subscriptions can be resumed', 400);
+      sub.status = 'active';
+      return save(sub);
+    },
+    async refundPayment(paymentId, refund): Promise<ProviderRefund> {
+      const payment = await payments.findOne({ _id: paymentId });
+      if (!payment || payment.status === 'failed') {
+        throw new ProviderError('The id provided does not exist', 400, 'BAD_REQUEST_ERROR');
+      }
+      if (refund <= 0 || refund > payment.amount - payment.amount_refunded) {
+        throw new ProviderError('The refund amount provided is greater than amount captured', 400);
+      }
+      const refunded = payment.amount_refunded + refund;
+      await payments.updateOne(
+        { _id: paymentId },
+        {
+          $set: {
+            amount_refunded: refunded,
+            refund_status: refunded === payment.amount ? 'full' : 'partial',
+            status: refunded === payment.amount ? 'refunded' : payment.status,
+          },
+        },
+      );
+      return { id: razorpayId('rfnd'), amount: refund, payment_id: paymentId, status: 'processed' };
+    },
+
+    async find(id) {
+      const doc = await subscriptions.findOne({ _id: id });
+      return doc ? entity(doc) : null;
+    },
+
+    async complete(id, outcome) {
+      const sub = await subscriptions.findOne({ _id: id });
+      if (sub?.status !== 'created') return null;
+      const now = clock();
+      if (outcome === 'fail') {
+        sub.auth_attempts += 1;
+        await save(sub);
+        const payment = await newPayment(sub, 'failed');
+        return [webhookEvent('payment.failed', { payment }, now)];
+      }
+      sub.customer_id ??= razorpayId('cust');
+      sub.status = 'authenticated';
+      if (sub.start_at && sub.start_at > epoch(now)) {
+        // A later start: checkout authorises the mandate now; the first charge happens at start_at.
+        await save(sub);
+        return [webhookEvent('subscription.authenticated', { subscription: entity(sub) }, now)];
+      }
+      const authenticated = webhookEvent('subscription.authenticated', { subscription: entity(sub) }, now);
+      return [authenticated, ...(await charge(sub, now))];
+    },
+
+    async runDue() {
+      const now = clock();
+      const due = await subscriptions.find(
+        { status: { $in: ['active', 'authenticated'] }, charge_at: { $lte: epoch(now) } },
+        { sort: { charge_at: 1 } },
+      );
+      const events: WebhookEvent[] = [];
+      for (const sub of due) {
+        if (sub.cancel_at_cycle_end) {
+          sub.status = 'cancelled';
+          sub.ended_at = sub.current_end;
+          sub.charge_at = null;
+          await save(sub);
+          events.push(webhookEvent('subscription.cancelled', { subscription: entity(sub) }, now));
+        } else {
+          events.push(...(await charge(sub, now)));
+        }
+      }
+      return events;
+    },
+  };
+}

@@ -1,0 +1,159 @@
+import {
+  createHttpApp,
+  type DocumentStore,
+  errorHandler,
+  finishApp,
+  type Logger,
+  type ServiceEventStore,
+  type TokenVerifier,
+  type UserDirectory,
+} from '@nudge/platform';
+import express, { type Express } from 'express';
+import { createCheckout } from './app/checkout';
+import type { BillingContext } from './app/context';
+import { createExpiry } from './app/expiry';
+import { createTransactions } from './app/history';
+import { createRenewal } from './app/renewal';
+import { createSubscriptionRepository } from './app/subscription-repository';
+import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
+import { createSubscriptionsProjection } from './events/subscriptions-projection';
+import { paymentRoutes } from './http/payment-routes';
+import { simulatedRoutes } from './http/simulated-routes';
+import { rawWebhookBody, WEBHOOK_PATH, webhookRoutes } from './http/webhook-routes';
+import type { UserRecords } from './infra/auth-users';
+import type { PaymentProvider } from './infra/payment-provider';
+import { signDelivery } from './infra/razorpay-webhooks';
+import type { SimulatedRazorpay } from './infra/simulated-razorpay';
+
+export interface BillingServiceDeps {
+  store: DocumentStore;
+  events: ServiceEventStore;
+  log: Logger;
+  verifier: TokenVerifier;
+  /** Billing's copy of auth's users (roles for refusals, time zones for dates); fed by a consumer on auth's topic. */
+  directory: UserDirectory;
+  provider: PaymentProvider;
+  /** Embedded topology: the simulated Razorpay (its checkout page, and its renewal schedule in the periodic check). */
+  simulated?: SimulatedRazorpay;
+  /** Razorpay key id (checkout.js), key secret (checkout handler signatures), webhook secret. */
+  keyId: string;
+  keySecret: string;
+  webhookSecret: string;
+  planId: string;
+  /** The full user for answers that return it; absent = answers leave `user` out. */
+  users?: UserRecords;
+  bodyLimit: string;
+  clock?: () => Date;
+}
+
+export interface BillingService {
+  app: Express;
+  /** Indexes and projection catch-up. Call once before serving. */
+  start(): Promise<void>;
+  /** The periodic check every `seconds` (unref'd timer) until stop(). */
+  startChecks(seconds: number): void;
+  stop(): void;
+  /** Ends premium for subscriptions past their end without a renewal (what the periodic check and, later, Temporal call). */
+  expireDueSubscriptions(now: Date): Promise<string[]>;
+  /** One run of the periodic check: the simulated Razorpay's due charges (embedded), then expiry. */
+  runChecks(now?: Date): Promise<void>;
+  webhooks: WebhookReceiver;
+}
+
+/** The billing service's composition: use cases, routes and read models over the ports it is given. */
+export function createBillingService(deps: BillingServiceDeps): BillingService {
+  const clock = deps.clock ?? (() => new Date());
+  const projection = createSubscriptionsProjection(deps.store);
+  deps.events.register(projection);
+  const repo = createSubscriptionRepository(deps.store, deps.events);
+  const users: UserRecords = deps.users ?? { get: async () => null };
+  const ctx: BillingContext = {
+    repo,
+    provider: deps.provider,
+    keyId: deps.keyId,
+    planId: deps.planId,
+    simulatedCheckout: Boolean(deps.simulated),
+    clock,
+    log: deps.log,
+    timeZoneOf: async (userId) => (await deps.directory.byId(userId))?.timeZone,
+  };
+  const expiry = createExpiry(repo);
+  const webhooks = createWebhookReceiver({
+    store: deps.store,
+    repo,
+    expiry,
+    webhookSecret: deps.webhookSecret,
+    clock,
+    log: deps.log,
+  });
+
+  const inner = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
+  inner.use(webhookRoutes(webhooks));
+  inner.use(
+    paymentRoutes({
+      verifier: deps.verifier,
+      directory: deps.directory,
+      checkout: createCheckout(ctx),
+      renewal: createRenewal({ ...ctx, keySecret: deps.keySecret }),
+      repo,
+      transactions: createTransactions(repo),
+      users,
+    }),
+  );
+  if (deps.simulated) {
+    inner.use(
+      simulatedRoutes({ simulated: deps.simulated, webhookSecret: deps.webhookSecret, clock, log: deps.log }),
+    );
+  }
+  finishApp(inner, deps.log);
+
+  // The webhook's raw bytes are read before the JSON parser of createHttpApp sees the request.
+  const app = express();
+  app.disable('x-powered-by');
+  app.post(WEBHOOK_PATH, rawWebhookBody(deps.bodyLimit));
+  app.use(inner);
+  app.use(errorHandler(deps.log));
+
+  const runChecks = async (now = clock()) => {
+    if (deps.simulated) {
+      for (const webhook of await deps.simulated.runDue()) {
+        const delivery = signDelivery(webhook, deps.webhookSecret);
+        await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
+      }
+    }
+    await expiry.expireDueSubscriptions(now);
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+
+  return {
+    app,
+    webhooks,
+    async start() {
+      await projection.ensureIndexes();
+      await deps.directory.ensureIndexes();
+      await webhooks.ensureIndexes();
+      await deps.events.catchUp();
+    },
+    startChecks(seconds) {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        runChecks()
+          .catch((err: unknown) => deps.log.error({ err }, 'subscription check failed; it runs again later'))
+          .finally(() => {
+            running = false;
+          });
+      }, seconds * 1000);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+    expireDueSubscriptions: (now) => expiry.expireDueSubscriptions(now),
+    runChecks,
+  };
+}
