@@ -49,17 +49,24 @@ export interface RazorpayCheckout {
   color: string;
 }
 
+/** What Razorpay's handler receives after a completed subscription checkout. */
+export interface RazorpayHandlerResult {
+  razorpay_payment_id: string;
+  razorpay_subscription_id: string;
+  razorpay_signature: string;
+}
+
 /**
- * Opens the subscription checkout and resolves with how it ended. The handler sends nothing: the payment is
- * verified by the provider's server-side callback (/api/payment/verification).
+ * Opens the subscription checkout and resolves with how it ended, and for a paid one the handler's signed result
+ * (which the app reports to POST /api/payment/confirm; the webhook stays what activates the subscription).
  */
 export function openRazorpayCheckout(Razorpay: RazorpayConstructor, checkout: RazorpayCheckout) {
-  return new Promise<CheckoutOutcome>((resolve) => {
+  return new Promise<{ outcome: CheckoutOutcome; result?: RazorpayHandlerResult }>((resolve) => {
     let settled = false;
-    const finish = (outcome: CheckoutOutcome) => {
+    const finish = (outcome: CheckoutOutcome, result?: RazorpayHandlerResult) => {
       if (settled) return;
       settled = true;
-      resolve(outcome);
+      resolve(result ? { outcome, result } : { outcome });
     };
     const instance = new Razorpay({
       key: checkout.key,
@@ -68,7 +75,7 @@ export function openRazorpayCheckout(Razorpay: RazorpayConstructor, checkout: Ra
       description: checkout.description,
       prefill: { email: checkout.email, name: checkout.fullName },
       theme: { color: checkout.color },
-      handler: () => finish('paid'),
+      handler: (result: RazorpayHandlerResult) => finish('paid', result),
       modal: { ondismiss: () => finish('dismissed') },
     });
     instance.on('payment.failed', () => {

@@ -10,7 +10,7 @@ import { signedIn, userUpdated } from '../auth/slice';
 import { selectSettings } from '../settings/selectors';
 import type { SiteSettings } from '../settings/types';
 import { loadingFinished, loadingStarted } from '../ui/slice';
-import { fetchPaymentHistory, startCheckout } from './api';
+import { confirmCheckout, fetchPaymentHistory, startCheckout } from './api';
 import {
   type CheckoutOutcome,
   type CheckoutTarget,
@@ -36,14 +36,13 @@ import type { CheckoutResponse, PaymentHistoryResponse } from './types';
 
 const PLAN_DESCRIPTION = '12 month Premium Subscription';
 
-/** Checkout call and provider script under the loading overlay; the overlay goes before the provider's opens. */
-function* prepareCheckout(token: string): SagaIterator {
+/** The provider script, under the loading overlay (which goes before the provider's own opens). */
+function* prepareCheckout(response: CheckoutResponse): SagaIterator {
+  const target: CheckoutTarget = checkoutTarget(response);
+  if (target.kind === 'invalid') throw new Error('The checkout answer cannot be opened');
+  if (target.kind === 'redirect') return { target };
   yield put(loadingStarted());
   try {
-    const response: CheckoutResponse = yield call(startCheckout, token);
-    const target: CheckoutTarget = checkoutTarget(response);
-    if (target.kind === 'invalid') throw new Error('The checkout answer cannot be opened');
-    if (target.kind === 'redirect') return { target };
     const Razorpay: Awaited<ReturnType<typeof loadRazorpay>> = yield call(loadRazorpay);
     return { target, Razorpay };
   } finally {
@@ -51,34 +50,60 @@ function* prepareCheckout(token: string): SagaIterator {
   }
 }
 
+/**
+ * Opens the checkout a checkout (or restart) answer describes: the simulated page of the embedded topology (the
+ * browser leaves; that page returns to a result page), or Razorpay's. Returns how Razorpay's ended, or null when the
+ * browser left. A paid checkout's signed result is reported to the server (failures only logged).
+ */
+export function* openCheckout(
+  response: CheckoutResponse,
+  token: string,
+): SagaIterator<CheckoutOutcome | null> {
+  const prepared: { target: CheckoutTarget; Razorpay?: Awaited<ReturnType<typeof loadRazorpay>> } =
+    yield call(prepareCheckout, response);
+  const { target, Razorpay } = prepared;
+  if (target.kind === 'redirect') {
+    yield put(checkoutLeaving());
+    yield call(redirectBrowser, target.url);
+    return null;
+  }
+  if (target.kind !== 'razorpay' || !Razorpay) return null;
+  const user: User | null = yield select(selectUser);
+  const settings: SiteSettings = yield select(selectSettings);
+  yield put(checkoutOpened());
+  const ended: Awaited<ReturnType<typeof openRazorpayCheckout>> = yield call(openRazorpayCheckout, Razorpay, {
+    key: target.key,
+    subscriptionId: target.subscriptionId,
+    name: settings.sitetitle,
+    description: PLAN_DESCRIPTION,
+    email: user?.email ?? '',
+    fullName: [user?.firstname, user?.lastname].filter(Boolean).join(' '),
+    color: settings.buttoncolor,
+  });
+  yield put(checkoutEnded());
+  if (ended.result) {
+    try {
+      yield call(confirmCheckout, token, ended.result);
+    } catch (error) {
+      yield call([console, console.debug], 'Checkout confirmation not sent:', error);
+    }
+  }
+  return ended.outcome;
+}
+
 function* checkout(): SagaIterator {
   try {
     const token: string | null = yield call(readToken);
     if (!token) throw new ApiError('Not signed in', 401);
-    const prepared: { target: CheckoutTarget; Razorpay?: Awaited<ReturnType<typeof loadRazorpay>> } =
-      yield call(prepareCheckout, token);
-    const { target, Razorpay } = prepared;
-    if (target.kind === 'redirect') {
-      // Embedded topology: the billing service's simulated checkout page takes over, then returns to a result page.
-      yield put(checkoutLeaving());
-      yield call(redirectBrowser, target.url);
-      return;
+    yield put(loadingStarted());
+    let response: CheckoutResponse;
+    try {
+      response = yield call(startCheckout, token);
+    } finally {
+      yield put(loadingFinished());
     }
-    if (target.kind !== 'razorpay' || !Razorpay) return;
-    const user: User | null = yield select(selectUser);
-    const settings: SiteSettings = yield select(selectSettings);
-    yield put(checkoutOpened());
-    const outcome: CheckoutOutcome = yield call(openRazorpayCheckout, Razorpay, {
-      key: target.key,
-      subscriptionId: target.subscriptionId,
-      name: settings.sitetitle,
-      description: PLAN_DESCRIPTION,
-      email: user?.email ?? '',
-      fullName: [user?.firstname, user?.lastname].filter(Boolean).join(' '),
-      color: settings.buttoncolor,
-    });
-    yield put(checkoutEnded());
-    yield call(navigateTo, checkoutDestination(outcome));
+    const outcome: CheckoutOutcome | null = yield call(openCheckout, response, token);
+    if (outcome) yield call(navigateTo, checkoutDestination(outcome));
   } catch (error) {
     // reader.md §8: a checkout failure is logged only and the loading stops. §4: a refusal that returns the user
     // updates the user record (and sets a flag).

@@ -3,6 +3,8 @@ import { all, call, put, takeLatest } from 'redux-saga/effects';
 import { ApiError } from '../../shared/http';
 import { notifySuccess } from '../../shared/notify';
 import { readToken } from '../../shared/storage';
+import type { CheckoutOutcome } from '../payments/checkout';
+import { openCheckout } from '../payments/saga';
 import { withLoadingOverlay } from '../ui/saga';
 import {
   cancelSubscription,
@@ -28,7 +30,7 @@ function* loadDetails(): SagaIterator {
     const token: string | null = yield call(readToken);
     if (!token) throw NOT_SIGNED_IN;
     const response: SubscriptionDetailsResponse = yield call(fetchSubscriptionDetails, token);
-    if (!response.details) throw new Error('The details call answered without details');
+    if (response.details === undefined) throw new Error('The details call answered without details');
     yield put(detailsLoaded(response.details));
   } catch (error) {
     // reader.md §8: a payment details failure is logged only.
@@ -45,6 +47,14 @@ function* changeSubscription(input: { request: Change; success: string }): SagaI
     if (!token) throw NOT_SIGNED_IN;
     const response: SubscriptionDetailsResponse = yield call(input.request, token);
     yield put(changeSucceeded());
+    if (response.checkoutUrl || response.subscription?.subscriptionId) {
+      // A restart to authorise at the checkout: the simulated page returns to /upgrade; Razorpay's resolves here.
+      const outcome: CheckoutOutcome | null = yield call(openCheckout, response, token);
+      if (outcome === null) return;
+      if (outcome === 'paid') yield call(notifySuccess, input.success);
+      yield put(detailsRequested());
+      return;
+    }
     yield call(notifySuccess, input.success);
     // The answer carries the new details; when it does not, they are fetched again.
     if (response.details) yield put(detailsLoaded(response.details));

@@ -32,7 +32,7 @@ export const subscriptionSlice = createSlice({
       state.detailsStatus = 'loading';
       state.changeFailed = false;
     },
-    detailsLoaded(state, action: PayloadAction<SubscriptionDetails>) {
+    detailsLoaded(state, action: PayloadAction<SubscriptionDetails | null>) {
       state.detailsStatus = 'loaded';
       state.details = action.payload;
     },

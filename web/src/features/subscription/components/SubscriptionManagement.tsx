@@ -45,6 +45,11 @@ export function SubscriptionManagement() {
         />
       )}
       {status === 'loaded' && details && <DetailsView details={details} />}
+      {status === 'loaded' && !details && (
+        <p className="manage__text">
+          Your premium access was not bought here, so there is no subscription to manage.
+        </p>
+      )}
       <p className="manage__history">
         <Link to="/bilinghistory">Payment History</Link>
       </p>
