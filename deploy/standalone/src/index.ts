@@ -1,6 +1,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import { bootAuth } from '@nudge/auth';
+import { bootBilling } from '@nudge/billing';
+import { bootContent } from '@nudge/content';
+import type { ServiceName } from '@nudge/contracts';
+import { bootEngagement } from '@nudge/engagement';
 import { createGateway } from '@nudge/gateway';
 import {
   type Config,
@@ -13,13 +18,24 @@ import {
   openEventBus,
   openOutboxStore,
 } from '@nudge/platform';
+import type { Express } from 'express';
+
+/** The services this topology runs, in start order (engagement calls auth's internal API). */
+const BUILT = ['auth', 'content', 'engagement', 'billing'] as const;
+type BuiltService = (typeof BUILT)[number];
 
 export interface Standalone {
   /** The gateway's base URL, e.g. http://127.0.0.1:8080 */
   url: string;
   config: Config;
   /** Each service's own loopback URL (for tests that call /internal routes, which the gateway never routes). */
-  serviceUrls: { auth: string };
+  serviceUrls: Record<BuiltService, string>;
+  close(): Promise<void>;
+}
+
+interface Running {
+  app: Express;
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,24 +56,51 @@ export async function startStandalone(env: Record<string, string | undefined> = 
   const outboxStore = await openOutboxStore(config);
   const messaging = createMessaging(config, outboxStore);
 
-  const auth = await bootAuth({ config, bus, log, messaging });
-  const authServer = await listen(auth.app, 0);
+  const running: { name: BuiltService; service: Running; server: Server }[] = [];
+  const serviceUrls = {} as Record<BuiltService, string>;
+  const boots: Record<BuiltService, () => Promise<Running>> = {
+    auth: () => bootAuth({ config, bus, log, messaging }),
+    content: () => bootContent({ config, bus, log, messaging, serviceUrls }),
+    engagement: () => bootEngagement({ config, bus, log, messaging, serviceUrls }),
+    billing: () => bootBilling({ config, bus, log, messaging, serviceUrls }),
+  };
+  const stopServices = async () => {
+    for (const { server, service } of running.reverse()) {
+      await closeServer(server);
+      await service.close();
+    }
+  };
+  try {
+    for (const name of BUILT) {
+      const service = await boots[name]();
+      const { server, url } = await listen(service.app, 0);
+      running.push({ name, service, server });
+      serviceUrls[name] = url;
+    }
+  } catch (err) {
+    await stopServices();
+    await closeBus();
+    await outboxStore.close();
+    await rm(lockFile, { force: true });
+    throw err;
+  }
 
+  const up = (check: () => Promise<unknown>) =>
+    check().then(
+      () => true,
+      () => false,
+    );
   const gatewayApp = createGateway({
-    services: { auth: authServer.url },
+    services: serviceUrls as Partial<Record<ServiceName, string>>,
     webDist: resolve(config.WEB_DIST),
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-    readiness: async () => ({
-      auth: await auth.ready().then(
-        () => true,
-        () => false,
-      ),
-      bus: await bus.ping().then(
-        () => true,
-        () => false,
-      ),
-    }),
+    readiness: async () => {
+      const checks: Record<string, boolean> = {};
+      for (const { name, service } of running) checks[name] = await up(() => service.ready());
+      checks.bus = await up(() => bus.ping());
+      return checks;
+    },
     log: log.child({ service: 'gateway' }),
   });
   const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');
@@ -66,13 +109,12 @@ export async function startStandalone(env: Record<string, string | undefined> = 
   return {
     url: gateway.url,
     config,
-    serviceUrls: { auth: authServer.url },
+    serviceUrls,
     async close() {
       if (closed) return;
       closed = true;
       await closeServer(gateway.server);
-      await closeServer(authServer.server);
-      await auth.close();
+      await stopServices();
       await closeBus();
       await outboxStore.close();
       await rm(lockFile, { force: true });

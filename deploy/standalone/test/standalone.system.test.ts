@@ -113,9 +113,9 @@ describe('the standalone process, as a new user meets it', () => {
   });
 
   it('routes of services not built yet answer 503 with a message; request ids come back', async () => {
-    const res = await call('GET', '/api/topic/getalltopics');
+    const res = await call('GET', '/api/report?page=1&limit=10');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: false, message: 'The content service is not available yet' });
+    expect(res.body).toEqual({ status: false, message: 'The reporting service is not available yet' });
     expect(res.headers.get('x-request-id')).toMatch(/\S+/);
   });
 

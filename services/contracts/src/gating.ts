@@ -1,6 +1,6 @@
 import type { Role } from './common';
 
-/** Characters of a gated post's body that readers without access get as `preview` (the card preview length). */
+/** Characters of a gated post's body that readers without access get as `preview` (the card preview length), at most. */
 export const PREVIEW_LENGTH = 150;
 
 /** Who may read a premium post's body (DESIGN.md §6): premium users and admins, decided from the verified token. */
@@ -31,7 +31,8 @@ export type Gated<T> = Omit<T, 'body'> & { body?: string; locked?: true; preview
 
 /**
  * What a reader with `role` (null = anonymous) may receive of a post: the whole post, or for a premium post they
- * may not read, everything but the body, with `locked: true` and a short plain-text preview. Every service that
+ * may not read, everything but the body, with `locked: true` and a short plain-text preview (150 characters, and never
+ * more than half the body). Every service that
  * sends posts to readers (content's feed and post, engagement's liked list) passes them through this.
  */
 export function gatePost<T extends { type: number; body: string }>(
@@ -40,5 +41,7 @@ export function gatePost<T extends { type: number; body: string }>(
 ): Gated<T> {
   if (post.type !== 1 || canReadPremium(role)) return post;
   const { body, ...rest } = post;
-  return { ...rest, locked: true, preview: previewOf(body) };
+  // Never more than half of the text, so a short premium post is not given away whole by its preview.
+  const half = Math.floor(Array.from(plainText(body)).length / 2);
+  return { ...rest, locked: true, preview: previewOf(body, Math.min(PREVIEW_LENGTH, half)) };
 }
