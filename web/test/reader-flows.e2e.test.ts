@@ -53,6 +53,8 @@ describe.runIf(!unavailable)('reader flows across the services, in Chromium', ()
   beforeAll(async () => {
     e2e = await startE2e({ ADMIN_EMAILS: 'admin@example.com' });
     admin = await signIn('admin@example.com', { firstname: 'Ada', lastname: 'Admin' });
+    // Subscriptions are off until an admin turns them on (the /upgrade page needs the setting).
+    await api('PUT', '/api/sitesettings/update', { settings: { subscription: true } }, admin.token);
     for (const name of ['Sleep', 'Focus'] as const) {
       await api('POST', '/api/topic/add', { topic: name }, admin.token);
     }
@@ -201,12 +203,21 @@ describe.runIf(!unavailable)('reader flows across the services, in Chromium', ()
     await page.getByText(/Your subscription will renew on \d{1,2} \w+ \d{4}/).waitFor();
     await e2e.shot(page, 'flows-subscription');
     await page.goto('/bilinghistory');
-    await page.getByText('2,500').first().waitFor();
+    await page.getByText('₹2500').first().waitFor();
     const transactions = await api('POST', '/api/payment/alldata?page=1&limit=10&email=buyer@example.com', {
       token: admin.token,
     });
     expect(transactions.total).toBe(1);
     expect(transactions.data[0]).toMatchObject({ email: 'buyer@example.com' });
+
+    // Cancelling within 7 days of the start cancels at once and refunds (reader.md §9): premium ends.
+    await page.goto('/upgrade');
+    await page.getByRole('button', { name: 'Cancel subscription' }).click();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await page.getByText('Your subscription cancel successfully').waitFor();
+    await expect
+      .poll(async () => (await api('POST', '/api/user/isauth', { token: reader.token })).user.role)
+      .toBe('user');
     await context.close();
   });
 
