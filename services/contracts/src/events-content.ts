@@ -20,11 +20,35 @@ export const TemplateSnapshot = z.object({
 });
 export type TemplateSnapshot = z.infer<typeof TemplateSnapshot>;
 
+/** A promotion's full state after a change (admin.md §3). */
+export const PromotionSnapshot = z.object({
+  promotionId: z.string(),
+  /** /api/media/{id} of an uploaded image; '' when none. */
+  image: z.string(),
+  /** An http(s) or /api/media image URL; '' when none. */
+  imageurl: z.string(),
+  heading: z.string(),
+  body: z.string(),
+  btntext: z.string(),
+  btnurl: z.string(),
+  /** A date (YYYY-MM-DD, through that day UTC) or an ISO instant; null = never. */
+  expires: z.string().nullable(),
+  status: z.boolean(),
+  createdAt: z.string(),
+});
+export type PromotionSnapshot = z.infer<typeof PromotionSnapshot>;
+
 /**
- * Events of the content service, on topic nudge.content.events. Streams: `template-<id>`, `topic-<id>`,
- * `promotion-<id>`, `sitesettings`, `read-<id>`. The content service adds its other events to this object.
+ * Events of the content service, on topic nudge.content.events. Streams: `template-<id>`, `topics` (one stream
+ * for the topic list, so unique names and the single default topic are decided against one version),
+ * `promotion-<id>`, `sitesettings`, `read-<id>`.
  */
 export const ContentEvents = {
+  /** A topic was added; with `default: true` it becomes the only default topic (the previous one stops being it). */
+  TopicAdded: {
+    type: 'content.TopicAdded.v1',
+    data: z.object({ topicId: z.string(), topic: z.string(), default: z.boolean(), createdAt: z.string() }),
+  },
   TemplateAdded: { type: 'content.TemplateAdded.v1', data: TemplateSnapshot },
   TemplateUpdated: { type: 'content.TemplateUpdated.v1', data: TemplateSnapshot },
   /**
@@ -46,6 +70,8 @@ export const ContentEvents = {
     type: 'content.SiteSettingsUpdated.v1',
     data: z.object({ settings: z.record(z.string(), z.unknown()) }),
   },
+  PromotionAdded: { type: 'content.PromotionAdded.v1', data: PromotionSnapshot },
+  PromotionUpdated: { type: 'content.PromotionUpdated.v1', data: PromotionSnapshot },
 } as const;
 
 export type ContentEventName = keyof typeof ContentEvents;

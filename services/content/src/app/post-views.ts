@@ -1,0 +1,106 @@
+import { type AdminTemplate, type Gated, gatePost, type ReaderPost, type Role } from '@nudge/contracts';
+import type { TemplateState } from '../domain/template';
+import { type ContentCollections, ZERO_COUNTERS } from '../events/collections';
+
+type UngatedReaderPost = Omit<ReaderPost, 'body' | 'locked' | 'preview'> & { body: string };
+
+/** Percentage of sent e-mails opened, to one decimal; 0 when none were sent. */
+export const openRate = (sent: number, opened: number) =>
+  sent > 0 ? Math.round((opened / sent) * 1000) / 10 : 0;
+
+/** Builds what leaves the service: reader posts (always gated) and admin posts (with analytics). */
+export function createPostViews(c: ContentCollections) {
+  const byId = <T extends { _id: string }>(docs: T[]) => new Map(docs.map((d) => [d._id, d]));
+
+  async function readerPosts(
+    templates: TemplateState[],
+    viewer: { userId: string | null; role: Role | null },
+  ): Promise<Gated<UngatedReaderPost>[]> {
+    if (templates.length === 0) return [];
+    const ids = templates.map((t) => t._id);
+    const counters = byId(await c.counters.find({ _id: { $in: ids } }));
+    const liked = viewer.userId
+      ? new Set(
+          (await c.likes.find({ userId: viewer.userId, templateId: { $in: ids }, liked: true })).map(
+            (l) => l.templateId,
+          ),
+        )
+      : new Set<string>();
+    return templates.map((t) => {
+      const counts = counters.get(t._id) ?? ZERO_COUNTERS;
+      const post: UngatedReaderPost = {
+        _id: t._id,
+        heading: t.heading,
+        body: t.body,
+        image: t.image,
+        type: t.type,
+        topic: t.topic,
+        createdAt: t.createdAt,
+        totallikes: counts.totallikes,
+        totalcomments: counts.totalcomments,
+        like: liked.has(t._id),
+      };
+      return gatePost(post, viewer.role);
+    });
+  }
+
+  async function adminPosts(templates: TemplateState[], withSubjects: boolean): Promise<AdminTemplate[]> {
+    if (templates.length === 0) return [];
+    const ids = templates.map((t) => t._id);
+    const [counters, reads, email] = await Promise.all([
+      c.counters.find({ _id: { $in: ids } }).then(byId),
+      c.readCounts.find({ _id: { $in: ids } }).then(byId),
+      c.templateEmailStats.find({ _id: { $in: ids } }).then(byId),
+    ]);
+    const subjectStats = withSubjects
+      ? byId(
+          await c.subjectEmailStats.find({
+            _id: { $in: templates.flatMap((t) => t.subjects.map((s) => `${t._id}:${s.id}`)) },
+          }),
+        )
+      : new Map();
+    return templates.map((t) => {
+      const counts = counters.get(t._id) ?? ZERO_COUNTERS;
+      const sent = email.get(t._id)?.emails_sent ?? 0;
+      const opened = email.get(t._id)?.emails_open ?? 0;
+      const view: AdminTemplate = {
+        _id: t._id,
+        heading: t.heading,
+        body: t.body,
+        image: t.image,
+        type: t.type,
+        topic: t.topic,
+        status: t.status,
+        subjects: t.subjects,
+        createdAt: t.createdAt,
+        updatedAt: t.updatedAt,
+        totallikes: counts.totallikes,
+        totalcomments: counts.totalcomments,
+        emails_sent: sent,
+        emails_open: opened,
+        email_open_rate: openRate(sent, opened),
+        total_reads: reads.get(t._id)?.total_reads ?? 0,
+      };
+      if (withSubjects) {
+        view.subjectLevelAnalysis = t.subjects.map((s) => {
+          const stats = subjectStats.get(`${t._id}:${s.id}`);
+          const subjectSent = stats?.emails_sent ?? 0;
+          const subjectOpened = stats?.emails_open ?? 0;
+          return {
+            id: s.id,
+            subjectTitle: s.title,
+            subjectStatus: s.status ? 'Active' : 'Pause',
+            emails_sent: subjectSent,
+            emails_open: subjectOpened,
+            email_open_rate: openRate(subjectSent, subjectOpened),
+          };
+        });
+      }
+      return view;
+    });
+  }
+
+  return { readerPosts, adminPosts };
+}
+
+export type PostViews = ReturnType<typeof createPostViews>;

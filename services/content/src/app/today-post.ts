@@ -1,0 +1,74 @@
+import type { Role } from '@nudge/contracts';
+import { DuplicateKeyError, type UserDirectory } from '@nudge/platform';
+import { dayKey, pickTodayPost, previousDays } from '../domain/today';
+import type { ContentCollections } from '../events/collections';
+import type { FeedOrder } from './feed-order';
+import type { PostViews } from './post-views';
+import type { Reads } from './reads';
+
+/** Days whose picks today's post avoids repeating (when other posts exist). */
+export const NO_REPEAT_DAYS = 7;
+export const NO_POST_TODAY = 'No post for today yet';
+
+/**
+ * The signed-in reader's post of the day (reader.md §7 gettodaypost): drawn from their topics (every topic when they
+ * chose none, or when their topics have no active post), not one of the last 7 days' picks while others exist, and
+ * remembered per (user, day in their time zone) so every call that day answers the same post.
+ */
+export function createTodayPost(deps: {
+  c: ContentCollections;
+  order: FeedOrder;
+  directory: UserDirectory;
+  views: PostViews;
+  reads: Reads;
+  clock: () => Date;
+}) {
+  const { c, order, directory, views, reads, clock } = deps;
+
+  async function choose(userId: string, day: string, topics: string[]): Promise<string | null> {
+    const active = await order.active();
+    const mine = new Set(topics);
+    let candidates = active.filter((p) => mine.has(p.topic)).map((p) => p.id);
+    if (candidates.length === 0) candidates = active.map((p) => p.id);
+    const recent = await c.todayPicks.find({ userId, day: { $in: previousDays(day, NO_REPEAT_DAYS) } });
+    return pickTodayPost(candidates, new Set(recent.map((p) => p.templateId)), `${userId}:${day}`);
+  }
+
+  /** The remembered pick of the day if it is still active; otherwise a new one, remembered. */
+  async function pickFor(userId: string, day: string, topics: string[]) {
+    const _id = `${userId}:${day}`;
+    const remembered = await c.todayPicks.findOne({ _id });
+    if (remembered) {
+      const post = await c.templates.findOne({ _id: remembered.templateId, status: true });
+      if (post) return post;
+    }
+    const templateId = await choose(userId, day, topics);
+    if (!templateId) return null;
+    const doc = { _id, userId, day, templateId, pickedAt: clock().toISOString() };
+    if (remembered) {
+      // The day's post was paused since: replace it (unless a parallel call already did).
+      await c.todayPicks.updateOne({ _id, templateId: remembered.templateId }, { $set: doc });
+    } else {
+      try {
+        await c.todayPicks.insertOne(doc);
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
+    }
+    const settled = await c.todayPicks.findOne({ _id });
+    return c.templates.findOne({ _id: settled?.templateId ?? templateId, status: true });
+  }
+
+  return {
+    async forUser(userId: string, role: Role, event: string | undefined) {
+      const user = await directory.byId(userId);
+      const day = dayKey(clock(), user?.timeZone ?? 'UTC');
+      const post = await pickFor(userId, day, user?.topics ?? []);
+      if (!post) return { status: false, template: null, message: NO_POST_TODAY };
+      const [template] = await views.readerPosts([post], { userId, role });
+      if (template && !template.locked && event === 'continue_reading')
+        await reads.opened(userId, post._id, 2);
+      return { status: true, template: template ?? null, message: '' };
+    },
+  };
+}

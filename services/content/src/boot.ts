@@ -1,0 +1,67 @@
+import {
+  type Config,
+  createConsumer,
+  createTokenVerifier,
+  type EventBus,
+  type Logger,
+  loadVerifyKey,
+  type Messaging,
+  openServiceRuntime,
+  topicFor,
+} from '@nudge/platform';
+import type { Express } from 'express';
+import { openMediaStore } from './infra/media';
+import { createContentService } from './service';
+
+export interface BootedContent {
+  app: Express;
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Builds the content service from configuration: what both the container (main.ts) and the standalone process run. */
+export async function bootContent(opts: {
+  config: Config;
+  bus: EventBus;
+  log: Logger;
+  messaging: Messaging;
+  /** Base URLs of the other services' internal APIs (content calls none today). */
+  serviceUrls: { auth?: string };
+}): Promise<BootedContent> {
+  const { config, bus } = opts;
+  const log = opts.log.child({ service: 'content' });
+  const runtime = await openServiceRuntime({ service: 'content', config, bus, log });
+  const media = await openMediaStore(config);
+  const service = createContentService({
+    store: runtime.store,
+    events: runtime.events,
+    media,
+    verifier: createTokenVerifier(await loadVerifyKey(config)),
+    log,
+    ai: {
+      model: config.OPENAI_MODEL,
+      ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}),
+      ...(config.OPENAI_BASE_URL ? { baseURL: config.OPENAI_BASE_URL } : {}),
+    },
+  });
+  await service.start();
+  runtime.start();
+  const consumer = createConsumer({
+    store: runtime.store,
+    bus,
+    groupId: 'content',
+    topics: [topicFor('auth'), topicFor('engagement')],
+    handlers: service.handlers,
+    log: log.child({ part: 'consumer' }),
+  });
+  await consumer.start();
+  return {
+    app: service.app,
+    ready: () => runtime.store.ping(),
+    async close() {
+      await consumer.stop();
+      await runtime.close();
+      await media.close();
+    },
+  };
+}

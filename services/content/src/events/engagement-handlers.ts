@@ -1,0 +1,76 @@
+import { type EngagementEventData, EngagementEvents } from '@nudge/contracts';
+import type { EventEnvelope, EventHandler } from '@nudge/platform';
+import type { ContentCollections } from './collections';
+
+/** True when `event` comes after the state's last event (same stream: by version; otherwise by time). */
+const isNewer = (event: EventEnvelope, state: { at: string; stream: string; version: number }) => {
+  if (event.stream === state.stream) return event.version > state.version;
+  return event.occurredAt > state.at;
+};
+
+/**
+ * Like and comment counters from engagement's events. Every handler sets a state and recounts from the states, so
+ * delivering an event twice (or a whole stream again) leaves the same numbers: the like count is the number of
+ * (user, post) pairs whose state is liked, the comment count the number of comments not deleted.
+ */
+export function engagementHandlers(c: ContentCollections): Record<string, EventHandler> {
+  const recountLikes = async (templateId: string) => {
+    const totallikes = await c.likes.countDocuments({ templateId, liked: true });
+    await c.counters.updateOne(
+      { _id: templateId },
+      { $set: { totallikes }, $setOnInsert: { totalcomments: 0 } },
+      { upsert: true },
+    );
+  };
+  const recountComments = async (templateId: string) => {
+    const totalcomments = await c.comments.countDocuments({ templateId, deleted: false });
+    await c.counters.updateOne(
+      { _id: templateId },
+      { $set: { totalcomments }, $setOnInsert: { totallikes: 0 } },
+      { upsert: true },
+    );
+  };
+
+  return {
+    [EngagementEvents.LikeSet.type]: async (event) => {
+      const d = event.data as EngagementEventData<'LikeSet'>;
+      const _id = `${d.userId}:${d.templateId}`;
+      const current = await c.likes.findOne({ _id });
+      if (!current || isNewer(event, current)) {
+        await c.likes.replaceOne(
+          { _id },
+          {
+            _id,
+            userId: d.userId,
+            templateId: d.templateId,
+            liked: d.liked,
+            at: event.occurredAt,
+            stream: event.stream,
+            version: event.version,
+          },
+          { upsert: true },
+        );
+      }
+      await recountLikes(d.templateId);
+    },
+    [EngagementEvents.CommentAdded.type]: async (event) => {
+      const d = event.data as EngagementEventData<'CommentAdded'>;
+      // $setOnInsert: a deletion seen first (or earlier) is never undone by a late or repeated add.
+      await c.comments.updateOne(
+        { _id: d.commentId },
+        { $setOnInsert: { templateId: d.templateId, deleted: false } },
+        { upsert: true },
+      );
+      await recountComments(d.templateId);
+    },
+    [EngagementEvents.CommentDeleted.type]: async (event) => {
+      const d = event.data as EngagementEventData<'CommentDeleted'>;
+      await c.comments.updateOne(
+        { _id: d.commentId },
+        { $set: { templateId: d.templateId, deleted: true } },
+        { upsert: true },
+      );
+      await recountComments(d.templateId);
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { EventEnvelope, Projection } from '@nudge/platform';
+import { evolveTemplate, type TemplateState } from '../domain/template';
+import { type ContentCollections, FEED_ORDER, type FeedEntry } from './collections';
+
+/** Newest first: later createdAt first, then the larger id. */
+const before = (a: FeedEntry, b: FeedEntry) => a.at > b.at || (a.at === b.at && a.id > b.id);
+
+/** The feed order after a post changed: its entry removed, then put back in place if the post is active. */
+export function placeInFeed(posts: readonly FeedEntry[], post: TemplateState): FeedEntry[] {
+  const rest = posts.filter((p) => p.id !== post._id);
+  if (!post.status) return rest;
+  const entry: FeedEntry = { id: post._id, topic: post.topic, at: post.createdAt };
+  const at = rest.findIndex((p) => before(entry, p));
+  rest.splice(at === -1 ? rest.length : at, 0, entry);
+  return rest;
+}
+
+/** The posts read model (`templates`, the folded state) and the order of active posts (`feed_order`). */
+export function createTemplatesProjection(c: ContentCollections): Projection {
+  return {
+    name: 'content.templates',
+    async apply(event: EventEnvelope) {
+      if (!event.stream.startsWith('template-')) return;
+      const current = await c.templates.findOne({ _id: event.stream.slice('template-'.length) });
+      if (current && current.version >= event.version) return;
+      const next = evolveTemplate(current, event);
+      if (!next) return;
+      await c.templates.replaceOne({ _id: next._id }, next, { upsert: true });
+      const order = await c.feedOrder.findOne({ _id: FEED_ORDER });
+      await c.feedOrder.replaceOne(
+        { _id: FEED_ORDER },
+        { _id: FEED_ORDER, posts: placeInFeed(order?.posts ?? [], next) },
+        { upsert: true },
+      );
+    },
+    async reset() {
+      await c.templates.drop();
+      await c.feedOrder.drop();
+    },
+  };
+}

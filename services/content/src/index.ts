@@ -1,0 +1,14 @@
+export { type BootedContent, bootContent } from './boot';
+export { DEFAULT_SITE_SETTINGS } from './domain/site-settings';
+export {
+  createFileMediaStore,
+  createGridFsMediaStore,
+  type MediaStore,
+  openMediaStore,
+} from './infra/media';
+export {
+  CONTENT_BODY_LIMIT,
+  type ContentService,
+  type ContentServiceDeps,
+  createContentService,
+} from './service';

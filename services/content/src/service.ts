@@ -1,0 +1,115 @@
+import {
+  authenticate,
+  createHttpApp,
+  createUserDirectory,
+  type DocumentStore,
+  type EventHandler,
+  finishApp,
+  type Logger,
+  type ServiceEventStore,
+  type TokenVerifier,
+  type UserDirectory,
+} from '@nudge/platform';
+import type { ErrorRequestHandler, Express } from 'express';
+import { createAiWriter } from './app/ai-writer';
+import { createFeedOrder } from './app/feed-order';
+import { createImageIntake } from './app/images';
+import { createMediaDelivery } from './app/media-delivery';
+import { createPostViews } from './app/post-views';
+import { createPromotions } from './app/promotions';
+import { createReaderPosts } from './app/reader-posts';
+import { createReads } from './app/reads';
+import { createSiteSettings } from './app/site-settings';
+import { createTemplates } from './app/templates';
+import { createTodayPost } from './app/today-post';
+import { createTopics } from './app/topics';
+import { contentCollections, ensureContentIndexes } from './events/collections';
+import { engagementHandlers } from './events/engagement-handlers';
+import { createContentReadModels } from './events/read-models';
+import { mediaRoutes } from './http/media-routes';
+import { promotionRoutes } from './http/promotion-routes';
+import { readerRoutes } from './http/reader-routes';
+import { settingsRoutes } from './http/settings-routes';
+import { templateAdminRoutes } from './http/template-admin-routes';
+import { topicRoutes } from './http/topic-routes';
+import { inspectImage, resizeToWebp } from './infra/images';
+import type { MediaStore } from './infra/media';
+import { createOpenAiWriter, type WriterOptions } from './infra/openai-writer';
+
+/** A 5 MB image as base64 inside JSON is about 6.7 MB. */
+export const CONTENT_BODY_LIMIT = '8mb';
+
+export interface ContentServiceDeps {
+  store: DocumentStore;
+  events: ServiceEventStore;
+  media: MediaStore;
+  verifier: TokenVerifier;
+  log: Logger;
+  /** The AI writer's provider; without an apiKey generate-content answers 503. */
+  ai?: Partial<WriterOptions> & { model: string };
+  bodyLimit?: string;
+  clock?: () => Date;
+}
+
+export interface ContentService {
+  app: Express;
+  /** Indexes and projection catch-up. Call once before serving. */
+  start(): Promise<void>;
+  /** For the consumer on auth's and engagement's topics (group 'content'), keyed by event type. */
+  handlers: Record<string, EventHandler>;
+  directory: UserDirectory;
+}
+
+/** Most large bodies here are images: say what the limit is. */
+const tooLargeBody: ErrorRequestHandler = (err, _req, res, next) => {
+  if ((err as { type?: unknown } | undefined)?.type !== 'entity.too.large') return next(err);
+  res
+    .status(413)
+    .json({ status: false, message: 'The request is too large: an image must be 5 MB or smaller' });
+};
+
+/** The content service's composition: use cases, routes and read models over the ports it is given. */
+export function createContentService(deps: ContentServiceDeps): ContentService {
+  const clock = deps.clock ?? (() => new Date());
+  const c = contentCollections(deps.store);
+  deps.events.register(createContentReadModels(c));
+  const directory = createUserDirectory(deps.store);
+
+  const images = createImageIntake({ media: deps.media, inspect: inspectImage });
+  const views = createPostViews(c);
+  const reads = createReads({ events: deps.events, clock });
+  const topics = createTopics({ c, events: deps.events, clock });
+  const templates = createTemplates({ c, events: deps.events, topics, images, views, clock });
+  const order = createFeedOrder(c);
+  const posts = createReaderPosts({ c, order, views, reads });
+  const today = createTodayPost({ c, order, directory, views, reads, clock });
+  const promotions = createPromotions({ c, events: deps.events, images, clock });
+  const settings = createSiteSettings({ c, events: deps.events });
+  const writer = deps.ai?.apiKey
+    ? createOpenAiWriter({ ...deps.ai, apiKey: deps.ai.apiKey, model: deps.ai.model })
+    : undefined;
+  const ai = createAiWriter({ writer, settings });
+  const media = createMediaDelivery({ media: deps.media, collections: c, resize: resizeToWebp });
+
+  const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit ?? CONTENT_BODY_LIMIT });
+  app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
+  app.use(topicRoutes(topics));
+  app.use(templateAdminRoutes({ templates, ai }));
+  app.use(readerRoutes({ posts, today }));
+  app.use(promotionRoutes(promotions));
+  app.use(settingsRoutes(settings));
+  app.use(mediaRoutes(media));
+  app.use(tooLargeBody);
+  finishApp(app, deps.log);
+
+  return {
+    app,
+    directory,
+    handlers: { ...directory.handlers, ...engagementHandlers(c) },
+    async start() {
+      await ensureContentIndexes(c);
+      await directory.ensureIndexes();
+      await deps.events.catchUp();
+    },
+  };
+}

@@ -1,0 +1,212 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addPost, addTopic, type ContentHarness, pngDataUrl, startContent } from './harness';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+async function fetchBytes(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { res, bytes: Buffer.from(await res.arrayBuffer()) };
+}
+
+describe('uploaded images and /api/media', () => {
+  let h: ContentHarness;
+  let topic: string;
+  beforeAll(async () => {
+    h = await startContent();
+    topic = await addTopic(h, 'Images');
+  });
+  afterAll(() => h.close());
+
+  it('stores a real PNG and keeps only its /api/media URL on the post', async () => {
+    const post = await addPost(h, { topic, image: await pngDataUrl(1200, 800) });
+    expect(post.image).toMatch(/^\/api\/media\/[0-9a-f]{24}$/);
+    const stored = await h.store.collection('templates').findOne({ _id: post._id });
+    expect(JSON.stringify(stored)).not.toContain('data:');
+    const { res, bytes } = await fetchBytes(h.url + post.image);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toBe(IMMUTABLE);
+    expect(res.headers.get('etag')).toBeTruthy();
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['png', 1200, 800]);
+  });
+
+  it.each([
+    ['JPEG', 'jpeg', 'image/jpeg'],
+    ['WebP', 'webp', 'image/webp'],
+    ['GIF', 'gif', 'image/gif'],
+    ['AVIF', 'avif', 'image/avif'],
+  ] as const)('accepts a %s, served with its real content type', async (_label, format, type) => {
+    const bytes = await sharp({ create: { width: 32, height: 16, channels: 3, background: '#aa3300' } })
+      .toFormat(format)
+      .toBuffer();
+    // The label does not matter: the bytes decide.
+    const post = await addPost(h, { topic, image: `data:image/png;base64,${bytes.toString('base64')}` });
+    const res = await fetch(h.url + post.image);
+    expect(res.headers.get('content-type')).toBe(type);
+  });
+
+  const refusals: [string, () => Promise<string>, string][] = [
+    [
+      'text disguised as image/png',
+      async () => `data:image/png;base64,${Buffer.from('this is not a picture').toString('base64')}`,
+      'The image must be a JPEG, PNG, WebP, GIF or AVIF picture',
+    ],
+    [
+      'an SVG',
+      async () =>
+        `data:image/svg+xml;base64,${Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+        ).toString('base64')}`,
+      'The image must be a JPEG, PNG, WebP, GIF or AVIF picture',
+    ],
+    [
+      'a TIFF',
+      async () =>
+        `data:image/tiff;base64,${(
+          await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+            .tiff()
+            .toBuffer()
+        ).toString('base64')}`,
+      'The image must be a JPEG, PNG, WebP, GIF or AVIF picture',
+    ],
+    [
+      'a data URL that is not base64',
+      async () => 'data:image/svg+xml;utf8,<svg></svg>',
+      'The image must be an uploaded image file (a base64 data URL)',
+    ],
+    [
+      'broken base64',
+      async () => 'data:image/png;base64,@@@###',
+      'The image must be an uploaded image file (a base64 data URL)',
+    ],
+    ['an empty file', async () => 'data:image/png;base64,', 'The image file is empty'],
+    [
+      'more than 5 MB',
+      async () => {
+        // A real PNG padded past 5 MB: still an image, refused for its size alone.
+        const png = Buffer.from((await pngDataUrl(10, 10)).split(',')[1]!, 'base64');
+        const big = Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024 + 1 - png.length)]);
+        return `data:image/png;base64,${big.toString('base64')}`;
+      },
+      'The image must be 5 MB or smaller',
+    ],
+  ];
+
+  it.each(refusals)('refuses %s with a clear 400 and stores nothing', async (_label, make, message) => {
+    const before = await h.store.collection('templates').countDocuments({});
+    const reply = await h.post(
+      '/api/template/add',
+      { heading: 'H', body: 'B', topic, image: await make() },
+      h.admin.token,
+    );
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ status: false, message });
+    expect(await h.store.collection('templates').countDocuments({})).toBe(before);
+  });
+
+  it('answers 413 naming the image limit when the body is past the 8 MB body limit', async () => {
+    const reply = await h.post(
+      '/api/template/add',
+      { heading: 'H', body: 'B', topic, image: `data:image/png;base64,${'A'.repeat(9 * 1024 * 1024)}` },
+      h.admin.token,
+    );
+    expect(reply.status).toBe(413);
+    expect(reply.body).toEqual({
+      status: false,
+      message: 'The request is too large: an image must be 5 MB or smaller',
+    });
+  });
+
+  it('accepts an image of exactly 5 MB (the body limit leaves room for its base64)', async () => {
+    const png = Buffer.from((await pngDataUrl(10, 10)).split(',')[1]!, 'base64');
+    const exact = Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024 - png.length)]);
+    const post = await addPost(h, { topic, image: `data:image/png;base64,${exact.toString('base64')}` });
+    const { bytes } = await fetchBytes(h.url + post.image);
+    expect(bytes.length).toBe(5 * 1024 * 1024);
+  });
+
+  it('keeps the image on update when given its /api/media URL or nothing; replaces and clears it', async () => {
+    const post = await addPost(h, { topic, image: await pngDataUrl(20, 20) });
+    let reply = await h.post(
+      `/api/template/update/${post._id}`,
+      { info: { image: post.image, heading: 'x' } },
+      h.admin.token,
+    );
+    expect(reply.body.template.image).toBe(post.image);
+    reply = await h.post(`/api/template/update/${post._id}`, { info: { heading: 'y' } }, h.admin.token);
+    expect(reply.body.template.image).toBe(post.image);
+    reply = await h.post(
+      `/api/template/update/${post._id}`,
+      { info: { image: await pngDataUrl(30, 30, '#00ff00') } },
+      h.admin.token,
+    );
+    expect(reply.body.template.image).toMatch(/^\/api\/media\//);
+    expect(reply.body.template.image).not.toBe(post.image);
+    reply = await h.post(`/api/template/update/${post._id}`, { info: { image: '' } }, h.admin.token);
+    expect(reply.body.template.image).toBe('');
+    reply = await h.post(
+      `/api/template/update/${post._id}`,
+      { info: { image: 'data:text/plain;base64,aGVsbG8=' } },
+      h.admin.token,
+    );
+    expect(reply.status).toBe(400);
+  });
+
+  it('serves 480 and 960 wide WebP variants, never enlarged, cached in the media store', async () => {
+    const post = await addPost(h, { topic, image: await pngDataUrl(1200, 800) });
+    for (const width of [480, 960]) {
+      const { res, bytes } = await fetchBytes(`${h.url}${post.image}?w=${width}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/webp');
+      expect(res.headers.get('cache-control')).toBe(IMMUTABLE);
+      const meta = await sharp(bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['webp', width, (width * 2) / 3]);
+    }
+    const variants = h.store.collection<{ _id: string; variantId: string }>('media_variants');
+    const id = post.image.split('/').pop();
+    const cached = await variants.findOne({ _id: `${id}:w480` });
+    expect(cached).not.toBeNull();
+    expect(await h.media.get(cached!.variantId)).toMatchObject({ contentType: 'image/webp' });
+    // A second request is answered from the cache: no new variant is made.
+    await fetch(`${h.url}${post.image}?w=480`);
+    expect((await variants.findOne({ _id: `${id}:w480` }))?.variantId).toBe(cached!.variantId);
+
+    const small = await addPost(h, { topic, image: await pngDataUrl(300, 200) });
+    const { bytes } = await fetchBytes(`${h.url}${small.image}?w=960`);
+    const meta = await sharp(bytes).metadata();
+    expect([meta.format, meta.width]).toEqual(['webp', 300]);
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const post = await addPost(h, { topic, image: await pngDataUrl(50, 50) });
+    const first = await fetch(`${h.url}${post.image}?w=480`);
+    const etag = first.headers.get('etag')!;
+    await first.arrayBuffer();
+    const again = await fetch(`${h.url}${post.image}?w=480`, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    const original = await fetch(h.url + post.image);
+    expect(original.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('answers 404 JSON for unknown ids and 400 for a bad width', async () => {
+    for (const path of [
+      '/api/media/dddddddddddddddddddddddd',
+      '/api/media/not-an-id',
+      '/api/media/..%2f..',
+    ]) {
+      const reply = await h.get(path);
+      expect(reply.status, path).toBe(404);
+      expect(reply.body.status).toBe(false);
+    }
+    const unknownVariant = await h.get('/api/media/dddddddddddddddddddddddd?w=480');
+    expect(unknownVariant.body).toEqual({ status: false, message: 'Image not found' });
+    const post = await addPost(h, { topic, image: await pngDataUrl(50, 50) });
+    for (const w of ['100', 'abc', '4800']) {
+      const reply = await h.get(`${post.image}?w=${w}`);
+      expect(reply.status).toBe(400);
+      expect(reply.body).toEqual({ status: false, message: 'w must be 480 or 960' });
+    }
+  });
+});
