@@ -9,6 +9,8 @@ export interface SessionClaims {
   userId: string;
   email: string;
   role: Role;
+  /** When auth signed the token, in ms (finer than `iat`): tells services whether its role is newer than theirs. */
+  issuedAtMs?: number;
 }
 
 /** What an e-mail link token may be used for; a token for one purpose is refused for any other. */
@@ -42,7 +44,7 @@ export interface TokenVerifier {
 export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number): TokenIssuer {
   return {
     signSession: ({ userId, email, role }) =>
-      new SignJWT({ email, role, typ: 'session' })
+      new SignJWT({ email, role, typ: 'session', iat_ms: Date.now() })
         .setProtectedHeader({ alg: TOKEN_ALG })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -84,7 +86,9 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
       if (payload?.typ !== 'session' || typeof payload.sub !== 'string') return null;
       const role = payload.role as Role;
       if (!ROLES.includes(role) || typeof payload.email !== 'string') return null;
-      return { userId: payload.sub, email: payload.email, role };
+      const claims: SessionClaims = { userId: payload.sub, email: payload.email, role };
+      if (typeof payload.iat_ms === 'number') claims.issuedAtMs = payload.iat_ms;
+      return claims;
     },
     async verifyLink(token, purpose) {
       const payload = await verify(token, linkAudience(purpose));
