@@ -62,19 +62,6 @@ describe('user directory (auth events kept by other services)', () => {
     expect(await twice.byId('u1')).toEqual(await once.byId('u1'));
   });
 
-  it('lets a token signed after the last known role change carry its role; an older token gets the known role', async () => {
-    const directory = await deliver(stream.slice(0, 3));
-    const claims = { userId: 'u1', email: 'ann@example.com', role: 'admin' as const };
-    // Promoted to admin in auth; the RoleChanged event is still on its way here.
-    expect(
-      await directory.currentRole('u1', { ...claims, issuedAtMs: Date.parse('2026-11-01T10:00:01Z') }),
-    ).toBe('admin');
-    expect(
-      await directory.currentRole('u1', { ...claims, issuedAtMs: Date.parse('2026-11-01T09:59:59Z') }),
-    ).toBe('user');
-    expect(await directory.currentRole('u1', claims)).toBe('user');
-  });
-
   it('ignores an older event redelivered after a newer one', async () => {
     const directory = await deliver([...stream, stream[3] as EventEnvelope, stream[2] as EventEnvelope]);
     expect((await directory.byId('u1'))?.timeZone).toBe('Asia/Kolkata');

@@ -2,7 +2,6 @@ import { type AuthEventData, AuthEvents, type Role } from '@nudge/contracts';
 import type { EventHandler } from '../events/consumer';
 import type { EventEnvelope } from '../events/types';
 import type { DocumentStore } from '../store/types';
-import type { SessionClaims } from '../tokens';
 
 /** What a service other than auth knows of a user: its own copy, kept from auth's events. */
 export interface DirectoryUser {
@@ -16,8 +15,6 @@ export interface DirectoryUser {
   timeZone: string;
   notiinfo: { time: string; active: boolean };
   createdAt: string;
-  /** When the role last changed (registration or RoleChanged): a token signed later carries a role at least as new. */
-  roleSetAt: string;
   /** The auth stream version last applied (events older than this are duplicates). */
   version: number;
 }
@@ -28,11 +25,8 @@ export interface UserDirectory {
   byId(userId: string): Promise<DirectoryUser | null>;
   byIds(userIds: string[]): Promise<Map<string, DirectoryUser>>;
   byEmail(email: string): Promise<DirectoryUser | null>;
-  /**
-   * For authenticate(): the user's current role, or undefined when the user is not known here yet. A token signed
-   * after the last role change this copy knows of carries the newer role (the change is still on the bus): it wins.
-   */
-  currentRole(userId: string, claims?: SessionClaims): Promise<Role | undefined>;
+  /** For authenticate(): the user's current role, or undefined when the user is not known here yet. */
+  currentRole(userId: string): Promise<Role | undefined>;
   ensureIndexes(): Promise<void>;
   /** Drops the copy (a rebuild re-reads auth's topic from the start with a new consumer group). */
   reset(): Promise<void>;
@@ -73,7 +67,6 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
         timeZone: data.timeZone,
         notiinfo: data.notiinfo,
         createdAt: event.occurredAt,
-        roleSetAt: event.occurredAt,
         version: event.version,
       };
       const current = await users.findOne({ _id: data.userId });
@@ -89,10 +82,7 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
     [AuthEvents.NotificationPreferencesChanged.type]: on<AuthEventData<'NotificationPreferencesChanged'>>(
       (_current, data) => (data.notiinfo ? { notiinfo: data.notiinfo } : {}),
     ),
-    [AuthEvents.RoleChanged.type]: on<AuthEventData<'RoleChanged'>>((_current, data, event) => ({
-      role: data.to,
-      roleSetAt: event.occurredAt,
-    })),
+    [AuthEvents.RoleChanged.type]: on<AuthEventData<'RoleChanged'>>((_current, data) => ({ role: data.to })),
     // Events that change nothing here still advance the version, so later events are not mistaken for gaps.
     [AuthEvents.UserVerified.type]: on(() => ({})),
     [AuthEvents.UserSignedIn.type]: on(() => ({})),
@@ -108,12 +98,8 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
       return new Map(found.map((u) => [u._id, u]));
     },
     byEmail: (email) => users.findOne({ email: email.toLowerCase() }),
-    async currentRole(userId, claims) {
-      const user = await users.findOne({ _id: userId });
-      if (!user) return undefined;
-      const newerToken =
-        claims?.issuedAtMs !== undefined && claims.issuedAtMs > Date.parse(user.roleSetAt ?? '');
-      return newerToken ? claims.role : user.role;
+    async currentRole(userId) {
+      return (await users.findOne({ _id: userId }))?.role;
     },
     async ensureIndexes() {
       await users.createIndex({ email: 1 });

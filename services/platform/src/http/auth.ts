@@ -26,7 +26,7 @@ export interface AuthenticateOptions {
    * of the user yet (their events are still on the bus): the token's role then stands. Services without a user read
    * model omit it.
    */
-  currentRole?: (userId: string, claims: SessionClaims) => Promise<Role | null | undefined>;
+  currentRole?: (userId: string) => Promise<Role | null | undefined>;
 }
 
 /** Reads and verifies the session token if there is one; never refuses (use requireUser / requireRole for that). */
@@ -35,7 +35,7 @@ export function authenticate({ verifier, currentRole }: AuthenticateOptions): Re
     try {
       const claims = await verifier.verifySession(tokenFrom(req));
       if (claims && currentRole) {
-        const role = await currentRole(claims.userId, claims);
+        const role = await currentRole(claims.userId);
         req.auth =
           role === null ? undefined : { ...claims, role: role ?? claims.role, tokenRole: claims.role };
       } else {

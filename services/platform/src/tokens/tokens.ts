@@ -9,8 +9,6 @@ export interface SessionClaims {
   userId: string;
   email: string;
   role: Role;
-  /** When auth signed the token, in ms (finer than `iat`): tells services whether its role is newer than theirs. */
-  issuedAtMs?: number;
 }
 
 /** What an e-mail link token may be used for; a token for one purpose is refused for any other. */
@@ -44,7 +42,7 @@ export interface TokenVerifier {
 export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number): TokenIssuer {
   return {
     signSession: ({ userId, email, role }) =>
-      new SignJWT({ email, role, typ: 'session', iat_ms: Date.now() })
+      new SignJWT({ email, role, typ: 'session' })
         .setProtectedHeader({ alg: TOKEN_ALG })
         .setSubject(userId)
         .setIssuer(ISSUER)
@@ -86,9 +84,7 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
       if (payload?.typ !== 'session' || typeof payload.sub !== 'string') return null;
       const role = payload.role as Role;
       if (!ROLES.includes(role) || typeof payload.email !== 'string') return null;
-      const claims: SessionClaims = { userId: payload.sub, email: payload.email, role };
-      if (typeof payload.iat_ms === 'number') claims.issuedAtMs = payload.iat_ms;
-      return claims;
+      return { userId: payload.sub, email: payload.email, role };
     },
     async verifyLink(token, purpose) {
       const payload = await verify(token, linkAudience(purpose));
