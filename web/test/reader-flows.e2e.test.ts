@@ -53,6 +53,13 @@ describe.runIf(!unavailable)('reader flows across the services, in Chromium', ()
   beforeAll(async () => {
     e2e = await startE2e({ ADMIN_EMAILS: 'admin@example.com' });
     admin = await signIn('admin@example.com', { firstname: 'Ada', lastname: 'Admin' });
+    // The admin role reaches content through the bus a moment after the sign-in.
+    await expect
+      .poll(
+        async () =>
+          (await jsonCall(e2e.app.url, 'GET', '/api/template/alltemplates', undefined, admin.token)).status,
+      )
+      .toBe(200);
     // Subscriptions are off until an admin turns them on (the /upgrade page needs the setting).
     await api('PUT', '/api/sitesettings/update', { settings: { subscription: true } }, admin.token);
     for (const name of ['Sleep', 'Focus'] as const) {

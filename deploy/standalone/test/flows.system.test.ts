@@ -62,6 +62,11 @@ beforeAll(async () => {
     WEB_DIST: join(dataDir, 'no-web'),
   });
   admin = await signIn('admin@example.com');
+  // The admin role reaches content through the bus a moment after the sign-in.
+  await eventually(
+    async () => (await call('GET', '/api/template/alltemplates', undefined, admin.token)).status === 200,
+    'content to know the admin',
+  );
   for (const topic of ['Sleep', 'Focus']) await ok('POST', '/api/topic/add', { topic }, admin.token);
   for (const t of (await ok('GET', '/api/topic/getalltopics')).topics) topicIds.push(t._id);
   const add = async (n: number, type: 0 | 1, topic: string, body: string, image?: string) =>

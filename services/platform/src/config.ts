@@ -194,7 +194,7 @@ export const configSchema = z.object({
   RAZORPAY_KEY_ID: z
     .string()
     .optional()
-    .describe('Razorpay API key id; unset = the simulated checkout of the embedded topology.'),
+    .describe('Razorpay API key id; unset = the simulated checkout (payments off when NODE_ENV=production).'),
   RAZORPAY_KEY_SECRET: z
     .string()
     .optional()
