@@ -8,6 +8,7 @@ import type { ServiceName } from '@nudge/contracts';
 import { bootEngagement } from '@nudge/engagement';
 import { createGateway } from '@nudge/gateway';
 import {
+  type BootedService,
   type Config,
   closeServer,
   createLogger,
@@ -18,7 +19,6 @@ import {
   openEventBus,
   openOutboxStore,
 } from '@nudge/platform';
-import type { Express } from 'express';
 
 /** The services this topology runs, in start order (engagement calls auth's internal API). */
 const BUILT = ['auth', 'content', 'engagement', 'billing'] as const;
@@ -33,10 +33,8 @@ export interface Standalone {
   close(): Promise<void>;
 }
 
-interface Running {
-  app: Express;
+interface Running extends BootedService {
   ready(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /**

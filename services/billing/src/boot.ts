@@ -1,14 +1,11 @@
 import {
-  type Config,
   createConsumer,
   createTokenVerifier,
   createUserDirectory,
-  type EventBus,
-  type Logger,
-  loadOrCreateSecret,
+  loadInternalToken,
   loadVerifyKey,
-  type Messaging,
   openServiceRuntime,
+  type ServiceBootOptions,
   topicFor,
 } from '@nudge/platform';
 import { createAuthUserRecords } from './infra/auth-users';
@@ -16,20 +13,12 @@ import { openPayments } from './infra/open-payments';
 import { createBillingService } from './service';
 
 /** Builds the billing service from configuration: what both the container (main.ts) and the standalone process run. */
-export async function bootBilling(opts: {
-  config: Config;
-  bus: EventBus;
-  log: Logger;
-  messaging: Messaging;
-  /** Base URLs of the other services' internal APIs (standalone passes loopback URLs; containers from config). */
-  serviceUrls: { auth?: string };
-}) {
+export async function bootBilling(opts: ServiceBootOptions) {
   const { config, bus } = opts;
   const log = opts.log.child({ service: 'billing' });
   const runtime = await openServiceRuntime({ service: 'billing', config, bus, log });
   const verifier = createTokenVerifier(await loadVerifyKey(config));
-  const internalToken =
-    config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'));
+  const internalToken = await loadInternalToken(config);
   const payments = await openPayments(config, runtime.store, log);
   const directory = createUserDirectory(runtime.store);
   const service = createBillingService({

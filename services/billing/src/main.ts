@@ -1,43 +1,5 @@
-import {
-  ConfigError,
-  closeServer,
-  createLogger,
-  createMessaging,
-  listen,
-  loadConfig,
-  openEventBus,
-  openOutboxStore,
-} from '@nudge/platform';
+import { runServiceContainer } from '@nudge/platform';
 import { bootBilling } from './boot';
 
 /** Container composition root of the billing service (docker-compose, Kubernetes). */
-async function main() {
-  const config = loadConfig();
-  const log = createLogger('billing', config.LOG_LEVEL);
-  const { bus, close: closeBus } = await openEventBus(config, log);
-  const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
-  const outboxStore = capture ? await openOutboxStore(config) : undefined;
-  const billing = await bootBilling({
-    config,
-    bus,
-    log,
-    messaging: createMessaging(config, outboxStore),
-    serviceUrls: { ...(config.AUTH_URL ? { auth: config.AUTH_URL } : {}) },
-  });
-  const { server, url } = await listen(billing.app, config.SERVICE_PORT, '0.0.0.0');
-  log.info({ url }, 'billing service listening');
-  const stop = async () => {
-    await closeServer(server);
-    await billing.close();
-    await outboxStore?.close();
-    await closeBus();
-    process.exit(0);
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
-});
+runServiceContainer('billing', bootBilling);

@@ -21,25 +21,17 @@ import { paymentRoutes } from './http/payment-routes';
 import { simulatedRoutes } from './http/simulated-routes';
 import { rawWebhookBody, WEBHOOK_PATH, webhookRoutes } from './http/webhook-routes';
 import type { UserRecords } from './infra/auth-users';
-import type { PaymentProvider } from './infra/payment-provider';
+import type { Payments } from './infra/open-payments';
 import { signDelivery } from './infra/razorpay-webhooks';
-import type { SimulatedRazorpay } from './infra/simulated-razorpay';
 
-export interface BillingServiceDeps {
+/** Payments (provider, simulated checkout, keys, plan): see infra/open-payments.ts. */
+export interface BillingServiceDeps extends Payments {
   store: DocumentStore;
   events: ServiceEventStore;
   log: Logger;
   verifier: TokenVerifier;
   /** Billing's copy of auth's users (roles for refusals, time zones for dates); fed by a consumer on auth's topic. */
   directory: UserDirectory;
-  provider: PaymentProvider;
-  /** Embedded topology: the simulated Razorpay (its checkout page, and its renewal schedule in the periodic check). */
-  simulated?: SimulatedRazorpay;
-  /** Razorpay key id (checkout.js), key secret (checkout handler signatures), webhook secret. */
-  keyId: string;
-  keySecret: string;
-  webhookSecret: string;
-  planId: string;
   /** The full user for answers that return it; absent = answers leave `user` out. */
   users?: UserRecords;
   bodyLimit: string;

@@ -1,12 +1,9 @@
 import {
-  type Config,
   createConsumer,
   createTokenVerifier,
-  type EventBus,
-  type Logger,
   loadVerifyKey,
-  type Messaging,
   openServiceRuntime,
+  type ServiceBootOptions,
   topicFor,
 } from '@nudge/platform';
 import type { Express } from 'express';
@@ -20,14 +17,7 @@ export interface BootedContent {
 }
 
 /** Builds the content service from configuration: what both the container (main.ts) and the standalone process run. */
-export async function bootContent(opts: {
-  config: Config;
-  bus: EventBus;
-  log: Logger;
-  messaging: Messaging;
-  /** Base URLs of the other services' internal APIs (content calls none today). */
-  serviceUrls: { auth?: string };
-}): Promise<BootedContent> {
+export async function bootContent(opts: ServiceBootOptions): Promise<BootedContent> {
   const { config, bus } = opts;
   const log = opts.log.child({ service: 'content' });
   const runtime = await openServiceRuntime({ service: 'content', config, bus, log });

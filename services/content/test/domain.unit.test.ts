@@ -1,4 +1,11 @@
-import { ContentEvents, expiryInstant, isCssColour, isSiteUrl, SiteSettingsInput } from '@nudge/contracts';
+import {
+  ContentEvents,
+  dayKey,
+  expiryInstant,
+  isCssColour,
+  isSiteUrl,
+  SiteSettingsInput,
+} from '@nudge/contracts';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { acceptedContentType, decodedLength, mediaIdOf, parseDataUrl } from '../src/domain/image';
@@ -17,7 +24,7 @@ import {
   normaliseSubjects,
   type TemplateState,
 } from '../src/domain/template';
-import { dayKey, pickTodayPost, previousDays } from '../src/domain/today';
+import { pickTodayPost, previousDays } from '../src/domain/today';
 import { isTopicNameTaken, topicKey } from '../src/domain/topic';
 import { placeInFeed } from '../src/events/templates-projection';
 import { messageOf } from '../src/http/parse';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, LimitQuery, PageQuery } from './common';
+import { PromotionSnapshot } from './events-content';
 import type { RouteSchemas } from './route-types';
 
 // ── shared pieces ──────────────────────────────────────────────────────────────────────────────────
@@ -317,18 +318,9 @@ export const UpdatePromotionRequest = z.object({
   info: PromotionChanges.describe('The fields to change; absent fields keep their value'),
 });
 
-export const PromotionView = z.object({
+/** A promotion as the admin and reader calls return it: its snapshot (events-content.ts) under `_id`. */
+export const PromotionView = PromotionSnapshot.omit({ promotionId: true }).extend({
   _id: z.string(),
-  image: z.string(),
-  imageurl: z.string(),
-  heading: z.string(),
-  body: z.string(),
-  btntext: z.string(),
-  btnurl: z.string(),
-  /** A date (YYYY-MM-DD, through the end of that day UTC) or an ISO instant; null = never (Infinite). */
-  expires: z.string().nullable(),
-  status: z.boolean(),
-  createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type PromotionView = z.infer<typeof PromotionView>;

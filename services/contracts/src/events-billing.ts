@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BillingStatus } from './billing';
 
 /**
  * Events of the billing service, on topic nudge.billing.events; stream `subscription-<id>`. Auth consumes them:
@@ -62,17 +63,7 @@ export const BillingEvents = {
     type: 'billing.SubscriptionStatusChanged.v1',
     data: z.object({
       subscriptionId: z.string(),
-      status: z.enum([
-        'created',
-        'authenticated',
-        'active',
-        'pending',
-        'halted',
-        'cancelled',
-        'completed',
-        'paused',
-        'expired',
-      ]),
+      status: BillingStatus,
       /** When the provider says it happened (the webhook's created_at), or our clock for our own calls. */
       at: z.string(),
       /** The provider's paid_count in that snapshot (orders snapshots that share a timestamp). */

@@ -2,6 +2,7 @@ export * from './auth';
 export * from './billing';
 export * from './common';
 export * from './content';
+export * from './days';
 export * from './engagement';
 export * from './events-auth';
 export * from './events-billing';

@@ -1,31 +1,20 @@
 import {
-  type Config,
   createTokenVerifier,
-  type EventBus,
-  type Logger,
-  loadSecrets,
+  loadInternalToken,
   loadVerifyKey,
-  type Messaging,
   openServiceRuntime,
+  type ServiceBootOptions,
 } from '@nudge/platform';
 import { createEngagementConsumer } from './events/consumer';
 import { createHttpAuthSessions } from './infra/auth-client';
 import { createEngagementService } from './service';
 
 /** Builds the engagement service from configuration: what both the container (main.ts) and the standalone process run. */
-export async function bootEngagement(opts: {
-  config: Config;
-  bus: EventBus;
-  log: Logger;
-  /** Not used by engagement today (it sends nothing itself); part of every service's boot signature. */
-  messaging: Messaging;
-  /** Base URLs of the other services' internal APIs (standalone passes loopback URLs; containers from config). */
-  serviceUrls: { auth?: string };
-}) {
+export async function bootEngagement(opts: ServiceBootOptions) {
   const { config, bus } = opts;
   const log = opts.log.child({ service: 'engagement' });
   const runtime = await openServiceRuntime({ service: 'engagement', config, bus, log });
-  const { internalToken } = await loadSecrets(config);
+  const internalToken = await loadInternalToken(config);
   const service = createEngagementService({
     store: runtime.store,
     events: runtime.events,

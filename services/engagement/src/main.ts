@@ -1,44 +1,8 @@
-import {
-  ConfigError,
-  closeServer,
-  createLogger,
-  createMessaging,
-  listen,
-  loadConfig,
-  openEventBus,
-  openOutboxStore,
-} from '@nudge/platform';
+import { runServiceContainer } from '@nudge/platform';
 import { bootEngagement } from './boot';
 
 /** Container composition root of the engagement service (docker-compose, Kubernetes). */
-async function main() {
-  const config = loadConfig();
-  const log = createLogger('engagement', config.LOG_LEVEL);
-  const { bus, close: closeBus } = await openEventBus(config, log);
-  const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
-  const outboxStore = capture ? await openOutboxStore(config) : undefined;
-  const engagement = await bootEngagement({
-    config,
-    bus,
-    log,
-    messaging: createMessaging(config, outboxStore),
-    serviceUrls: { ...(config.AUTH_URL ? { auth: config.AUTH_URL } : {}) },
-  });
-  if (!config.AUTH_URL) log.warn('AUTH_URL is not set: check-in answers cannot sign readers in');
-  const { server, url } = await listen(engagement.app, config.SERVICE_PORT, '0.0.0.0');
-  log.info({ url }, 'engagement service listening');
-  const stop = async () => {
-    await closeServer(server);
-    await engagement.close();
-    await outboxStore?.close();
-    await closeBus();
-    process.exit(0);
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-}
-
-main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
-  process.exit(1);
+runServiceContainer('engagement', async (opts) => {
+  if (!opts.serviceUrls.auth) opts.log.warn('AUTH_URL is not set: check-in answers cannot sign readers in');
+  return bootEngagement(opts);
 });

@@ -1,9 +1,10 @@
+import { addDays, dayKey, usableTimeZone } from '@nudge/contracts';
 import { describe, expect, it } from 'vitest';
 import { pickQuestion } from '../src/domain/checkin-questions';
 import { decideAnswer, NO_ANSWERS_MESSAGE, scoreOf, wellbeing } from '../src/domain/checkins';
 import { commentRefusal, decideDeleteComment, decideEditComment, isRefusal } from '../src/domain/comments';
 import { decideLike } from '../src/domain/likes';
-import { addDays, dayKey, readingDays, usableTimeZone } from '../src/domain/reading-days';
+import { readingDays } from '../src/domain/reading-days';
 
 describe('wellbeing score', () => {
   it('scores answers 1..5 on both scales', () => {

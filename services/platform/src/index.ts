@@ -1,5 +1,6 @@
 export * from './bus';
 export * from './config';
+export * from './container';
 export * from './context';
 export * from './csv';
 export * from './directory';

@@ -1,6 +1,7 @@
 import type { Role } from '@nudge/contracts';
+import { dayKey } from '@nudge/contracts';
 import { DuplicateKeyError, type UserDirectory } from '@nudge/platform';
-import { dayKey, pickTodayPost, previousDays } from '../domain/today';
+import { pickTodayPost, previousDays } from '../domain/today';
 import type { ContentCollections } from '../events/collections';
 import type { FeedOrder } from './feed-order';
 import type { PostViews } from './post-views';
@@ -62,7 +63,7 @@ export function createTodayPost(deps: {
   return {
     async forUser(userId: string, role: Role, event: string | undefined) {
       const user = await directory.byId(userId);
-      const day = dayKey(clock(), user?.timeZone ?? 'UTC');
+      const day = dayKey(clock(), user?.timeZone);
       const post = await pickFor(userId, day, user?.topics ?? []);
       if (!post) return { status: false, template: null, message: NO_POST_TODAY };
       const [template] = await views.readerPosts([post], { userId, role });

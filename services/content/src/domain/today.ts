@@ -1,27 +1,9 @@
 /** Today's post rules (reader.md §7 gettodaypost): pure, the clock and the time zone are given. */
-
-/** The calendar day ('YYYY-MM-DD') of `now` in an IANA time zone (UTC when the zone is unknown). */
-export function dayKey(now: Date, timeZone: string): string {
-  const format = (tz: string) =>
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: tz,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(now);
-  try {
-    return format(timeZone);
-  } catch {
-    return format('UTC');
-  }
-}
+import { addDays } from '@nudge/contracts';
 
 /** The `n` days before `day`, nearest first. */
 export function previousDays(day: string, n: number): string[] {
-  const base = Date.parse(`${day}T00:00:00.000Z`);
-  return Array.from({ length: n }, (_, i) =>
-    new Date(base - (i + 1) * 86_400_000).toISOString().slice(0, 10),
-  );
+  return Array.from({ length: n }, (_, i) => addDays(day, -(i + 1)));
 }
 
 /** A stable 32-bit hash (FNV-1a), so a pick is reproducible from (user, day). */

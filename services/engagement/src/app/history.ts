@@ -1,5 +1,6 @@
+import { usableTimeZone } from '@nudge/contracts';
 import type { UserDirectory } from '@nudge/platform';
-import { readingDays, usableTimeZone } from '../domain/reading-days';
+import { readingDays } from '../domain/reading-days';
 import type { ReadingHistory } from '../events/reading-history';
 
 /** Everything the weekly strip, streak, 'Total read' and levels need (reader.md §2, §4). */

@@ -1,54 +1,9 @@
 // Day boundaries of the reading history (reader.md §2 weekly strip, §4 streak): calendar days in the reader's
 // IANA time zone, so a read at 20:00 UTC counts for the next day in Asia/Kolkata and the same day in New York.
 // Pure: `now` is passed in.
+import { addDays, dayKey, usableTimeZone } from '@nudge/contracts';
 
 export const STRIP_DAYS = 7;
-export const DEFAULT_TIME_ZONE = 'UTC';
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      calendar: 'gregory',
-      numberingSystem: 'latn',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** The zone to count days in: an empty or unknown zone is UTC. */
-export function usableTimeZone(timeZone: string | null | undefined): string {
-  if (!timeZone) return DEFAULT_TIME_ZONE;
-  try {
-    formatterFor(timeZone);
-    return timeZone;
-  } catch {
-    return DEFAULT_TIME_ZONE;
-  }
-}
-
-/** 'YYYY-MM-DD' of the calendar day `instant` falls on in `timeZone`. */
-export function dayKey(instant: Date, timeZone: string): string {
-  const parts = formatterFor(usableTimeZone(timeZone)).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
-}
-
-/** Calendar arithmetic on day keys (no instants, so a DST change never skips or repeats a day). */
-export function addDays(key: string, days: number): string {
-  const [year, month, day] = key.split('-').map(Number);
-  const date = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
-  date.setUTCDate(date.getUTCDate() + days);
-  return date.toISOString().slice(0, 10);
-}
-
 export interface ReadingDays {
   today: string;
   /** The last STRIP_DAYS days, oldest first, today last. */

@@ -4,6 +4,8 @@
 // Days are calendar days in the user's IANA time zone (the user record carries `timeZone`, 'UTC' until the
 // browser sends one), so a read at 20:00 UTC lands on the next day in Asia/Kolkata and the same day in New York.
 
+import { addDays, dayKeyToUtcDate, dayKey as sharedDayKey, usableTimeZone } from '@nudge/contracts/days';
+
 /** One entry of POST /api/history/getuserhistory (reader.md §3). */
 export interface HistoryEntry {
   type: number;
@@ -35,39 +37,13 @@ export function totalRead(history: readonly HistoryEntry[]): number {
   return history.filter(isRead).length;
 }
 
-// ── day keys in a time zone ─────────────────────────────────────────────────────────────────────────────────
-
-const dayFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function dayFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = dayFormatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      calendar: 'gregory',
-      numberingSystem: 'latn',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    dayFormatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
+// ── day keys in a time zone (the same rules as the server's: @nudge/contracts/days) ──────────────────────────
 
 /**
  * The time zone to compute days in. Choice: an empty or unknown zone falls back to 'UTC' (the server's default
  * for a user whose browser has not sent one) rather than throwing inside a render.
  */
-export function resolveTimeZone(timeZone: string | null | undefined): string {
-  if (!timeZone) return 'UTC';
-  try {
-    dayFormatter(timeZone);
-    return timeZone;
-  } catch {
-    return 'UTC';
-  }
-}
+export const resolveTimeZone = usableTimeZone;
 
 function toDate(value: string | number | Date): Date {
   return value instanceof Date ? value : new Date(value);
@@ -80,10 +56,7 @@ function toDate(value: string | number | Date): Date {
 export function dayKey(date: Date | string | number, timeZone: string): string {
   const instant = toDate(date);
   if (Number.isNaN(instant.getTime())) throw new RangeError(`Invalid date: ${String(date)}`);
-  const parts = dayFormatter(resolveTimeZone(timeZone)).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes): string =>
-    parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+  return sharedDayKey(instant, timeZone);
 }
 
 /** dayKey, or null when the entry's date cannot be read (such entries are skipped by the day-based rules). */
@@ -103,27 +76,7 @@ export function readDays(history: readonly HistoryEntry[], timeZone: string): Se
   return days;
 }
 
-// ── calendar arithmetic on day keys (no instants, so DST changes cannot skip or repeat a day) ─────────────────
-
-/** The calendar day of a key as a Date at 00:00 UTC (format it with timeZone 'UTC'). */
-export function dayKeyToUtcDate(key: string): Date {
-  const [year, month, day] = key.split('-').map(Number);
-  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
-}
-
-function utcDateToKey(date: Date): string {
-  const year = String(date.getUTCFullYear()).padStart(4, '0');
-  const month = String(date.getUTCMonth() + 1).padStart(2, '0');
-  const day = String(date.getUTCDate()).padStart(2, '0');
-  return `${year}-${month}-${day}`;
-}
-
-/** The day `days` calendar days after `key` (negative for before). */
-export function addDays(key: string, days: number): string {
-  const date = dayKeyToUtcDate(key);
-  date.setUTCDate(date.getUTCDate() + days);
-  return utcDateToKey(date);
-}
+export { addDays, dayKeyToUtcDate };
 
 // ── weekly strip ───────────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,0 +1,54 @@
+// Calendar days in a reader's IANA time zone: the boundary of today's post (content), of the reading history,
+// streak and weekly strip (engagement, web). Pure and zod-free, so the web app imports it at run time
+// (`@nudge/contracts/days`) without pulling zod into the bundle.
+
+export const DEFAULT_TIME_ZONE = 'UTC';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      calendar: 'gregory',
+      numberingSystem: 'latn',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+/** The zone to count days in: an empty or unknown zone is UTC (never a throw inside a request or a render). */
+export function usableTimeZone(timeZone: string | null | undefined): string {
+  if (!timeZone) return DEFAULT_TIME_ZONE;
+  try {
+    formatterFor(timeZone);
+    return timeZone;
+  } catch {
+    return DEFAULT_TIME_ZONE;
+  }
+}
+
+/** 'YYYY-MM-DD' of the calendar day `instant` falls on in `timeZone`. */
+export function dayKey(instant: Date, timeZone: string | null | undefined): string {
+  const parts = formatterFor(usableTimeZone(timeZone)).formatToParts(instant);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+}
+
+/** The calendar day of a key as a Date at 00:00 UTC (format it with timeZone 'UTC' to show that day). */
+export function dayKeyToUtcDate(key: string): Date {
+  const [year, month, day] = key.split('-').map(Number);
+  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
+}
+
+/** The day `days` calendar days after `key` (negative for before); no instants, so DST never skips or repeats a day. */
+export function addDays(key: string, days: number): string {
+  const date = dayKeyToUtcDate(key);
+  date.setUTCDate(date.getUTCDate() + days);
+  return date.toISOString().slice(0, 10);
+}

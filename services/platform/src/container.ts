@@ -1,0 +1,68 @@
+import type { Express } from 'express';
+import type { Logger } from 'pino';
+import { type Config, ConfigError, loadConfig } from './config';
+import type { EventBus } from './events/types';
+import { createLogger } from './logger';
+import {
+  closeServer,
+  createMessaging,
+  listen,
+  type Messaging,
+  openEventBus,
+  openOutboxStore,
+} from './runtime';
+
+/** What every service's boot function receives and returns (the standalone process calls the same functions). */
+export interface ServiceBootOptions {
+  config: Config;
+  bus: EventBus;
+  log: Logger;
+  messaging: Messaging;
+  /** Base URLs of the other services' internal APIs. */
+  serviceUrls: { auth?: string };
+}
+export interface BootedService {
+  app: Express;
+  close(): Promise<void>;
+}
+
+/**
+ * The container composition root of one service (docker-compose, Kubernetes): configuration, bus, messaging, boot,
+ * listen on SERVICE_PORT, and a clean stop on SIGTERM/SIGINT. A bad configuration stops the process with its message.
+ */
+export function runServiceContainer(
+  service: string,
+  boot: (opts: ServiceBootOptions) => Promise<BootedService>,
+): void {
+  const main = async () => {
+    const config = loadConfig();
+    const log = createLogger(service, config.LOG_LEVEL);
+    const { bus, close: closeBus } = await openEventBus(config, log);
+    // A transport left on capture (say WhatsApp without Twilio credentials) keeps its messages in a store of its own.
+    const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
+    const outboxStore = capture ? await openOutboxStore(config) : undefined;
+    if (capture) log.warn('a message transport is set to capture: those messages are stored, not sent');
+    const booted = await boot({
+      config,
+      bus,
+      log,
+      messaging: createMessaging(config, outboxStore),
+      serviceUrls: config.AUTH_URL ? { auth: config.AUTH_URL } : {},
+    });
+    const { server, url } = await listen(booted.app, config.SERVICE_PORT, '0.0.0.0');
+    log.info({ url }, `${service} service listening`);
+    const stop = async () => {
+      await closeServer(server);
+      await booted.close();
+      await outboxStore?.close();
+      await closeBus();
+      process.exit(0);
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  };
+  main().catch((err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  });
+}
