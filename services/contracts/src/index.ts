@@ -8,6 +8,7 @@ export * from './events-auth';
 export * from './events-billing';
 export * from './events-content';
 export * from './events-engagement';
+export * from './events-reminders';
 export * from './gating';
 export * from './route-types';
 export * from './routes';

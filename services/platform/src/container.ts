@@ -1,3 +1,4 @@
+import type { ServiceName } from '@nudge/contracts';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config';
@@ -18,8 +19,11 @@ export interface ServiceBootOptions {
   bus: EventBus;
   log: Logger;
   messaging: Messaging;
-  /** Base URLs of the other services' internal APIs. */
-  serviceUrls: { auth?: string };
+  /**
+   * Base URLs of the other services' internal APIs. The standalone process fills this object in as each service
+   * starts, so read it at call time, not at boot.
+   */
+  serviceUrls: Partial<Record<ServiceName, string>>;
 }
 export interface BootedService {
   app: Express;
@@ -47,7 +51,7 @@ export function runServiceContainer(
       bus,
       log,
       messaging: createMessaging(config, outboxStore),
-      serviceUrls: config.AUTH_URL ? { auth: config.AUTH_URL } : {},
+      serviceUrls: serviceUrlsOf(config),
     });
     const { server, url } = await listen(booted.app, config.SERVICE_PORT, '0.0.0.0');
     log.info({ url }, `${service} service listening`);
@@ -65,4 +69,18 @@ export function runServiceContainer(
     console.error(err instanceof ConfigError ? err.message : err);
     process.exit(1);
   });
+}
+
+/** The other services' base URLs from AUTH_URL, CONTENT_URL, ... (container topology). */
+export function serviceUrlsOf(config: Config): Partial<Record<ServiceName, string>> {
+  const urls: Partial<Record<ServiceName, string>> = {};
+  const given: [ServiceName, string | undefined][] = [
+    ['auth', config.AUTH_URL],
+    ['content', config.CONTENT_URL],
+    ['engagement', config.ENGAGEMENT_URL],
+    ['billing', config.BILLING_URL],
+    ['reporting', config.REPORTING_URL],
+  ];
+  for (const [name, url] of given) if (url) urls[name] = url;
+  return urls;
 }
