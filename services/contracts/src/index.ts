@@ -10,5 +10,6 @@ export * from './events-content';
 export * from './events-engagement';
 export * from './events-reminders';
 export * from './gating';
+export * from './internal-routes';
 export * from './route-types';
 export * from './routes';

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { IdParams, MintLinkResponse, MintRequest, SessionResponse, UserResponse } from './auth';
+import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
+import type { HttpMethod, ServiceName } from './route-types';
+
+/**
+ * A service-to-service call under `/internal`: never routed by the gateway, refused without the internal
+ * credential (`x-internal-token`). Declared here with its schemas like the public routes (DESIGN.md §8); batch
+ * by default: one call per batch of readers, not per reader.
+ */
+export interface InternalRouteContract {
+  method: HttpMethod;
+  path: string;
+  service: ServiceName;
+  summary: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+}
+
+const internal = (
+  method: HttpMethod,
+  path: string,
+  service: ServiceName,
+  summary: string,
+  schemas: Pick<InternalRouteContract, 'params' | 'query' | 'body' | 'response'> = {},
+): InternalRouteContract => ({ method, path, service, summary, ...schemas });
+
+/** Every /internal route of every service. */
+export const internalApi: InternalRouteContract[] = [
+  // ── auth: only auth signs tokens ──
+  internal('POST', '/internal/tokens/signin-link', 'auth', 'A 7-day sign-in link token for a user', {
+    body: MintRequest,
+    response: MintLinkResponse,
+  }),
+  internal('POST', '/internal/tokens/unsubscribe', 'auth', 'A one-year unsubscribe link token for a user', {
+    body: MintRequest,
+    response: MintLinkResponse,
+  }),
+  internal(
+    'POST',
+    '/internal/tokens/session',
+    'auth',
+    'A session for a user who proved themselves elsewhere',
+    {
+      body: MintRequest,
+      response: SessionResponse,
+    },
+  ),
+  internal('GET', '/internal/users/:id', 'auth', 'One user as auth returns it', {
+    params: IdParams,
+    response: UserResponse,
+  }),
+  // ── engagement ──
+  internal('POST', '/internal/checkin/issue', 'engagement', 'Issue a check-in question to a user', {
+    body: CheckinIssueRequest,
+    response: CheckinIssueResponse,
+  }),
+  // ── reporting (issue 10) ──
+  // ── reminders (issue 11) ──
+];
+
+/** The declared internal route of a service for a method and Express path, or undefined. */
+export const findInternalRoute = (service: ServiceName, method: HttpMethod, path: string) =>
+  internalApi.find((r) => r.service === service && r.method === method && r.path === path);
+
+export const InternalError = z.object({ status: z.literal(false), message: z.string() });
