@@ -102,6 +102,23 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
     expect(await res.json()).toEqual({ status: false, message: 'The request body is not valid JSON' });
   });
 
+  it('a body whose bytes do not match its Content-Encoding is a 400, an unknown encoding a 415', async () => {
+    for (const [encoding, status] of [
+      ['gzip', 400],
+      ['deflate', 400],
+      ['br', 400],
+      ['x-unknown', 415],
+    ] as const) {
+      const res = await fetch(`${auth.url}/api/user/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: 'these bytes are not compressed',
+      });
+      expect(res.status, encoding).toBe(status);
+      expect((await res.json()).status).toBe(false);
+    }
+  });
+
   it('a body over the limit', async () => {
     const before = await snapshot();
     const res = await auth.post(

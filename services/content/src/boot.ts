@@ -28,6 +28,7 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
     media,
     verifier: createTokenVerifier(await loadVerifyKey(config)),
     log,
+    bodyLimit: config.BODY_LIMIT,
     ai: {
       model: config.OPENAI_MODEL,
       ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}),

@@ -36,8 +36,14 @@ import { inspectImage, resizeToWebp } from './infra/images';
 import type { MediaStore } from './infra/media';
 import { createOpenAiWriter, type WriterOptions } from './infra/openai-writer';
 
-/** A 5 MB image as base64 inside JSON is about 6.7 MB. */
+/** A 5 MB image as base64 inside JSON is about 6.7 MB: the limit of the admin routes that carry one. */
 export const CONTENT_BODY_LIMIT = '8mb';
+const IMAGE_ROUTES = [
+  'POST /api/template/add',
+  'POST /api/template/update/:id',
+  'POST /api/promotion/add',
+  'POST /api/promotion/update/:id',
+];
 
 export interface ContentServiceDeps {
   store: DocumentStore;
@@ -47,6 +53,7 @@ export interface ContentServiceDeps {
   log: Logger;
   /** The AI writer's provider; without an apiKey generate-content answers 503. */
   ai?: Partial<WriterOptions> & { model: string };
+  /** The body limit of every route but the image-carrying admin routes (BODY_LIMIT; default 100kb). */
   bodyLimit?: string;
   clock?: () => Date;
 }
@@ -60,9 +67,10 @@ export interface ContentService {
   directory: UserDirectory;
 }
 
-/** Most large bodies here are images: say what the limit is. */
+/** A body past the image routes' limit: say what the image limit is. */
 const tooLargeBody: ErrorRequestHandler = (err, _req, res, next) => {
-  if ((err as { type?: unknown } | undefined)?.type !== 'entity.too.large') return next(err);
+  const { type, limit } = (err ?? {}) as { type?: unknown; limit?: unknown };
+  if (type !== 'entity.too.large' || typeof limit !== 'number' || limit < 5 * 1024 * 1024) return next(err);
   res
     .status(413)
     .json({ status: false, message: 'The request is too large: an image must be 5 MB or smaller' });
@@ -91,7 +99,11 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   const ai = createAiWriter({ writer, settings });
   const media = createMediaDelivery({ media: deps.media, collections: c, resize: resizeToWebp });
 
-  const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit ?? CONTENT_BODY_LIMIT });
+  const app = createHttpApp({
+    log: deps.log,
+    bodyLimit: deps.bodyLimit ?? '100kb',
+    largeBodies: { limit: CONTENT_BODY_LIMIT, routes: IMAGE_ROUTES },
+  });
   app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
   app.use(topicRoutes(topics));
   app.use(templateAdminRoutes({ templates, ai }));

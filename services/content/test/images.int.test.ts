@@ -119,6 +119,15 @@ describe('uploaded images and /api/media', () => {
     });
   });
 
+  it('refuses a large body on the routes that carry no image, before reading it', async () => {
+    const big = { token: 'x', heading: 'y'.repeat(300_000) };
+    for (const path of ['/api/logs/getallpost', '/api/template/anything', '/api/topic/add']) {
+      const reply = await h.post(path, big);
+      expect(reply.status, path).toBe(413);
+      expect(reply.body.status).toBe(false);
+    }
+  });
+
   it('accepts an image of exactly 5 MB (the body limit leaves room for its base64)', async () => {
     const png = Buffer.from((await pngDataUrl(10, 10)).split(',')[1]!, 'base64');
     const exact = Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024 - png.length)]);

@@ -63,3 +63,14 @@ export const ErrorBody = z.object({ status: z.literal(false), message: z.string(
 
 export const Role = z.enum(['user', 'premium', 'admin']);
 export type Role = z.infer<typeof Role>;
+
+/**
+ * The Idempotency-Key header of writes that create things (a comment): a retry with the same key returns what the
+ * first request made instead of making it twice.
+ */
+export const IdempotencyKeyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, 'Idempotency-Key must be 1 to 200 visible ASCII characters')
+    .optional(),
+});

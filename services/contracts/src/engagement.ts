@@ -83,6 +83,7 @@ export const CommentText = z
 
 export const CommentsParams = z.object({ templateId: PostIdRef });
 export const CommentsQuery = EngagementPageQuery;
+/** email is the author's address for the author's own comments and '' for everyone else's. */
 export const CommentAuthor = z.object({ email: z.string(), firstname: z.string(), lastname: z.string() });
 export const CommentView = z.object({
   _id: z.string(),

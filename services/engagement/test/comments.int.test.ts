@@ -127,6 +127,12 @@ describe('comment list, edit and delete', () => {
 
     const page1 = await h.get(`/api/comment/comments/${post}?page=1&limit=5`);
     expect(page1.status).toBe(200);
+    // Signed out or signed in as someone else: a name, never the commenter's address.
+    expect(page1.text).not.toContain('ann@example.com');
+    const reader = await h.user();
+    const asOther = await h.get(`/api/comment/comments/${post}?page=1&limit=5`, reader.token);
+    expect(asOther.text).not.toContain('ann@example.com');
+    const asAuthor = await h.get(`/api/comment/comments/${post}?page=1&limit=5`, ann.token);
     expect(page1.body.total).toBe(7);
     expect(page1.body.comments.map((c: any) => c.message)).toEqual([
       'comment 7',
@@ -137,7 +143,12 @@ describe('comment list, edit and delete', () => {
     ]);
     expect(page1.body.comments[0]).toMatchObject({
       templateId: post,
-      userDetails: { email: 'ann@example.com', firstname: 'Ann', lastname: 'Lee' },
+      userDetails: { email: '', firstname: 'Ann', lastname: 'Lee' },
+    });
+    expect(asAuthor.body.comments[0].userDetails).toEqual({
+      email: 'ann@example.com',
+      firstname: 'Ann',
+      lastname: 'Lee',
     });
     expect(Object.keys(page1.body.comments[0]).sort()).toEqual([
       '_id',
@@ -163,6 +174,32 @@ describe('comment list, edit and delete', () => {
       total: 0,
     });
     expect((await h.get(`/api/comment/comments/${post}?limit=500`)).status).toBe(400);
+  });
+
+  it('a retry with the same Idempotency-Key returns the first comment instead of posting twice', async () => {
+    const ann = await h.user({ firstname: 'Ann', lastname: 'Lee' });
+    const post = await h.addPost();
+    const send = (key: string, message: string) =>
+      fetch(`${h.url}/api/comment/add`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${ann.token}`,
+          'idempotency-key': key,
+        },
+        body: JSON.stringify({ templateid: post, message }),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const first = await send('retry-1', 'hello');
+    const again = await send('retry-1', 'hello');
+    expect(first.status).toBe(200);
+    expect(again.body.comment._id).toBe(first.body.comment._id);
+    const other = await send('retry-2', 'hello');
+    expect(other.body.comment._id).not.toBe(first.body.comment._id);
+    expect((await h.get(`/api/comment/comments/${post}`)).body.total).toBe(2);
+    const bad = await send('has space', 'hello');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/Idempotency-Key/);
+    expect((await h.get(`/api/comment/comments/${post}`)).body.total).toBe(2);
   });
 
   it('lets only the author edit', async () => {

@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Role } from '@nudge/contracts';
 import {
   AppError,
+  ConcurrencyError,
   type DocumentStore,
   forbidden,
   newId,
@@ -35,8 +37,12 @@ export function createComments(deps: {
 }) {
   const comments = commentsCollection(deps.store);
 
-  /** Author names come from the directory at read time, so a name change shows on every comment. */
-  async function views(docs: CommentDoc[]) {
+  /**
+   * Author names come from the directory at read time, so a name change shows on every comment. The author's e-mail
+   * goes only to the author (the web shows edit/delete when it matches theirs); anyone else sees a name, never an
+   * address.
+   */
+  async function views(docs: CommentDoc[], viewerId: string | undefined) {
     const authors = await deps.directory.byIds(docs.map((d) => d.userId));
     return docs.map((doc) => {
       const author = authors.get(doc.userId);
@@ -47,7 +53,7 @@ export function createComments(deps: {
         createdAt: doc.createdAt,
         ...(doc.updatedAt ? { updatedAt: doc.updatedAt } : {}),
         userDetails: {
-          email: author?.email ?? '',
+          email: viewerId !== undefined && viewerId === doc.userId ? (author?.email ?? '') : '',
           firstname: author?.firstname ?? '',
           lastname: author?.lastname ?? '',
         },
@@ -60,22 +66,32 @@ export function createComments(deps: {
     if (!doc || doc.deleted) throw notFound(COMMENT_TEXTS.notFound);
     return doc;
   };
-  const view = async (id: string) => {
-    const [shown] = await views([await load(id)]);
+  const view = async (id: string, viewerId: string) => {
+    const [shown] = await views([await load(id)], viewerId);
     if (!shown) throw notFound(COMMENT_TEXTS.notFound);
     return shown;
   };
 
-  async function list(templateId: string, page: number, limit: number) {
+  async function list(templateId: string, page: number, limit: number, viewerId?: string) {
     const filter = { templateId, deleted: false };
     const [docs, total] = await Promise.all([
       comments.find(filter, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit }),
       comments.countDocuments(filter),
     ]);
-    return { comments: await views(docs), total };
+    return { comments: await views(docs, viewerId), total };
   }
 
-  async function add(user: { userId: string; role: Role }, templateId: string, message: string) {
+  /**
+   * idempotencyKey (the request's Idempotency-Key header): a retry with the same key returns the comment the first
+   * request made instead of posting it twice. The key names the comment (a hash of user and key), so the event
+   * store's version check is what refuses the second append.
+   */
+  async function add(
+    user: { userId: string; role: Role },
+    templateId: string,
+    message: string,
+    idempotencyKey?: string,
+  ) {
     const post = await deps.posts.get(templateId);
     if (!post || (!post.status && user.role !== 'admin')) throw notFound(POST_NOT_FOUND);
     const author = await deps.directory.byId(user.userId);
@@ -87,14 +103,20 @@ export function createComments(deps: {
       lastname: author?.lastname,
     });
     if (refusal) throw refuse(refusal);
-    const commentId = newId(deps.clock());
-    await deps.events.append(
-      commentStream(commentId),
-      0,
-      decideAddComment({ commentId, templateId, userId: user.userId, message }),
-      { actor: user.userId },
-    );
-    return view(commentId);
+    const commentId = idempotencyKey
+      ? createHash('sha256').update(`${user.userId}|${idempotencyKey}`).digest('hex').slice(0, 24)
+      : newId(deps.clock());
+    try {
+      await deps.events.append(
+        commentStream(commentId),
+        0,
+        decideAddComment({ commentId, templateId, userId: user.userId, message }),
+        { actor: user.userId },
+      );
+    } catch (err) {
+      if (!(idempotencyKey && err instanceof ConcurrencyError)) throw err;
+    }
+    return view(commentId, user.userId);
   }
 
   async function edit(user: { userId: string }, id: string, message: string) {
@@ -103,7 +125,7 @@ export function createComments(deps: {
     const decided = decideEditComment(doc, { userId: user.userId, message });
     if (isRefusal(decided)) throw refuse(decided);
     await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
-    return view(id);
+    return view(id, user.userId);
   }
 
   async function remove(user: { userId: string; role: Role }, id: string) {

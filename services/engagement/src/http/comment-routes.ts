@@ -4,8 +4,9 @@ import {
   CommentEditRequest,
   CommentsParams,
   CommentsQuery,
+  IdempotencyKeyHeader,
 } from '@nudge/contracts';
-import { claimsOf, parseBody, parseParams, parseQuery, requireUser } from '@nudge/platform';
+import { claimsOf, parseBody, parseHeaders, parseParams, parseQuery, requireUser } from '@nudge/platform';
 import { Router } from 'express';
 import type { Comments } from '../app/comments';
 import { parseExact } from './validate';
@@ -16,12 +17,13 @@ export function commentRoutes(deps: { comments: Comments }): Router {
   router.get('/api/comment/comments/:templateId', async (req, res) => {
     const { templateId } = parseParams(CommentsParams, req);
     const { page, limit } = parseQuery(CommentsQuery, req);
-    res.json({ status: true, ...(await deps.comments.list(templateId, page, limit)) });
+    res.json({ status: true, ...(await deps.comments.list(templateId, page, limit, req.auth?.userId)) });
   });
 
   router.post('/api/comment/add', requireUser, async (req, res) => {
     const { templateid, message } = parseExact(CommentAddRequest, req.body);
-    res.json({ status: true, comment: await deps.comments.add(claimsOf(req), templateid, message) });
+    const key = parseHeaders(IdempotencyKeyHeader, req)['idempotency-key'];
+    res.json({ status: true, comment: await deps.comments.add(claimsOf(req), templateid, message, key) });
   });
 
   router.post('/api/comment/edit', requireUser, async (req, res) => {

@@ -12,6 +12,8 @@ export interface HttpAppOptions {
   bodyLimit: string;
   /** Trust X-Forwarded-For from the gateway on loopback / the cluster network. */
   trustProxy?: boolean | number | string;
+  /** Routes ('POST /api/template/add', express paths) that accept bodies up to a larger limit (image uploads). */
+  largeBodies?: { limit: string; routes: string[] };
 }
 
 /**
@@ -23,6 +25,14 @@ export function createHttpApp(options: HttpAppOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
   app.use(requestContext(options.log));
+  if (options.largeBodies) {
+    const large = express.json({ limit: options.largeBodies.limit });
+    for (const route of options.largeBodies.routes) {
+      const [method, path] = route.split(' ') as [string, string];
+      app[method.toLowerCase() as 'post' | 'put'](path, large);
+    }
+  }
+  // A body the large parser already read is left alone (body-parser skips parsed requests).
   app.use(express.json({ limit: options.bodyLimit }));
   app.get('/healthz', (_req, res) => {
     res.json({ status: true });
@@ -79,8 +89,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
 }
 
 function bodyParserError(err: unknown): { status: number; message: string } | undefined {
-  if (!err || typeof err !== 'object' || !('type' in err)) return undefined;
-  switch ((err as { type: string }).type) {
+  if (!err || typeof err !== 'object') return undefined;
+  const { type, status } = err as { type?: unknown; status?: unknown };
+  switch (type) {
     case 'entity.too.large':
       return { status: 413, message: 'The request body is too large' };
     case 'entity.parse.failed':
@@ -89,6 +100,9 @@ function bodyParserError(err: unknown): { status: number; message: string } | un
     case 'charset.unsupported':
       return { status: 415, message: 'Unsupported request encoding' };
     default:
+      // A body whose bytes do not match its Content-Encoding (zlib/brotli errors carry status 400): the client's fault.
+      if (typeof status === 'number' && status >= 400 && status < 500)
+        return { status, message: 'The request body could not be read: check its Content-Encoding' };
       return undefined;
   }
 }

@@ -26,3 +26,5 @@ export const parseQuery = <S extends z.ZodType>(schema: S, req: Request): z.infe
   parseWith(schema, req.query);
 export const parseParams = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> =>
   parseWith(schema, req.params);
+export const parseHeaders = <S extends z.ZodType>(schema: S, req: Request): z.infer<S> =>
+  parseWith(schema, req.headers);

@@ -133,7 +133,7 @@ export function CommentItem({
   const date = formatCommentDate(comment.createdAt);
   return (
     <li className="comment">
-      <Avatar email={comment.userDetails?.email ?? ''} size={36} />
+      <Avatar email={commentAuthorName(comment.userDetails)} size={36} />
       <div className="comment__main">
         <div className="comment__head">
           <span className="comment__author">{commentAuthorName(comment.userDetails)}</span>
