@@ -568,9 +568,9 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
   it('production: autoscalers for the gateway and read-heavy services, several replicas elsewhere, TLS', () => {
     const objects = rendered.production ?? [];
     const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
-    expect(hpas.map((h) => (h.spec?.scaleTargetRef as { name: string }).name).sort()).toEqual(
-      [...SCALED].sort(),
-    );
+    expect(
+      hpas.map((h) => (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name).sort(),
+    ).toEqual([...SCALED].sort());
     for (const h of hpas) expect(h.spec?.minReplicas as number).toBeGreaterThanOrEqual(2);
     for (const d of ours(objects)) {
       const replicas = d.spec?.replicas as number | undefined;
