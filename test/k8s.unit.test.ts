@@ -467,6 +467,19 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     }
   });
 
+  it('has README lines that apply every overlay and create only documented Secret keys', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    for (const overlay of ['local', 'production']) {
+      expect(readme).toContain(`kubectl apply -k deploy/k8s/overlays/${overlay}`);
+    }
+    const created = [...readme.matchAll(/create secret generic ([a-z-]+)/g)].map((m) => m[1]);
+    expect(new Set(created)).toEqual(new Set(Object.keys(documented)));
+    const keys = [...readme.matchAll(/--from-(?:literal|file)=([A-Z_]+)=/g)].map((m) => m[1] as string);
+    expect(keys.length).toBeGreaterThan(0);
+    const allDocumented = Object.values(documented).flat();
+    expect(keys.filter((k) => !allDocumented.includes(k))).toEqual([]);
+  });
+
   it('gives every process probes, requests and limits, and the restricted security context', () => {
     for (const [overlay, objects] of Object.entries(rendered)) {
       for (const workload of [...ours(objects), ...setupJobs(objects)]) {
