@@ -245,6 +245,10 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
   const rendered: Record<string, K8sObject[]> = {};
   beforeAll(() => {
+    // The manifests use kustomize v5 features (components, labels): an older kubectl fails here, plainly.
+    const kustomize = /Kustomize Version: v(\d+)/.exec(kubectl(['version', '--client']))?.[1];
+    if (Number(kustomize ?? 0) < 5)
+      throw new Error(`kubectl's kustomize is v${kustomize ?? '?'}; v5 or later is needed`);
     rendered.local = render('deploy/k8s/overlays/local');
     rendered.production = render('deploy/k8s/overlays/production');
     rendered['production + monitoring'] = renderWithMonitoring(scratch);
