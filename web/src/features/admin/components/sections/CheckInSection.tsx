@@ -1,0 +1,168 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import FormControl from '@mui/material/FormControl';
+import InputLabel from '@mui/material/InputLabel';
+import MenuItem from '@mui/material/MenuItem';
+import Select from '@mui/material/Select';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useState } from 'react';
+import { useAppDispatch } from '../../../../app/hooks';
+import { notifyError } from '../../../../shared/notify';
+import { addCheckin, fetchAllCheckins, updateCheckin } from '../../api';
+import { checkinsCsv } from '../../csv';
+import { saveFile } from '../../download';
+import { checkinList } from '../../listDefinitions';
+import { longDate } from '../../paging';
+import type { CheckinQuestion } from '../../types';
+import { FormDialog } from '../FormDialog';
+import { mutate } from '../mutate';
+import { PagedTable } from '../PagedTable';
+import { StatusSwitch } from '../StatusSwitch';
+import { ChipListInput } from '../TagsInput';
+
+export function CheckInSection() {
+  const dispatch = useAppDispatch();
+  const [editing, setEditing] = useState<CheckinQuestion | 'new' | null>(null);
+  const columns: GridColDef<CheckinQuestion>[] = [
+    { field: '_id', headerName: 'Id', width: 220 },
+    { field: 'body', headerName: 'Body', flex: 1, minWidth: 200 },
+    { field: 'order', headerName: 'Order', width: 80 },
+    { field: 'scale', headerName: 'Scale', width: 90 },
+    { field: 'tags', headerName: 'Tags', width: 160, valueFormatter: (v: string[]) => (v ?? []).join(', ') },
+    {
+      field: 'status',
+      headerName: 'Status',
+      width: 90,
+      valueFormatter: (v: boolean) => (v ? 'Active' : 'Paused'),
+    },
+    { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
+    {
+      field: 'actions',
+      headerName: 'Actions',
+      width: 90,
+      renderCell: ({ row }) => (
+        <Button size="small" onClick={() => setEditing(row)} aria-label={`Edit ${row.body}`}>
+          Edit
+        </Button>
+      ),
+    },
+  ];
+  const downloadAll = async () => {
+    try {
+      const all = await fetchAllCheckins();
+      saveFile('CheckIns.csv', checkinsCsv(all.data ?? []));
+    } catch {
+      notifyError('Something went wrong');
+    }
+  };
+  return (
+    <Stack spacing={2}>
+      <Stack direction="row" spacing={1}>
+        <Button variant="contained" onClick={() => setEditing('new')}>
+          Add Check-In Question
+        </Button>
+        <Button variant="outlined" onClick={() => void downloadAll()}>
+          Download all
+        </Button>
+      </Stack>
+      {/* admin.md §2: default visible columns Body, Order, Scale, Tags, Status. */}
+      <PagedTable
+        list={checkinList}
+        columns={columns}
+        label="Check-in questions"
+        hidden={{ _id: false, createdAt: false }}
+      />
+      {editing && (
+        <CheckinDialog
+          question={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => dispatch(checkinList.actions.reloaded())}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function CheckinDialog({
+  question,
+  onClose,
+  onSaved,
+}: {
+  question: CheckinQuestion | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  // admin.md §3: a new question is scale normal, status active, order 0.
+  const [body, setBody] = useState(question?.body ?? '');
+  const [order, setOrder] = useState(String(question?.order ?? 0));
+  const [scale, setScale] = useState<'normal' | 'reverse'>(question?.scale ?? 'normal');
+  const [tags, setTags] = useState<string[]>(question?.tags ?? []);
+  const [status, setStatus] = useState(question?.status ?? true);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    if (!body.trim() || order.trim() === '') {
+      notifyError(!body.trim() ? 'Please enter the question' : 'Order must be a number');
+      return;
+    }
+    setBusy(true);
+    const fields = { body: body.trim(), order: Number(order), scale, tags, status };
+    const result = question
+      ? await mutate(() => updateCheckin(question._id, fields), {
+          success: 'Question updated successfully',
+          failure: { fixed: 'Error updating question' },
+        })
+      : await mutate(() => addCheckin(fields), {
+          success: 'Check-In Question Added Successfully',
+          failure: { serverElse: 'Something went wrong!' },
+        });
+    setBusy(false);
+    if (result) {
+      onSaved();
+      onClose();
+    }
+  };
+  return (
+    <FormDialog
+      open
+      title={question ? 'Edit Check-In Question' : 'Add Check-In Question'}
+      busy={busy}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+    >
+      <TextField
+        label="Body"
+        required
+        multiline
+        minRows={2}
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+      />
+      <TextField
+        label="Order"
+        required
+        type="number"
+        value={order}
+        onChange={(e) => setOrder(e.target.value)}
+        slotProps={{ htmlInput: { min: 0, step: 1 } }}
+      />
+      <FormControl required>
+        <InputLabel id="checkin-scale-label">Scale</InputLabel>
+        <Select
+          labelId="checkin-scale-label"
+          label="Scale"
+          value={scale}
+          onChange={(e) => setScale(e.target.value as 'normal' | 'reverse')}
+        >
+          <MenuItem value="normal">normal</MenuItem>
+          <MenuItem value="reverse">reverse</MenuItem>
+        </Select>
+      </FormControl>
+      <ChipListInput label="Tag" values={tags} onChange={setTags} />
+      <Box>
+        <StatusSwitch checked={status} onChange={setStatus} />
+      </Box>
+    </FormDialog>
+  );
+}
