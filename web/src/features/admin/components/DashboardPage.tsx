@@ -4,6 +4,7 @@ import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import InputBase from '@mui/material/InputBase';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
@@ -58,17 +59,18 @@ export function DashboardPage() {
     <nav aria-label="Admin sections">
       <List>
         {SECTIONS.map((section) => (
-          <ListItemButton
-            key={section.key}
-            selected={section.key === current.key}
-            aria-current={section.key === current.key ? 'page' : undefined}
-            onClick={() => {
-              setParams({ section: section.key });
-              setDrawerOpen(false);
-            }}
-          >
-            <ListItemText primary={section.label} />
-          </ListItemButton>
+          <ListItem key={section.key} disablePadding>
+            <ListItemButton
+              selected={section.key === current.key}
+              aria-current={section.key === current.key ? 'page' : undefined}
+              onClick={() => {
+                setParams({ section: section.key });
+                setDrawerOpen(false);
+              }}
+            >
+              <ListItemText primary={section.label} />
+            </ListItemButton>
+          </ListItem>
         ))}
       </List>
     </nav>
@@ -88,7 +90,16 @@ export function DashboardPage() {
               <MenuIcon />
             </IconButton>
           )}
-          <Typography variant="h6" component="h1" noWrap sx={{ flexShrink: 0 }}>
+          <Typography
+            variant="h6"
+            component="h1"
+            noWrap
+            sx={
+              wide
+                ? { flexShrink: 0, color: 'inherit' }
+                : { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }
+            }
+          >
             Dashboard
           </Typography>
           {/* admin.md §2: the search box, notification icon and profile menu have no behaviour. */}
@@ -96,7 +107,7 @@ export function DashboardPage() {
             sx={{
               display: 'flex',
               alignItems: 'center',
-              bgcolor: 'rgba(255,255,255,0.15)',
+              bgcolor: 'rgba(0,0,0,0.25)',
               borderRadius: 1,
               px: 1,
               mx: 1,

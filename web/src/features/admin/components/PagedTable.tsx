@@ -8,7 +8,8 @@ import {
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { PagedList } from '../lists';
-import { PAGE_SIZE, rangeText, rowsOfPage } from '../paging';
+import { PAGE_SIZE, rowsOfPage } from '../paging';
+import { adminGridProps } from './gridProps';
 
 interface PagedTableProps<Row extends GridValidRowModel> {
   list: PagedList<Row>;
@@ -48,19 +49,10 @@ export function PagedTable<Row extends GridValidRowModel & { _id: string }>({
         onPaginationModelChange={(model) => {
           if (model.page !== state.page) dispatch(pageRequested(model.page));
         }}
-        pageSizeOptions={[PAGE_SIZE]}
         initialState={{ columns: { columnVisibilityModel: hidden ?? {} } }}
-        localeText={{ paginationDisplayedRows: ({ count }) => rangeText(state.page, count) }}
+        {...adminGridProps(state.page)}
         disableColumnFilter
         disableColumnSorting
-        disableRowSelectionOnClick
-        showToolbar
-        slotProps={{
-          toolbar: {
-            csvOptions: { disableToolbarButton: true },
-            printOptions: { disableToolbarButton: true },
-          },
-        }}
         getRowHeight={() => 'auto'}
         sx={{ minHeight: 200, '& .MuiDataGrid-cell': { py: 1 } }}
       />

@@ -11,10 +11,11 @@ import { useAppDispatch, useAppSelector } from '../../../../app/hooks';
 import { notifyError } from '../../../../shared/notify';
 import { fetchSubjectTemplates, updateTemplate } from '../../api';
 import { templatesList } from '../../listDefinitions';
-import { longDate, PAGE_SIZE, rangeText } from '../../paging';
+import { longDate, PAGE_SIZE } from '../../paging';
 import { selectTopics } from '../../topics';
 import type { AdminTemplate } from '../../types';
 import { FormDialog } from '../FormDialog';
+import { adminGridProps } from '../gridProps';
 import { ImageUpload } from '../ImageUpload';
 import { mutate } from '../mutate';
 import { PagedTable } from '../PagedTable';
@@ -173,16 +174,7 @@ function SubjectAnalysis({ templates, onChanged }: { templates: AdminTemplate[];
         getRowId={(r) => r._id}
         paginationModel={{ page, pageSize: PAGE_SIZE }}
         onPaginationModelChange={(m) => setPage(m.page)}
-        pageSizeOptions={[PAGE_SIZE]}
-        localeText={{ paginationDisplayedRows: ({ count }) => rangeText(page, count) }}
-        showToolbar
-        slotProps={{
-          toolbar: {
-            csvOptions: { disableToolbarButton: true },
-            printOptions: { disableToolbarButton: true },
-          },
-        }}
-        disableRowSelectionOnClick
+        {...adminGridProps(page)}
         sx={{ minHeight: 200 }}
       />
     </Stack>

@@ -6,9 +6,10 @@ import { type FormEvent, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../../app/hooks';
 import { notifyError } from '../../../../shared/notify';
 import { addTopic } from '../../api';
-import { longDate, PAGE_SIZE, rangeText } from '../../paging';
+import { longDate, PAGE_SIZE } from '../../paging';
 import { selectTopics, topicsNeeded } from '../../topics';
 import type { Topic } from '../../types';
+import { adminGridProps } from '../gridProps';
 import { mutate } from '../mutate';
 
 const columns: GridColDef<Topic>[] = [
@@ -54,17 +55,8 @@ export function TopicsSection() {
         columns={columns}
         paginationModel={{ page, pageSize: PAGE_SIZE }}
         onPaginationModelChange={(m) => setPage(m.page)}
-        pageSizeOptions={[PAGE_SIZE]}
         initialState={{ columns: { columnVisibilityModel: { _id: false } } }}
-        localeText={{ paginationDisplayedRows: ({ count }) => rangeText(page, count) }}
-        showToolbar
-        slotProps={{
-          toolbar: {
-            csvOptions: { disableToolbarButton: true },
-            printOptions: { disableToolbarButton: true },
-          },
-        }}
-        disableRowSelectionOnClick
+        {...adminGridProps(page)}
         sx={{ minHeight: 200 }}
       />
     </Stack>

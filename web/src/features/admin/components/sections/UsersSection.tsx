@@ -162,22 +162,24 @@ function UserExport({ total }: { total: number }) {
         Export All
       </Button>
       <Typography variant="body2">or by range:</Typography>
-      <TextField
-        size="small"
-        label="From"
-        type="number"
-        value={from}
-        onChange={(e) => setFrom(e.target.value)}
-        sx={{ width: 110 }}
-      />
-      <TextField
-        size="small"
-        label="To"
-        type="number"
-        value={to}
-        onChange={(e) => setTo(e.target.value)}
-        sx={{ width: 110 }}
-      />
+      <Stack direction="row" spacing={1}>
+        <TextField
+          size="small"
+          label="From"
+          type="number"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+          sx={{ width: 110 }}
+        />
+        <TextField
+          size="small"
+          label="To"
+          type="number"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          sx={{ width: 110 }}
+        />
+      </Stack>
       <Button type="submit" variant="outlined" disabled={busy}>
         Export Range
       </Button>
