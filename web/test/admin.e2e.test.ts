@@ -2,9 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { jsonCall } from '@nudge/platform/testing';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, e2eUnavailable, seriousA11yViolations, startE2e } from './e2e-harness';
+import {
+  apiCall,
+  type E2eApp,
+  e2eUnavailable,
+  pageWithSession,
+  type Session,
+  seriousA11yViolations,
+  signInThroughOutbox,
+  startE2e,
+} from './e2e-harness';
 
 const unavailable = e2eUnavailable();
 if (unavailable) console.log(`[e2e] admin: skipped: ${unavailable}`);
@@ -17,11 +26,6 @@ const GENERATED_BODY = 'GENERATED BODY: breathe in for four, hold for four, brea
 const GENERATED_SUBJECTS = '1. Breathe before you reply\n2. One slow minute';
 /** 100 characters: the feed card shows all of it to a reader who may read it, at most half as a locked preview. */
 const PREMIUM_BODY = `Premium ladder: lengthen each exhale by one count, then rest; the tail of this body says UNLOCKED.`;
-
-interface Session {
-  token: string;
-  id: string;
-}
 
 /** A local server answering POST /v1/chat/completions the way OpenAI does (body or subject lines by the prompt). */
 async function startFakeOpenAi(): Promise<{ url: string; server: Server; prompts: string[] }> {
@@ -60,27 +64,11 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
   let admin: Session;
   let reader: Session;
 
-  const api = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await jsonCall(e2e.app.url, method, path, body, token);
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-
-  async function signIn(email: string, names?: { firstname: string; lastname: string }): Promise<Session> {
-    await api('POST', '/api/user/auth', { email });
-    const { token, user } = await api('POST', '/api/user/verify', { email, otp: await e2e.codeFor(email) });
-    if (names) await api('POST', '/api/user/update', { email, token, info: { email, ...names } });
-    return { token, id: user._id };
-  }
-
-  async function pageAs(
-    session: Session | null,
-    width = 1280,
-  ): Promise<{ context: BrowserContext; page: Page }> {
-    const { context, page } = await e2e.newPage(width);
-    if (session) await context.addInitScript((token) => localStorage.setItem('token', token), session.token);
-    return { context, page };
-  }
+  const api = (method: string, path: string, body?: unknown, token?: string) =>
+    apiCall(e2e, method, path, body, token);
+  const signIn = (email: string, names?: { firstname: string; lastname: string }) =>
+    signInThroughOutbox(e2e, email, names);
+  const pageAs = (session: Session | null, width = 1280) => pageWithSession(e2e, session, width);
 
   /** Opens a dashboard section as the admin and waits for its heading. */
   async function section(page: Page, key: string, title: string) {
@@ -162,6 +150,78 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     await e2e.shot(page, 'admin-report-error-450');
     await page.getByRole('link', { name: 'Back to Home Page' }).click();
     await page.waitForURL((url) => url.pathname === '/');
+    await context.close();
+  });
+
+  it('the report viewer renders the spec shape of report data (answers stubbed in the browser until reporting merges)', async () => {
+    const { context, page } = await pageAs(admin);
+    const asked: URLSearchParams[] = [];
+    await page.route('**/api/report/data?**', async (route) => {
+      const query = new URL(route.request().url()).searchParams;
+      asked.push(query);
+      const quarterly = query.get('view') === 'quarterly';
+      const row = (period: string, active: number, answers: Array<{ qid: string; total: number }>) => ({
+        period,
+        uniquePeopleCount: 10,
+        activePeopleCount: active,
+        activePeoplePercentage: active * 10,
+        questionsSent: 8,
+        questionsAnswered: 4,
+        responseRate: 50,
+        answers,
+      });
+      await route.fulfill({
+        json: {
+          success: true,
+          logo: '',
+          data: quarterly
+            ? [row('2026-Q3', 6, []), row('2026-Q4', 7, [{ qid: 'q1', total: 3 }])]
+            : [row('2025-12', 5, []), row('2026-01', 6, [{ qid: 'q1', total: 9 }]), row('2026-02', 7, [])],
+          pagination: { currentPage: Number(query.get('page')), totalPages: 2 },
+          questions: [
+            { _id: 'q1', body: 'How calm were you?', scale: 'normal' },
+            { _id: 'q2', body: 'How tense were you?', scale: 'reverse' },
+          ],
+        },
+      });
+    });
+    await page.goto('/report/0123456789abcdef01234567');
+    const table = page.getByRole('table', { name: 'Report' });
+    await table.getByText('Unique People Count').waitFor();
+    expect(asked.at(-1)?.get('limit')).toBe('6');
+    const headerRows = await table.locator('thead tr').allInnerTexts();
+    expect(headerRows[0]?.split('\t').map((t) => t.trim())).toEqual(['Year', '2026', '2025']);
+    expect(headerRows[1]?.split('\t').map((t) => t.trim())).toEqual([
+      'Month',
+      'February',
+      'January',
+      'December',
+    ]);
+    const calm = await table.getByRole('row', { name: /How calm were you/ }).innerText();
+    expect(
+      calm
+        .split('\t')
+        .slice(1)
+        .map((t) => t.trim()),
+    ).toEqual(['NA', '9', 'NA']);
+    await table.getByRole('img', { name: 'Higher is better' }).waitFor();
+    await table.getByRole('img', { name: 'Lower is better' }).waitFor();
+    await page.getByText('Page 1 of 2').waitFor();
+    expect(await page.getByRole('button', { name: 'Latest' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Oldest' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    expect(await page.getByRole('button', { name: 'Oldest' }).isDisabled()).toBe(true);
+    await e2e.shot(page, 'admin-report-viewer-data-1280');
+    await page.getByRole('button', { name: 'Quarterly' }).click();
+    await table.getByText('Q4 Oct-Dec').waitFor();
+    expect(asked.at(-1)?.get('limit')).toBe('4');
+    expect(asked.at(-1)?.get('page')).toBe('1');
+    await page.getByRole('button', { name: 'Monthly' }).click();
+    await table.getByText('February').waitFor();
+    expect(asked.at(-1)?.get('limit')).toBe('6');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 450, height: 900 });
+    await e2e.shot(page, 'admin-report-viewer-data-450');
     await context.close();
   });
 

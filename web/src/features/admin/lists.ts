@@ -16,6 +16,8 @@ export interface PagedListState<Row> {
   previousPage: number;
   loadedOnce: boolean;
   loading: boolean;
+  /** The last load failed: the table stops asking until the admin pages, filters or an edit reloads it. */
+  failed: boolean;
   /** The list's filter (the e-mail search of users and transactions); changing it starts over. */
   filter: string;
 }
@@ -42,6 +44,7 @@ export function createPagedList<Row>(config: PagedListConfig<Row>) {
     previousPage: 0,
     loadedOnce: false,
     loading: false,
+    failed: false,
     filter: '',
   };
   const slice = createSlice({
@@ -51,6 +54,7 @@ export function createPagedList<Row>(config: PagedListConfig<Row>) {
       pageRequested(state, action: PayloadAction<number>) {
         state.previousPage = state.page;
         state.page = action.payload;
+        state.failed = false;
       },
       loadStarted(state) {
         state.loading = true;
@@ -61,10 +65,12 @@ export function createPagedList<Row>(config: PagedListConfig<Row>) {
         state.total = action.payload.total;
         state.loadedOnce = true;
         state.loading = false;
+        state.failed = false;
       },
       pageFailed(state) {
         state.page = state.previousPage;
         state.loading = false;
+        state.failed = true;
       },
       /** Starts over from page 1 with a filter (or after an add or edit changed the rows). */
       reloaded(state, action: PayloadAction<string | undefined>) {
@@ -73,6 +79,7 @@ export function createPagedList<Row>(config: PagedListConfig<Row>) {
         state.page = 0;
         state.previousPage = 0;
         state.loadedOnce = false;
+        state.failed = false;
         state.filter = action.payload ?? state.filter;
       },
     },
@@ -104,7 +111,7 @@ export function createPagedList<Row>(config: PagedListConfig<Row>) {
     yield takeLatest([pageRequested.type, reloaded.type], load);
   }
 
-  return { slice, selectList, actions: { pageRequested, reloaded }, saga };
+  return { slice, selectList, actions: { pageRequested, reloaded, pageLoaded, pageFailed }, saga };
 }
 
 export type PagedList<Row> = ReturnType<typeof createPagedList<Row>>;

@@ -8,7 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../../shared/http';
 import { notifyError, notifySuccess, notifyWarning } from '../../../shared/notify';
 import { generateContent } from '../api';
@@ -20,6 +20,43 @@ import {
   useSelectedSubjects,
 } from '../rules';
 
+/** The AI helper dialogs' frame: a title, the helper's content, and Cancel / Use buttons. */
+function HelperDialog({
+  open,
+  onClose,
+  title,
+  useText,
+  onUse,
+  spacing,
+  children,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  useText: string;
+  onUse: () => void;
+  spacing: number;
+  children: ReactNode;
+}) {
+  const titleId = useId();
+  return (
+    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={spacing} sx={{ pt: 1 }}>
+          {children}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Cancel</Button>
+        <Button variant="contained" onClick={onUse}>
+          {useText}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
 interface BodyDialogProps {
   open: boolean;
   onClose: () => void;
@@ -28,7 +65,6 @@ interface BodyDialogProps {
 
 /** 'Generate Body': a prompt (the site's body prompt prefix is added by the server) and the generated text. */
 export function GenerateBodyDialog({ open, onClose, onUse }: BodyDialogProps) {
-  const titleId = useId();
   const [prompt, setPrompt] = useState('');
   const [content, setContent] = useState('');
   const [busy, setBusy] = useState(false);
@@ -58,38 +94,34 @@ export function GenerateBodyDialog({ open, onClose, onUse }: BodyDialogProps) {
     onClose();
   };
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>Generate Body</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2} sx={{ pt: 1 }}>
-          <TextField
-            label="Prompt"
-            multiline
-            minRows={3}
-            value={prompt}
-            onChange={(e) => setPrompt(e.target.value)}
-            helperText={`${prompt.length}/${AI_PROMPT_MAX}`}
-            error={prompt.length > AI_PROMPT_MAX}
-          />
-          <Button variant="outlined" onClick={() => void generate()} disabled={busy || !prompt.trim()}>
-            {busy ? <CircularProgress size={20} aria-label="Generating" /> : 'Generate'}
-          </Button>
-          <TextField
-            label="Generated Content"
-            multiline
-            minRows={5}
-            value={content}
-            onChange={(e) => setContent(e.target.value)}
-          />
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={use}>
-          Use Content
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <HelperDialog
+      open={open}
+      onClose={onClose}
+      title="Generate Body"
+      useText="Use Content"
+      onUse={use}
+      spacing={2}
+    >
+      <TextField
+        label="Prompt"
+        multiline
+        minRows={3}
+        value={prompt}
+        onChange={(e) => setPrompt(e.target.value)}
+        helperText={`${prompt.length}/${AI_PROMPT_MAX}`}
+        error={prompt.length > AI_PROMPT_MAX}
+      />
+      <Button variant="outlined" onClick={() => void generate()} disabled={busy || !prompt.trim()}>
+        {busy ? <CircularProgress size={20} aria-label="Generating" /> : 'Generate'}
+      </Button>
+      <TextField
+        label="Generated Content"
+        multiline
+        minRows={5}
+        value={content}
+        onChange={(e) => setContent(e.target.value)}
+      />
+    </HelperDialog>
   );
 }
 
@@ -112,7 +144,6 @@ export function GenerateSubjectsDialog({
   existing,
   onUse,
 }: SubjectsDialogProps) {
-  const titleId = useId();
   const [lines, setLines] = useState<string[]>([]);
   const [selected, setSelected] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
@@ -157,35 +188,31 @@ export function GenerateSubjectsDialog({
     onClose();
   };
   return (
-    <Dialog open={open} onClose={onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>Generate Subjects</DialogTitle>
-      <DialogContent>
-        <Stack spacing={1} sx={{ pt: 1 }}>
-          <Button variant="outlined" onClick={() => void generate()} disabled={busy}>
-            {busy ? <CircularProgress size={20} aria-label="Generating" /> : 'Generate'}
-          </Button>
-          {lines.map((line) => (
-            <FormControlLabel
-              key={line}
-              label={line}
-              control={
-                <Checkbox
-                  checked={selected.includes(line)}
-                  onChange={(e) =>
-                    setSelected((s) => (e.target.checked ? [...s, line] : s.filter((x) => x !== line)))
-                  }
-                />
+    <HelperDialog
+      open={open}
+      onClose={onClose}
+      title="Generate Subjects"
+      useText="Use Selected"
+      onUse={use}
+      spacing={1}
+    >
+      <Button variant="outlined" onClick={() => void generate()} disabled={busy}>
+        {busy ? <CircularProgress size={20} aria-label="Generating" /> : 'Generate'}
+      </Button>
+      {lines.map((line) => (
+        <FormControlLabel
+          key={line}
+          label={line}
+          control={
+            <Checkbox
+              checked={selected.includes(line)}
+              onChange={(e) =>
+                setSelected((s) => (e.target.checked ? [...s, line] : s.filter((x) => x !== line)))
               }
             />
-          ))}
-        </Stack>
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={use}>
-          Use Selected
-        </Button>
-      </DialogActions>
-    </Dialog>
+          }
+        />
+      ))}
+    </HelperDialog>
   );
 }

@@ -78,7 +78,7 @@ export function DashboardPage() {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'grey.50' }}>
-      <AppBar position="fixed" sx={{ zIndex: (t) => t.zIndex.drawer + 1 }}>
+      <AppBar position="fixed" sx={wide ? { zIndex: (t) => t.zIndex.drawer + 1 } : undefined}>
         <Toolbar sx={{ gap: 1 }}>
           {!wide && (
             <IconButton

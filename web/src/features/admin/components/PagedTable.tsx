@@ -33,8 +33,8 @@ export function PagedTable<Row extends GridValidRowModel & { _id: string }>({
   const state = useAppSelector(list.selectList);
   const { pageRequested } = list.actions;
   useEffect(() => {
-    if (!state.loadedOnce && !state.loading) dispatch(pageRequested(0));
-  }, [dispatch, pageRequested, state.loadedOnce, state.loading]);
+    if (!state.loadedOnce && !state.loading && !state.failed) dispatch(pageRequested(0));
+  }, [dispatch, pageRequested, state.loadedOnce, state.loading, state.failed]);
   return (
     <Box sx={{ width: '100%', overflowX: 'auto' }}>
       <DataGrid<Row>

@@ -1,47 +1,30 @@
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
 import TextField from '@mui/material/TextField';
 import { useAppSelector } from '../../../app/hooks';
 import { selectTopics } from '../topics';
+import { SelectField } from './SelectField';
 
 export function TopicSelect({ value, onChange }: { value: string; onChange: (id: string) => void }) {
   const topics = useAppSelector(selectTopics);
   return (
-    <FormControl fullWidth required>
-      <InputLabel id="template-topic-label">Topic</InputLabel>
-      <Select
-        labelId="template-topic-label"
-        label="Topic"
-        value={topics.some((t) => t._id === value) ? value : ''}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        {topics.map((t) => (
-          <MenuItem key={t._id} value={t._id}>
-            {t.topic}
-          </MenuItem>
-        ))}
-      </Select>
-    </FormControl>
+    <SelectField
+      label="Topic"
+      required
+      value={value}
+      options={topics.map((t) => ({ value: t._id, label: t.topic }))}
+      onChange={onChange}
+    />
   );
 }
 
 /** admin.md §2: Free Template = 0, Premium Template = 1. */
+const TEMPLATE_TYPES = [
+  { value: 0 as const, label: 'Free Template' },
+  { value: 1 as const, label: 'Premium Template' },
+];
+
 export function TemplateTypeSelect({ value, onChange }: { value: 0 | 1; onChange: (type: 0 | 1) => void }) {
   return (
-    <FormControl fullWidth required>
-      <InputLabel id="template-type-label">Type</InputLabel>
-      <Select
-        labelId="template-type-label"
-        label="Type"
-        value={value}
-        onChange={(e) => onChange(Number(e.target.value) as 0 | 1)}
-      >
-        <MenuItem value={0}>Free Template</MenuItem>
-        <MenuItem value={1}>Premium Template</MenuItem>
-      </Select>
-    </FormControl>
+    <SelectField<0 | 1> label="Type" required value={value} options={TEMPLATE_TYPES} onChange={onChange} />
   );
 }
 

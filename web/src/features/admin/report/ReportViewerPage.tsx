@@ -225,6 +225,8 @@ export function ReportViewerPage() {
               </Typography>
               <LineChart
                 height={240}
+                skipAnimation
+                yAxis={[{ min: 0, max: 100, label: '%' }]}
                 xAxis={[
                   {
                     scaleType: 'point',

@@ -1,9 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import FormControl from '@mui/material/FormControl';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { GridColDef } from '@mui/x-data-grid';
@@ -17,8 +13,9 @@ import { checkinList } from '../../listDefinitions';
 import { longDate } from '../../paging';
 import type { CheckinQuestion } from '../../types';
 import { FormDialog } from '../FormDialog';
-import { mutate } from '../mutate';
+import { editColumn, useFormSubmit } from '../formHelpers';
 import { PagedTable } from '../PagedTable';
+import { SelectField } from '../SelectField';
 import { StatusSwitch } from '../StatusSwitch';
 import { ChipListInput } from '../TagsInput';
 
@@ -38,16 +35,7 @@ export function CheckInSection() {
       valueFormatter: (v: boolean) => (v ? 'Active' : 'Paused'),
     },
     { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
-    {
-      field: 'actions',
-      headerName: 'Actions',
-      width: 90,
-      renderCell: ({ row }) => (
-        <Button size="small" onClick={() => setEditing(row)} aria-label={`Edit ${row.body}`}>
-          Edit
-        </Button>
-      ),
-    },
+    editColumn<CheckinQuestion>((row) => row.body, setEditing),
   ];
   const downloadAll = async () => {
     try {
@@ -100,28 +88,22 @@ function CheckinDialog({
   const [scale, setScale] = useState<'normal' | 'reverse'>(question?.scale ?? 'normal');
   const [tags, setTags] = useState<string[]>(question?.tags ?? []);
   const [status, setStatus] = useState(question?.status ?? true);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit(onSaved, onClose);
   const submit = async () => {
     if (!body.trim() || order.trim() === '') {
       notifyError(!body.trim() ? 'Please enter the question' : 'Order must be a number');
       return;
     }
-    setBusy(true);
     const fields = { body: body.trim(), order: Number(order), scale, tags, status };
-    const result = question
-      ? await mutate(() => updateCheckin(question._id, fields), {
+    await (question
+      ? run(() => updateCheckin(question._id, fields), {
           success: 'Question updated successfully',
           failure: { fixed: 'Error updating question' },
         })
-      : await mutate(() => addCheckin(fields), {
+      : run(() => addCheckin(fields), {
           success: 'Check-In Question Added Successfully',
           failure: { serverElse: 'Something went wrong!' },
-        });
-    setBusy(false);
-    if (result) {
-      onSaved();
-      onClose();
-    }
+        }));
   };
   return (
     <FormDialog
@@ -147,18 +129,16 @@ function CheckinDialog({
         onChange={(e) => setOrder(e.target.value)}
         slotProps={{ htmlInput: { min: 0, step: 1 } }}
       />
-      <FormControl required>
-        <InputLabel id="checkin-scale-label">Scale</InputLabel>
-        <Select
-          labelId="checkin-scale-label"
-          label="Scale"
-          value={scale}
-          onChange={(e) => setScale(e.target.value as 'normal' | 'reverse')}
-        >
-          <MenuItem value="normal">normal</MenuItem>
-          <MenuItem value="reverse">reverse</MenuItem>
-        </Select>
-      </FormControl>
+      <SelectField<'normal' | 'reverse'>
+        label="Scale"
+        required
+        value={scale}
+        options={[
+          { value: 'normal', label: 'normal' },
+          { value: 'reverse', label: 'reverse' },
+        ]}
+        onChange={setScale}
+      />
       <ChipListInput label="Tag" values={tags} onChange={setTags} />
       <Box>
         <StatusSwitch checked={status} onChange={setStatus} />

@@ -10,8 +10,8 @@ import { promotionsList } from '../../listDefinitions';
 import { longDate } from '../../paging';
 import type { Promotion } from '../../types';
 import { FormDialog } from '../FormDialog';
+import { EDIT_FAILURE, editColumn, useFormSubmit } from '../formHelpers';
 import { ImageUpload } from '../ImageUpload';
-import { mutate } from '../mutate';
 import { PagedTable } from '../PagedTable';
 import { StatusSwitch } from '../StatusSwitch';
 
@@ -48,16 +48,7 @@ export function PromotionsSection() {
       valueFormatter: (v: boolean) => (v ? 'active' : 'paused'),
     },
     { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
-    {
-      field: 'actions',
-      headerName: 'Actions',
-      width: 90,
-      renderCell: ({ row }) => (
-        <Button size="small" onClick={() => setEditing(row)} aria-label={`Edit ${row.heading}`}>
-          Edit
-        </Button>
-      ),
-    },
+    editColumn<Promotion>((row) => row.heading, setEditing),
   ];
   return (
     <Stack spacing={2}>
@@ -102,27 +93,20 @@ function PromotionDialog({
     expires: promotion?.expires ? promotion.expires.slice(0, 10) : '',
     status: promotion?.status ?? true,
   });
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit(onSaved, onClose);
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
     setForm((f) => ({ ...f, [key]: value }));
-  const submit = async () => {
-    setBusy(true);
+  const submit = () => {
     const fields = { ...form, expires: form.expires || null };
-    const result = promotion
-      ? await mutate(() => updatePromotion(promotion._id, fields), {
+    return promotion
+      ? run(() => updatePromotion(promotion._id, fields), {
           success: 'Promotion Edit Successfully',
-          failure: { fixed: 'Something Bad happen!' },
-          failureStyle: 'success',
+          ...EDIT_FAILURE,
         })
-      : await mutate(() => addPromotion(fields), {
+      : run(() => addPromotion(fields), {
           success: 'Promotion Added Successfully',
           failure: { serverElse: 'Something Bad Happen' },
         });
-    setBusy(false);
-    if (result) {
-      onSaved();
-      onClose();
-    }
   };
   const counter = (key: keyof typeof LIMITS) => `${form[key].length}/${LIMITS[key]}`;
   return (

@@ -16,8 +16,8 @@ import { longDate } from '../../paging';
 import { parseIdList } from '../../rules';
 import type { Report } from '../../types';
 import { FormDialog } from '../FormDialog';
+import { editColumn, useFormSubmit } from '../formHelpers';
 import { ImageUpload } from '../ImageUpload';
-import { mutate } from '../mutate';
 import { PagedTable } from '../PagedTable';
 import { StatusSwitch } from '../StatusSwitch';
 
@@ -57,16 +57,7 @@ export function ReportSection() {
     },
     { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
     { field: 'updatedAt', headerName: 'Updated On', width: 160, valueFormatter: longDate },
-    {
-      field: 'actions',
-      headerName: 'Actions',
-      width: 90,
-      renderCell: ({ row }) => (
-        <Button size="small" onClick={() => setEditing(row)} aria-label={`Edit ${row.name}`}>
-          Edit
-        </Button>
-      ),
-    },
+    editColumn<Report>((row) => row.name, setEditing),
   ];
   return (
     <Stack spacing={2}>
@@ -142,13 +133,12 @@ function ReportDialog({
   const [monitoredText, setMonitoredText] = useState('');
   const [accessText, setAccessText] = useState('');
   const [status, setStatus] = useState(report?.status ?? true);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit(onSaved, onClose);
   const submit = async () => {
     if (!name.trim() || !logo.trim()) {
       notifyError(!name.trim() ? 'Please enter the report name' : 'Please add a logo');
       return;
     }
-    setBusy(true);
     const fields = {
       name: name.trim(),
       logo: logo.trim(),
@@ -156,20 +146,15 @@ function ReportDialog({
       accessUsers: parseIdList([...access, accessText].join(',')),
       status,
     };
-    const result = report
-      ? await mutate(() => updateReport(report._id, fields), {
+    await (report
+      ? run(() => updateReport(report._id, fields), {
           success: 'Report updated successfully',
           failure: { serverElse: 'Something went wrong!' },
         })
-      : await mutate(() => addReport(fields), {
+      : run(() => addReport(fields), {
           success: 'Report Added Successfully',
           failure: { serverElse: 'Something went wrong!' },
-        });
-    setBusy(false);
-    if (result) {
-      onSaved();
-      onClose();
-    }
+        }));
   };
   return (
     <FormDialog

@@ -1,12 +1,8 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import InputLabel from '@mui/material/InputLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
-import Select from '@mui/material/Select';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
@@ -22,6 +18,7 @@ import { fetchServerSettings, saveSiteSettings } from '../../api';
 import { changedSettings, pickerValue, SETTINGS_GROUPS, type SettingsField } from '../../settingsForm';
 import type { ServerSiteSettings } from '../../types';
 import { LevelsManager } from '../LevelsManager';
+import { SelectField } from '../SelectField';
 
 export function SiteSettingsSection() {
   const dispatch = useAppDispatch();
@@ -113,18 +110,18 @@ export function SiteSettingsSection() {
             {group.fields.map(field)}
             {group.title === 'Other' && (
               <>
-                <FormControl size="small" sx={{ maxWidth: 240 }}>
-                  <InputLabel id="logoutredirect-label">Logout Redirect</InputLabel>
-                  <Select
-                    labelId="logoutredirect-label"
+                <Box sx={{ maxWidth: 240 }}>
+                  <SelectField<'feed' | 'login'>
+                    size="small"
                     label="Logout Redirect"
                     value={form.logoutredirect}
-                    onChange={(e) => set('logoutredirect', e.target.value)}
-                  >
-                    <MenuItem value="feed">feed</MenuItem>
-                    <MenuItem value="login">login</MenuItem>
-                  </Select>
-                </FormControl>
+                    options={[
+                      { value: 'feed', label: 'feed' },
+                      { value: 'login', label: 'login' },
+                    ]}
+                    onChange={(v) => set('logoutredirect', v)}
+                  />
+                </Box>
                 <LevelsManager levels={form.levels} onChange={(levels) => set('levels', levels)} />
               </>
             )}

@@ -15,6 +15,7 @@ import { longDate, PAGE_SIZE } from '../../paging';
 import { selectTopics } from '../../topics';
 import type { AdminTemplate } from '../../types';
 import { FormDialog } from '../FormDialog';
+import { EDIT_FAILURE, editColumn, useFormSubmit } from '../formHelpers';
 import { adminGridProps } from '../gridProps';
 import { ImageUpload } from '../ImageUpload';
 import { mutate } from '../mutate';
@@ -87,16 +88,7 @@ export function TemplatesSection() {
     { field: 'email_open_rate', headerName: 'Open Rate %', width: 110 },
     { field: 'total_reads', headerName: 'Reads', width: 80 },
     { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
-    {
-      field: 'actions',
-      headerName: 'Actions',
-      width: 90,
-      renderCell: ({ row }) => (
-        <Button size="small" onClick={() => setEditing(row)} aria-label={`Edit ${row.heading}`}>
-          Edit
-        </Button>
-      ),
-    },
+    editColumn<AdminTemplate>((row) => row.heading, setEditing),
   ];
 
   return (
@@ -134,8 +126,7 @@ function SubjectAnalysis({ templates, onChanged }: { templates: AdminTemplate[];
     );
     const result = await mutate(() => updateTemplate(template._id, { subjects }), {
       success: 'Template Edit Successfully',
-      failure: { fixed: 'Something Bad happen!' },
-      failureStyle: 'success',
+      ...EDIT_FAILURE,
     });
     if (result) onChanged();
   };
@@ -198,9 +189,8 @@ function EditTemplateDialog({
   const [image, setImage] = useState(template.image);
   const [subjects, setSubjects] = useState<SubjectItem[]>(template.subjects.map((s) => ({ ...s })));
   const [subjectInput, setSubjectInput] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setBusy(true);
+  const { busy, run } = useFormSubmit(onSaved, onClose);
+  const submit = () => {
     const info = {
       heading,
       body,
@@ -211,16 +201,10 @@ function EditTemplateDialog({
       subject: subjectInput,
       ...(image !== template.image ? { image } : {}),
     };
-    const result = await mutate(() => updateTemplate(template._id, info), {
+    return run(() => updateTemplate(template._id, info), {
       success: 'Template Edit Successfully',
-      failure: { fixed: 'Something Bad happen!' },
-      failureStyle: 'success',
+      ...EDIT_FAILURE,
     });
-    setBusy(false);
-    if (result) {
-      onSaved();
-      onClose();
-    }
   };
   return (
     <FormDialog open title="Edit Template" busy={busy} onClose={onClose} onSubmit={() => void submit()}>

@@ -22,10 +22,16 @@ import { DEFAULT_NOTIFICATION_TIME, exportRangeError, NOTIFICATION_TIMES } from 
 import { selectTopics } from '../../topics';
 import type { AdminUser } from '../../types';
 import { FormDialog } from '../FormDialog';
-import { mutate } from '../mutate';
+import { EDIT_FAILURE, editColumn, useFormSubmit } from '../formHelpers';
 import { PagedTable } from '../PagedTable';
+import { SelectField } from '../SelectField';
 
 const STATUSES = ['active', 'autoactive', 'autppause', 'manual'] as const;
+const TIME_OPTIONS = NOTIFICATION_TIMES.map((t) => ({ value: t, label: t }));
+const USER_TYPES = [
+  { value: 0 as const, label: 'Normal' },
+  { value: 1 as const, label: 'Cold' },
+];
 
 export function UsersSection() {
   const dispatch = useAppDispatch();
@@ -60,17 +66,7 @@ export function UsersSection() {
     { field: 'last_email_open', headerName: 'Last Email Open', width: 160, valueFormatter: longDate },
     { field: 'last_app_login', headerName: 'Last App Login', width: 160, valueFormatter: longDate },
     { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
-    {
-      field: 'actions',
-      headerName: 'Actions',
-      width: 90,
-      sortable: false,
-      renderCell: ({ row }) => (
-        <Button size="small" onClick={() => setEditing(row)} aria-label={`Edit ${row.email}`}>
-          Edit
-        </Button>
-      ),
-    },
+    editColumn<AdminUser>((row) => row.email, setEditing),
   ];
 
   const onSearch = (event: FormEvent) => {
@@ -214,40 +210,11 @@ function TopicsSelect({ value, onChange }: { value: string[]; onChange: (ids: st
 }
 
 function TimeSelect({ value, onChange }: { value: string; onChange: (time: string) => void }) {
-  return (
-    <FormControl fullWidth>
-      <InputLabel id="user-time-label">Notification Time</InputLabel>
-      <Select
-        labelId="user-time-label"
-        label="Notification Time"
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        {NOTIFICATION_TIMES.map((t) => (
-          <MenuItem key={t} value={t}>
-            {t}
-          </MenuItem>
-        ))}
-      </Select>
-    </FormControl>
-  );
+  return <SelectField label="Notification Time" value={value} options={TIME_OPTIONS} onChange={onChange} />;
 }
 
 function TypeSelect({ value, onChange }: { value: 0 | 1; onChange: (type: 0 | 1) => void }) {
-  return (
-    <FormControl fullWidth>
-      <InputLabel id="user-type-label">Type</InputLabel>
-      <Select
-        labelId="user-type-label"
-        label="Type"
-        value={value}
-        onChange={(e) => onChange(Number(e.target.value) as 0 | 1)}
-      >
-        <MenuItem value={0}>Normal</MenuItem>
-        <MenuItem value={1}>Cold</MenuItem>
-      </Select>
-    </FormControl>
-  );
+  return <SelectField<0 | 1> label="Type" value={value} options={USER_TYPES} onChange={onChange} />;
 }
 
 function AddUsersDialog({
@@ -263,20 +230,15 @@ function AddUsersDialog({
   const [time, setTime] = useState(DEFAULT_NOTIFICATION_TIME);
   const [topics, setTopics] = useState<string[]>([]);
   const [type, setType] = useState<0 | 1>(0);
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    setBusy(true);
-    const result = await mutate(() => addUsers({ emails, notiinfo: { time, active: true }, topics, type }), {
+  const { busy, run } = useFormSubmit(() => {
+    setEmails('');
+    onAdded();
+  }, onClose);
+  const submit = () =>
+    run(() => addUsers({ emails, notiinfo: { time, active: true }, topics, type }), {
       success: 'Users Added Successfully',
       failure: { serverElse: 'Something Bad Happen' },
     });
-    setBusy(false);
-    if (result) {
-      setEmails('');
-      onAdded();
-      onClose();
-    }
-  };
   return (
     <FormDialog open={open} title="Add Users" busy={busy} onClose={onClose} onSubmit={() => void submit()}>
       <TextField
@@ -312,9 +274,8 @@ function EditUserDialog({
   const [status, setStatus] = useState(user.notification_status);
   const [topics, setTopics] = useState<string[]>(user.topics ?? []);
   const [type, setType] = useState<0 | 1>(user.type);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useFormSubmit(onSaved, onClose);
   const submit = async () => {
-    setBusy(true);
     const info = {
       ...(firstname.trim() ? { firstname: firstname.trim() } : {}),
       ...(lastname.trim() ? { lastname: lastname.trim() } : {}),
@@ -324,16 +285,7 @@ function EditUserDialog({
       type,
     };
     // admin.md §8 names no success text for a user edit; a failure shows 'Something Bad happen!' in a success style.
-    const result = await mutate(() => updateUser(user._id, info), {
-      success: '',
-      failure: { fixed: 'Something Bad happen!' },
-      failureStyle: 'success',
-    });
-    setBusy(false);
-    if (result) {
-      onSaved();
-      onClose();
-    }
+    await run(() => updateUser(user._id, info), { success: '', ...EDIT_FAILURE });
   };
   return (
     <FormDialog
@@ -346,21 +298,12 @@ function EditUserDialog({
       <TextField label="First Name" value={firstname} onChange={(e) => setFirstname(e.target.value)} />
       <TextField label="Last Name" value={lastname} onChange={(e) => setLastname(e.target.value)} />
       <TimeSelect value={time} onChange={setTime} />
-      <FormControl fullWidth>
-        <InputLabel id="user-status-label">Notification Status</InputLabel>
-        <Select
-          labelId="user-status-label"
-          label="Notification Status"
-          value={status}
-          onChange={(e) => setStatus(e.target.value as (typeof STATUSES)[number])}
-        >
-          {STATUSES.map((s) => (
-            <MenuItem key={s} value={s}>
-              {s}
-            </MenuItem>
-          ))}
-        </Select>
-      </FormControl>
+      <SelectField
+        label="Notification Status"
+        value={status}
+        options={STATUSES.map((v) => ({ value: v, label: v }))}
+        onChange={setStatus}
+      />
       <FormControlLabel
         control={<Switch checked={active} onChange={(e) => setActive(e.target.checked)} />}
         label="Active"
