@@ -520,6 +520,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       if (width === 450) {
         await page.getByRole('button', { name: 'Open menu' }).click();
         await page.getByRole('navigation', { name: 'Admin sections' }).getByText('Event Logs').waitFor();
+        await page.waitForTimeout(400); // the drawer slides in
         await e2e.shot(page, 'admin-drawer-450');
         await page.keyboard.press('Escape');
       }
