@@ -243,6 +243,14 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     await grid.getByText('new.two@example.com').waitFor();
     expect(await grid.getByText('new.one@example.com').count()).toBe(0);
     await page.getByText('1 - 1 of 1').waitFor();
+    const [exported] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export All' }).click(),
+    ]);
+    expect(exported.suggestedFilename()).toBe('users.csv');
+    const usersCsv = await readFile(await exported.path(), 'utf8');
+    expect(usersCsv).toContain('new.one@example.com');
+    expect(usersCsv).toContain('new.two@example.com');
     // Export by range checks its bounds before asking.
     await page.getByLabel('To', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Export Range' }).click();
