@@ -13,9 +13,13 @@ const vendorGroups = [
   },
   {
     name: 'state',
-    test: /node_modules[\\/](@reduxjs|redux|react-redux|redux-thunk|immer|reselect|redux-saga|@redux-saga|use-sync-external-store)[\\/]/,
+    // reselect and use-sync-external-store's shim are left out: only the admin chunk's data grid uses them, and a
+    // group would put them in the reader's first load (DESIGN.md §8).
+    test: /node_modules[\\/](@reduxjs|redux|react-redux|redux-thunk|immer|redux-saga|@redux-saga)[\\/]|node_modules[\\/]use-sync-external-store[\\/]with-selector/,
     priority: 2,
   },
+  // Used by the admin chunk's data grid and charts only; its own chunk keeps it out of the reader's first load.
+  { name: 'admin-vendor', test: /node_modules[\\/]reselect[\\/]/, priority: 5 },
   { name: 'toastify', test: /node_modules[\\/](react-toastify|clsx)[\\/]/, priority: 1 },
 ];
 

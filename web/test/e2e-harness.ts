@@ -113,3 +113,42 @@ export async function seriousA11yViolations(
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** A signed-in user as the e2e tests hold one: the session token and the user id. */
+export interface Session {
+  token: string;
+  id: string;
+}
+
+/** One JSON call to the standalone; a 4xx or 5xx fails the test with the server's answer. */
+export async function apiCall(e2e: E2eApp, method: string, path: string, body?: unknown, token?: string) {
+  const res = await jsonCall(e2e.app.url, method, path, body, token);
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** Signs in through the API (code from the dev outbox); names make the profile complete. */
+export async function signInThroughOutbox(
+  e2e: E2eApp,
+  email: string,
+  names?: { firstname: string; lastname: string },
+): Promise<Session> {
+  await apiCall(e2e, 'POST', '/api/user/auth', { email });
+  const { token, user } = await apiCall(e2e, 'POST', '/api/user/verify', {
+    email,
+    otp: await e2e.codeFor(email),
+  });
+  if (names) await apiCall(e2e, 'POST', '/api/user/update', { email, token, info: { email, ...names } });
+  return { token, id: user._id };
+}
+
+/** A browser context whose stored token is this session's (as after a sign-in); none when `session` is null. */
+export async function pageWithSession(
+  e2e: E2eApp,
+  session: Session | null,
+  width: number,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const { context, page } = await e2e.newPage(width);
+  if (session) await context.addInitScript((token) => localStorage.setItem('token', token), session.token);
+  return { context, page };
+}

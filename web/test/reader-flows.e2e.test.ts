@@ -1,9 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { jsonCall } from '@nudge/platform/testing';
-import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type E2eApp, e2eUnavailable, seriousA11yViolations, startE2e } from './e2e-harness';
+import {
+  apiCall,
+  type E2eApp,
+  e2eUnavailable,
+  pageWithSession,
+  type Session,
+  seriousA11yViolations,
+  signInThroughOutbox,
+  startE2e,
+} from './e2e-harness';
 
 const unavailable = e2eUnavailable();
 if (unavailable) console.log(`[e2e] reader flows: skipped: ${unavailable}`);
@@ -13,40 +21,18 @@ const PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEUlEQVQImWM4oaGBFTEMLQkAgl1GAXRgBQ4AAAAASUVORK5CYII=';
 const PREMIUM_BODY = 'The secret of the premium breathing ladder is to lengthen each exhale by one count.';
 
-interface Session {
-  token: string;
-  id: string;
-}
-
 describe.runIf(!unavailable)('reader flows across the services, in Chromium', () => {
   let e2e: E2eApp;
   let admin: Session;
   const topics: Record<'Sleep' | 'Focus', string> = { Sleep: '', Focus: '' };
   const posts: { free: string[]; premium: string } = { free: [], premium: '' };
 
-  const api = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await jsonCall(e2e.app.url, method, path, body, token);
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body;
-  };
-
-  /** Signs in through the API (code from the dev outbox); names make the profile complete. */
-  async function signIn(email: string, names?: { firstname: string; lastname: string }): Promise<Session> {
-    await api('POST', '/api/user/auth', { email });
-    const { token, user } = await api('POST', '/api/user/verify', { email, otp: await e2e.codeFor(email) });
-    if (names) await api('POST', '/api/user/update', { email, token, info: { email, ...names } });
-    return { token, id: user._id };
-  }
-
+  const api = (method: string, path: string, body?: unknown, token?: string) =>
+    apiCall(e2e, method, path, body, token);
+  const signIn = (email: string, names?: { firstname: string; lastname: string }) =>
+    signInThroughOutbox(e2e, email, names);
   /** A browser context whose stored token is this session's (as after a sign-in). */
-  async function pageAs(
-    session: Session | null,
-    width = 450,
-  ): Promise<{ context: BrowserContext; page: Page }> {
-    const { context, page } = await e2e.newPage(width);
-    if (session) await context.addInitScript((token) => localStorage.setItem('token', token), session.token);
-    return { context, page };
-  }
+  const pageAs = (session: Session | null, width = 450) => pageWithSession(e2e, session, width);
 
   const postAsReader = (id: string, token: string) => api('POST', `/api/template/${id}`, { token });
 

@@ -1,4 +1,4 @@
-import { configureStore } from '@reduxjs/toolkit';
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
 import { authSlice } from '../features/auth/slice';
 import { checkinSlice } from '../features/checkin/slice';
@@ -20,25 +20,34 @@ const sagaMiddleware = createSagaMiddleware({
   onError: (error) => console.error('Unhandled saga error:', error),
 });
 
+/**
+ * The reader's slices, fixed at build time. Admin slices are injected by the admin chunk when it loads
+ * (`rootReducer.inject`), so the reader's first load carries none of their code (DESIGN.md §8).
+ */
+export const rootReducer = combineSlices(
+  settingsSlice,
+  authSlice,
+  uiSlice,
+  profileSlice,
+  unsubscribeSlice,
+  feedSlice,
+  postSlice,
+  commentsSlice,
+  recommendationsSlice,
+  modalSlice,
+  historySlice,
+  subscriptionSlice,
+  paymentsSlice,
+  checkinSlice,
+);
+
 export const store = configureStore({
-  reducer: {
-    settings: settingsSlice.reducer,
-    auth: authSlice.reducer,
-    ui: uiSlice.reducer,
-    profile: profileSlice.reducer,
-    unsubscribe: unsubscribeSlice.reducer,
-    feed: feedSlice.reducer,
-    post: postSlice.reducer,
-    comments: commentsSlice.reducer,
-    recommendations: recommendationsSlice.reducer,
-    modal: modalSlice.reducer,
-    history: historySlice.reducer,
-    subscription: subscriptionSlice.reducer,
-    payments: paymentsSlice.reducer,
-    checkin: checkinSlice.reducer,
-  },
+  reducer: rootReducer,
   middleware: (getDefault) => getDefault({ thunk: false }).concat(sagaMiddleware),
 });
+
+/** Starts a saga after the store exists (the admin chunk's sagas, when it loads). */
+export const runSaga = sagaMiddleware.run;
 
 sagaMiddleware.run(rootSaga);
 

@@ -27,6 +27,8 @@ export interface RequestOptions {
   /** Send cookies (the event log and /auth calls). */
   withCredentials?: boolean;
   timeoutMs?: number;
+  /** The stored login token, sent as `Authorization: Bearer` (GETs have no body to carry it). */
+  token?: string | null;
 }
 
 type HttpMethod = 'GET' | 'POST' | 'PUT';
@@ -46,7 +48,10 @@ export async function apiRequest<T>(
 ): Promise<T> {
   const init: RequestInit = {
     method,
-    headers: { accept: 'application/json' },
+    headers: {
+      accept: 'application/json',
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
     credentials: options.withCredentials ? 'include' : 'same-origin',
     signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
   };

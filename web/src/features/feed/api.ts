@@ -3,13 +3,19 @@ import { allPostsPath, type LikedEntry, likedPostsPath } from './paging';
 import type { TopicCount } from './topicChips';
 import type { FeedPost } from './types';
 
-/** POST /api/logs/getallpost?page&limit=5[&topicId] { subscription } (reader.md §7). */
-export const fetchAllPosts = (page: number, topicId: string, subscription: boolean) =>
+/**
+ * POST /api/logs/getallpost?page&limit=5[&topicId] { subscription } (reader.md §7), with the stored token (body and
+ * Bearer header) so the server unlocks premium cards for premium readers and admins.
+ */
+export const fetchAllPosts = (page: number, topicId: string, subscription: boolean, token: string | null) =>
   apiRequest<{
     templates?: FeedPost[] | null;
     topicCounts?: TopicCount[] | null;
     totalPostsCount?: number | null;
-  }>('POST', allPostsPath(page, topicId), { body: { subscription } });
+  }>('POST', allPostsPath(page, topicId), {
+    body: { subscription, token: token ?? undefined },
+    token,
+  });
 
 /**
  * POST /api/logs/gettodaypost { token } -> { status, template, message }. `event: 'continue_reading'` (our addition)

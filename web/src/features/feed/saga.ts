@@ -73,6 +73,7 @@ function* fetchPage(tab: FeedTab, page: number, topicId: string): SagaIterator<P
     page,
     topicId,
     subscription,
+    token,
   );
   return {
     tab,

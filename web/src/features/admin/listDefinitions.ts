@@ -1,0 +1,70 @@
+import {
+  fetchCheckins,
+  fetchEventLogs,
+  fetchPromotions,
+  fetchReports,
+  fetchTemplates,
+  fetchTransactions,
+  fetchUsers,
+} from './api';
+import { createPagedList } from './lists';
+import type {
+  AdminTemplate,
+  AdminUser,
+  CheckinQuestion,
+  EventLog,
+  Promotion,
+  Report,
+  Transaction,
+} from './types';
+
+/** admin.md §8: the admin lists' load failures. */
+const BAD = 'Something Bad Happen';
+const WRONG = 'Something went wrong';
+
+export const usersList = createPagedList<AdminUser>({
+  name: 'users',
+  fetchPage: fetchUsers,
+  failureMessage: BAD,
+});
+export const templatesList = createPagedList<AdminTemplate>({
+  name: 'templates',
+  fetchPage: (n) => fetchTemplates(n),
+  failureMessage: BAD,
+});
+export const promotionsList = createPagedList<Promotion>({
+  name: 'promotions',
+  fetchPage: (n) => fetchPromotions(n),
+  failureMessage: BAD,
+});
+export const transactionsList = createPagedList<Transaction>({
+  name: 'transactions',
+  fetchPage: fetchTransactions,
+  failureMessage: BAD,
+});
+/** 'adminCheckin': the reader already has a 'checkin' slice (the wellbeing score). */
+export const checkinList = createPagedList<CheckinQuestion>({
+  name: 'adminCheckin',
+  fetchPage: (n) => fetchCheckins(n),
+  failureMessage: WRONG,
+});
+export const reportList = createPagedList<Report>({
+  name: 'report',
+  fetchPage: (n) => fetchReports(n),
+  failureMessage: WRONG,
+});
+export const eventLogsList = createPagedList<EventLog>({
+  name: 'eventlogs',
+  fetchPage: (n) => fetchEventLogs(n),
+  failureMessage: WRONG,
+});
+
+export const ALL_LISTS = [
+  usersList,
+  templatesList,
+  promotionsList,
+  transactionsList,
+  checkinList,
+  reportList,
+  eventLogsList,
+] as const;
