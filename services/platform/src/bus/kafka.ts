@@ -9,7 +9,14 @@ import {
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import { backoffMs } from '../events/serial';
-import type { BusMessage, EventBus, MessageHandler, Subscription } from '../events/types';
+import type {
+  BatchHandler,
+  BatchOptions,
+  BusMessage,
+  EventBus,
+  MessageHandler,
+  Subscription,
+} from '../events/types';
 import { assertWireMessage, headersToStrings } from './serialise';
 
 export interface KafkaBusOptions {
@@ -197,10 +204,88 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     };
   };
 
+  const subscribeBatch = async (
+    groupId: string,
+    topics: string[],
+    handler: BatchHandler,
+    options: BatchOptions = {},
+  ): Promise<Subscription> => {
+    if (closed) throw new Error('kafka bus is closed');
+    await ensureTopics(topics);
+    const maxMessages = Math.max(1, options.maxMessages ?? 10_000);
+    const maxWaitMs = Math.max(0, options.maxWaitMs ?? 1_000);
+    const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: maxWaitMs });
+    let stopping = false;
+    consumer.on(consumer.events.CRASH, (event) => {
+      log.error(
+        { err: event.payload.error, groupId, restart: event.payload.restart },
+        'kafka: batch consumer crashed',
+      );
+    });
+    await consumer.connect();
+    consumers.add(consumer);
+    try {
+      await consumer.subscribe({ topics, fromBeginning: true });
+      await consumer.run({
+        // Only resolved offsets are committed, and an offset is resolved after its batch's handler resolved.
+        autoCommit: true,
+        autoCommitThreshold: 1,
+        eachBatchAutoResolve: false,
+        eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning }) => {
+          const all = batch.messages;
+          for (let start = 0; start < all.length && isRunning(); start += maxMessages) {
+            const slice = all.slice(start, start + maxMessages);
+            const delivered: BusMessage[] = slice.map((message) => ({
+              topic: batch.topic,
+              key: message.key?.toString('utf8') ?? '',
+              value: message.value?.toString('utf8') ?? '',
+              headers: headersToStrings(message.headers),
+            }));
+            for (let attempt = 1; ; attempt++) {
+              try {
+                await handler(delivered);
+                break;
+              } catch (err) {
+                if (stopping) throw err;
+                const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
+                log.warn(
+                  { err, groupId, topic: batch.topic, partition: batch.partition, attempt, retryInMs: wait },
+                  'kafka: batch handler failed; redelivering',
+                );
+                await sleep(wait);
+                if (stopping) throw err;
+                await heartbeat();
+              }
+            }
+            // Committed only after the handler resolved (the insert is durable).
+            resolveOffset((slice[slice.length - 1] as { offset: string }).offset);
+            await commitOffsetsIfNecessary();
+            await heartbeat();
+          }
+        },
+      });
+    } catch (err) {
+      consumers.delete(consumer);
+      await consumer.disconnect().catch(() => undefined);
+      throw err;
+    }
+    let left = false;
+    return {
+      async close() {
+        if (left) return;
+        left = true;
+        stopping = true;
+        consumers.delete(consumer);
+        await consumer.disconnect();
+      },
+    };
+  };
+
   return {
     kind: 'kafka',
     publish,
     subscribe,
+    subscribeBatch,
     async ping() {
       const cluster = await (await admin()).describeCluster();
       if (cluster.brokers.length === 0) throw new Error('kafka: no brokers in the cluster');
