@@ -22,6 +22,7 @@ import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
 import { createUsersProjection } from './events/users-projection';
+import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
 import { userRoutes } from './http/user-routes';
@@ -109,6 +110,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   app.use(
     internalRoutes({ users, tokens, signIn, internalToken: deps.internalToken, publicUrl: deps.publicUrl }),
   );
+  app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
 
   return {

@@ -26,6 +26,7 @@ import { createTopics } from './app/topics';
 import { contentCollections, ensureContentIndexes } from './events/collections';
 import { engagementHandlers } from './events/engagement-handlers';
 import { createContentReadModels } from './events/read-models';
+import { eventHistoryRoutes } from './http/event-history-routes';
 import { mediaRoutes } from './http/media-routes';
 import { promotionRoutes } from './http/promotion-routes';
 import { readerRoutes } from './http/reader-routes';
@@ -49,6 +50,8 @@ export interface ContentServiceDeps {
   ai?: Partial<WriterOptions> & { model: string };
   bodyLimit?: string;
   clock?: () => Date;
+  /** The credential of /internal routes; without it the event history read is not served. */
+  internalToken?: string;
 }
 
 export interface ContentService {
@@ -99,6 +102,8 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   app.use(promotionRoutes(promotions));
   app.use(settingsRoutes(settings));
   app.use(mediaRoutes(media));
+  if (deps.internalToken)
+    app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
   app.use(tooLargeBody);
   finishApp(app, deps.log);
 
