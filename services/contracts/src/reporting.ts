@@ -25,11 +25,16 @@ const Batch = z
  * One event (`{ eventType, eventValue, metadata, token? }`), a list of events, or `{ token?, events: [...] }`
  * (what navigator.sendBeacon sends: it cannot set an Authorization header, so the token rides in the body).
  */
-export const WebEventIntakeRequest = z.union([
-  z.object({ token: z.unknown().optional(), events: Batch }),
-  Batch,
-  WebEventInput.extend({ token: z.unknown().optional() }),
-]);
+export const WebEventBeacon = z.object({ token: z.unknown().optional(), events: Batch });
+export const WebEventSingle = WebEventInput.extend({ token: z.unknown().optional() });
+export const WebEventIntakeRequest = z.union([WebEventBeacon, Batch, WebEventSingle]);
+/** The schema of the intake body's shape (so a refusal names the broken rule, not "Invalid input"). */
+export const intakeSchemaFor = (body: unknown) =>
+  Array.isArray(body)
+    ? Batch
+    : body && typeof body === 'object' && 'events' in body
+      ? WebEventBeacon
+      : WebEventSingle;
 export const WebEventIntakeResponse = z.object({ status: z.literal(true), accepted: z.number().int() });
 
 // ── event log (admin) ─────────────────────────────────────────────────────────────────────────────────────

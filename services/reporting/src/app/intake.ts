@@ -93,11 +93,14 @@ export function createIntake(deps: {
     for (const file of files) await loadFile(join(deps.dir, file));
   };
 
-  const flush = () => {
-    flushing ??= flushNow().finally(() => {
-      flushing = undefined;
+  /** Loads everything accepted before this call (a flush already running may have started before it). */
+  const flush = (): Promise<void> => {
+    const run = (flushing ?? Promise.resolve()).catch(() => undefined).then(flushNow);
+    const mine = run.finally(() => {
+      if (flushing === mine) flushing = undefined;
     });
-    return flushing;
+    flushing = mine;
+    return mine;
   };
 
   return {

@@ -1,13 +1,14 @@
-import { EventLogsQuery, type WebEventInput, WebEventIntakeRequest } from '@nudge/contracts';
+import { EventLogsQuery, intakeSchemaFor, type WebEventInput } from '@nudge/contracts';
 import { parseBody, parseQuery, requireRole } from '@nudge/platform';
 import { Router } from 'express';
 import type { EventLog } from '../app/event-log';
 import type { Intake } from '../app/intake';
 
-const eventsOf = (body: ReturnType<typeof WebEventIntakeRequest.parse>): WebEventInput[] => {
-  if (Array.isArray(body)) return body;
-  if ('events' in body) return body.events;
-  const { token: _token, ...event } = body;
+const eventsOf = (body: unknown): WebEventInput[] => {
+  if (Array.isArray(body)) return body as WebEventInput[];
+  if (body && typeof body === 'object' && 'events' in body)
+    return (body as { events: WebEventInput[] }).events;
+  const { token: _token, ...event } = body as WebEventInput & { token?: unknown };
   return [event];
 };
 
@@ -16,7 +17,7 @@ export function eventlogRoutes(deps: { intake: Intake; log: EventLog }): Router 
   const router = Router();
 
   router.post('/api/eventlogs', async (req, res) => {
-    const events = eventsOf(parseBody(WebEventIntakeRequest, req));
+    const events = eventsOf(parseBody(intakeSchemaFor(req.body), req));
     const user = req.auth ? { userId: req.auth.userId, email: req.auth.email } : undefined;
     const ids = await deps.intake.accept(user, events);
     res.json({ status: true, accepted: ids.length });
