@@ -19,9 +19,13 @@ import {
   openEventBus,
   openOutboxStore,
 } from '@nudge/platform';
+import { bootReporting } from '@nudge/reporting';
 
-/** The services this topology runs, in start order (engagement calls auth's internal API). */
-const BUILT = ['auth', 'content', 'engagement', 'billing'] as const;
+/**
+ * The services this topology runs, in start order (engagement calls auth's internal API; reporting, last, reads
+ * every other service's event history to fill a new analytics store).
+ */
+const BUILT = ['auth', 'content', 'engagement', 'billing', 'reporting'] as const;
 type BuiltService = (typeof BUILT)[number];
 
 export interface Standalone {
@@ -61,6 +65,7 @@ export async function startStandalone(env: Record<string, string | undefined> = 
     content: () => bootContent({ config, bus, log, messaging, serviceUrls }),
     engagement: () => bootEngagement({ config, bus, log, messaging, serviceUrls }),
     billing: () => bootBilling({ config, bus, log, messaging, serviceUrls }),
+    reporting: () => bootReporting({ config, bus, log, messaging, serviceUrls }),
   };
   const stopServices = async () => {
     for (const { server, service } of running.reverse()) {
