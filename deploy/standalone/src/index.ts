@@ -61,7 +61,7 @@ export async function startStandalone(env: Record<string, string | undefined> = 
   const running: { name: BuiltService; service: Running; server: Server }[] = [];
   const serviceUrls = {} as Record<BuiltService, string>;
   const boots: Record<BuiltService, () => Promise<Running>> = {
-    auth: () => bootAuth({ config, bus, log, messaging }),
+    auth: () => bootAuth({ config, bus, log, messaging, serviceUrls }),
     content: () => bootContent({ config, bus, log, messaging, serviceUrls }),
     engagement: () => bootEngagement({ config, bus, log, messaging, serviceUrls }),
     billing: () => bootBilling({ config, bus, log, messaging, serviceUrls }),

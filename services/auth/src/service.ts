@@ -4,6 +4,7 @@ import {
   createTokenVerifier,
   createWindowLimiter,
   type DocumentStore,
+  type EmailStatsReader,
   type EventHandler,
   finishApp,
   type Logger,
@@ -48,6 +49,8 @@ export interface AuthServiceDeps {
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
   siteName?: string;
+  /** Reporting's e-mail figures for the admin views; absent = zeros. */
+  emailStats?: EmailStatsReader;
   clock?: () => Date;
 }
 
@@ -93,7 +96,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     perPhone: limiter('code_whatsapp', deps.codeLimitPerHour),
     siteName,
   });
-  const admin = createAdminUsers(users);
+  const admin = createAdminUsers(users, deps.emailStats);
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
   app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens }));

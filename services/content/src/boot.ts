@@ -1,5 +1,6 @@
 import {
   createConsumer,
+  createEmailStatsClient,
   createTokenVerifier,
   loadInternalToken,
   loadVerifyKey,
@@ -23,12 +24,18 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
   const log = opts.log.child({ service: 'content' });
   const runtime = await openServiceRuntime({ service: 'content', config, bus, log });
   const media = await openMediaStore(config);
+  const internalToken = await loadInternalToken(config);
   const service = createContentService({
     store: runtime.store,
     events: runtime.events,
     media,
     verifier: createTokenVerifier(await loadVerifyKey(config)),
-    internalToken: await loadInternalToken(config),
+    internalToken,
+    emailStats: createEmailStatsClient({
+      reportingUrl: () => opts.serviceUrls.reporting,
+      internalToken,
+      log,
+    }),
     log,
     ai: {
       model: config.OPENAI_MODEL,

@@ -3,6 +3,7 @@ import {
   createHttpApp,
   createUserDirectory,
   type DocumentStore,
+  type EmailStatsReader,
   type EventHandler,
   finishApp,
   type Logger,
@@ -52,6 +53,8 @@ export interface ContentServiceDeps {
   clock?: () => Date;
   /** The credential of /internal routes; without it the event history read is not served. */
   internalToken?: string;
+  /** Reporting's e-mail figures for the admin template views; absent = zeros. */
+  emailStats?: EmailStatsReader;
 }
 
 export interface ContentService {
@@ -79,7 +82,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   const directory = createUserDirectory(deps.store);
 
   const images = createImageIntake({ media: deps.media, inspect: inspectImage });
-  const views = createPostViews(c);
+  const views = createPostViews(c, deps.emailStats);
   const reads = createReads({ events: deps.events, clock });
   const topics = createTopics({ c, events: deps.events, clock });
   const templates = createTemplates({ c, events: deps.events, topics, images, views, clock });
