@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LimitQuery, PageQuery } from './common';
 import { EventLogRequest, WEB_EVENT_TYPES } from './engagement';
+import { ReportSnapshot } from './events-reporting';
 import type { RouteSchemas } from './route-types';
 
 // ── web event intake (POST /api/eventlogs) ──────────────────────────────────────────────────────────────────
@@ -116,14 +117,9 @@ export const ReportAddRequest = z.object({
 export const ReportUpdateRequest = z.object({ token: z.unknown().optional(), ...ReportFields }).partial();
 export const ReportIdParams = z.object({ id: z.string() });
 
-export const Report = z.object({
+/** A report as the API returns it: its state (events-reporting.ts) with `_id` and `updatedAt`. */
+export const Report = ReportSnapshot.omit({ reportId: true }).extend({
   _id: z.string(),
-  name: z.string(),
-  logo: z.string(),
-  monitoredUsers: z.array(z.string()),
-  accessUsers: z.array(z.string()),
-  status: z.boolean(),
-  createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type Report = z.infer<typeof Report>;

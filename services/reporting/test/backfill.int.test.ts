@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyticsStore, migrate, openChdbStore } from '../src/analytics';
 import { createEventLog } from '../src/app/event-log';
 import { createBackfill } from '../src/events/backfill';
-import { INTERNAL_TOKEN, log } from './harness';
+import { INTERNAL_TOKEN, log, registeredData } from './harness';
 
 let dir: string;
 let analytics: AnalyticsStore;
@@ -51,16 +51,7 @@ describe('backfill from the services event histories', () => {
     await auth.events.append(`user-${userId}`, 0, [
       {
         type: AuthEvents.UserRegistered.type,
-        data: AuthEvents.UserRegistered.data.parse({
-          userId,
-          email: 'old@example.com',
-          source: 'self',
-          role: 'user',
-          type: 0,
-          notiinfo: { time: '08:00', active: true },
-          topics: [],
-          timeZone: 'UTC',
-        }),
+        data: AuthEvents.UserRegistered.data.parse(registeredData(userId, 'old@example.com')),
       },
     ]);
     // 2,500 web events recorded by engagement before intake moved to reporting (more than one history page).

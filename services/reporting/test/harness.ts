@@ -47,6 +47,18 @@ export async function waitFor(
   }
 }
 
+/** The data of auth.UserRegistered.v1 for a self-registered reader. */
+export const registeredData = (userId: string, email: string) => ({
+  userId,
+  email,
+  source: 'self',
+  role: 'user',
+  type: 0,
+  notiinfo: { time: '08:00', active: true },
+  topics: [],
+  timeZone: 'UTC',
+});
+
 /** An event definition of services/contracts (type + zod schema of its data). */
 export type EventDef = { type: string; data: z.ZodType };
 
@@ -166,23 +178,7 @@ export async function startReporting(opts: { now?: Date } = {}): Promise<Harness
       const role = o.role ?? 'user';
       const at = o.registeredAt ?? '2026-09-15T10:00:00.000Z';
       const stream = `user-${userId}`;
-      const list = [
-        harness.event(
-          AuthEvents.UserRegistered,
-          {
-            userId,
-            email,
-            source: 'self',
-            role: 'user',
-            type: 0,
-            notiinfo: { time: '08:00', active: true },
-            topics: [],
-            timeZone: 'UTC',
-          },
-          at,
-          stream,
-        ),
-      ];
+      const list = [harness.event(AuthEvents.UserRegistered, registeredData(userId, email), at, stream)];
       if (role !== 'user')
         list.push(
           harness.event(

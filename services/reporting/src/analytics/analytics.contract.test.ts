@@ -5,6 +5,7 @@ import { AuthEvents, EngagementEvents, ReminderEvents } from '@nudge/contracts';
 import { newId } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { registeredData } from '../../test/harness';
 import { createEmailStats } from '../app/email-stats';
 import { createEventLog } from '../app/event-log';
 import { createReportData } from '../app/report-data';
@@ -43,20 +44,7 @@ function describeAnalyticsContract(
       store = await open();
       await migrate(store);
       const reg = (userId: string, at: string) =>
-        row(
-          AuthEvents.UserRegistered,
-          {
-            userId,
-            email: `${userId}@x.test`,
-            source: 'self',
-            role: 'user',
-            type: 0,
-            notiinfo: { time: '08:00', active: true },
-            topics: [],
-            timeZone: 'UTC',
-          },
-          at,
-        );
+        row(AuthEvents.UserRegistered, registeredData(userId, `${userId}@x.test`), at);
       const send = {
         sendId: 'a'.repeat(32),
         userId: u1,
@@ -160,6 +148,37 @@ function describeAnalyticsContract(
       }))
         total += rows.length;
       expect(total).toBe(25_000);
+    });
+
+    it('a write that comes while a stream is open neither breaks the stream nor is lost', async () => {
+      let total = 0;
+      let write: Promise<void> | undefined;
+      for await (const rows of store.stream<{ number: number }>('SELECT number FROM numbers({n:UInt32})', {
+        n: 300_000,
+      })) {
+        total += rows.length;
+        write ??= writeEvents(store, [
+          row(
+            EngagementEvents.CheckinQuestionUpdated,
+            {
+              questionId: 'during-stream',
+              body: 'b',
+              scale: 'normal',
+              order: 1,
+              tags: [],
+              status: true,
+              createdAt: '2026-09-01T00:00:00.000Z',
+            },
+            '2026-10-05T00:00:00.000Z',
+          ),
+        ]);
+      }
+      await write;
+      expect(total).toBe(300_000);
+      const [found] = await store.query<{ n: number }>(
+        "SELECT count() AS n FROM events WHERE question_id = 'during-stream'",
+      );
+      expect(Number(found?.n)).toBe(1);
     });
 
     it('runs the report, event log and e-mail queries with the same figures', async () => {
