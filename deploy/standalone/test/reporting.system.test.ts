@@ -1,9 +1,9 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonCall } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
+import { gatewayClient } from './helpers';
 
 // A reader's activity reaches reporting (ClickHouse through chDB) in the standalone process: sign-in, read, like,
 // check-in answer and a web event show in the admin's event log and in a report covering the reader.
@@ -11,32 +11,7 @@ import { type Standalone, startStandalone } from '../src/index';
 let dataDir: string;
 let app: Standalone;
 
-const call = (method: string, path: string, body?: unknown, token?: string) =>
-  jsonCall(app.url, method, path, body, token);
-const ok = async (method: string, path: string, body?: unknown, token?: string) => {
-  const res = await call(method, path, body, token);
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
-async function eventually(check: () => Promise<boolean>, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-async function signIn(email: string) {
-  await ok('POST', '/api/user/auth', { email });
-  const outbox = await ok('GET', '/api/dev/outbox');
-  const otp = outbox.messages.find((m: { to: string }) => m.to === email).text.match(/\b(\d{6})\b/)[1];
-  const { token, user } = await ok('POST', '/api/user/verify', { email, otp });
-  await ok('POST', '/api/user/update', {
-    email,
-    token,
-    info: { email, firstname: 'Rae', lastname: 'Reader' },
-  });
-  return { token: token as string, id: user._id as string };
-}
+const { call, ok, eventually, signIn } = gatewayClient(() => app);
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'nudge-reporting-system-'));
@@ -96,13 +71,19 @@ describe('reporting in the standalone process', () => {
 
     const started = Date.now();
     let types: string[] = [];
-    await eventually(async () => {
-      const log = await ok('POST', '/api/eventlogs/logs?page=1&limit=50', {}, admin.token);
-      types = log.data
-        .filter((r: { userId: string }) => r.userId === reader.id)
-        .map((r: { eventType: string }) => r.eventType);
-      return ['sign_in', 'post_read', 'like', 'page_visit', 'checkin_answer'].every((t) => types.includes(t));
-    }, 'the event log to show the reader');
+    await eventually(
+      async () => {
+        const log = await ok('POST', '/api/eventlogs/logs?page=1&limit=50', {}, admin.token);
+        types = log.data
+          .filter((r: { userId: string }) => r.userId === reader.id)
+          .map((r: { eventType: string }) => r.eventType);
+        return ['sign_in', 'post_read', 'like', 'page_visit', 'checkin_answer'].every((t) =>
+          types.includes(t),
+        );
+      },
+      'the event log to show the reader',
+      15_000,
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
 
     // The report needs the reader in reporting's users (auth's events), which the log above proves.
