@@ -41,6 +41,12 @@ interface Measurement {
   flagged: boolean;
   /** Why the scenario could not be measured (setup or start-up failed). */
   failure?: string;
+  /** 2xx answers, warm-up included (what a scenario's verify checks against). */
+  answered2xx: number;
+  /** Events (or other items) per second, for scenarios that send several per request. */
+  itemsPerSec?: number;
+  /** What a scenario's verify found missing. */
+  lost?: string;
 }
 
 const CEILING = 'ceiling (bare express)';
@@ -106,8 +112,9 @@ async function measure(
     // The load generator runs on its own thread, so it does not share the event loop it is measuring.
     workers: 1,
   };
-  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
+  const warm = settings.warmup > 0 ? await autocannon({ ...options, duration: settings.warmup }) : undefined;
   const result = await autocannon({ ...options, duration: settings.duration });
+  const ok2xx = (r: autocannon.Result) => r['2xx'];
   const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
   return {
     scenario: name,
@@ -120,6 +127,7 @@ async function measure(
     errors: result.errors,
     timeouts: result.timeouts,
     flagged: result.non2xx + result.errors + result.timeouts > 0,
+    answered2xx: ok2xx(result) + (warm ? ok2xx(warm) : 0),
   };
 }
 
@@ -137,6 +145,7 @@ const failed = (scenario: string, err: unknown): Measurement => ({
   timeouts: 0,
   flagged: true,
   failure: describe(err),
+  answered2xx: 0,
 });
 
 async function listenLocal(app: express.Express): Promise<{ url: string; server: Server }> {
@@ -181,7 +190,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'nudge-bench-'));
   const results: Measurement[] = [];
   try {
-    let standalone: { url: string; close(): Promise<void> };
+    let standalone: Awaited<ReturnType<typeof import('@nudge/standalone').startStandalone>>;
     try {
       const { startStandalone } = await import('@nudge/standalone');
       standalone = await startStandalone({
@@ -205,8 +214,21 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
       for (const scenario of selected) {
         process.stdout.write(`measuring ${scenario.name} ...\n`);
         try {
-          const request = await scenario.setup({ url: standalone.url });
-          results.push(await measure(scenario.name, standalone.url, request, settings));
+          const request = await scenario.setup({
+            url: standalone.url,
+            ...(standalone.analytics ? { analytics: standalone.analytics } : {}),
+          });
+          const measured = await measure(scenario.name, standalone.url, request, settings);
+          if (request.itemsPerRequest) measured.itemsPerSec = measured.reqPerSec * request.itemsPerRequest;
+          if (request.verify) {
+            try {
+              await request.verify(measured.answered2xx);
+            } catch (err) {
+              measured.flagged = true;
+              measured.lost = describe(err);
+            }
+          }
+          results.push(measured);
         } catch (err) {
           results.push(failed(scenario.name, err));
         }
@@ -221,10 +243,11 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
 }
 
 function table(rows: Measurement[]): string {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '% of ceiling', 'problems'];
+  const header = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', '% of ceiling', 'problems'];
   const lines = rows.map((r) => [
     r.scenario,
     r.failure ? '-' : r.reqPerSec.toFixed(1),
+    r.itemsPerSec === undefined ? '-' : r.itemsPerSec.toFixed(0),
     r.failure ? '-' : r.p50Ms.toFixed(2),
     r.failure ? '-' : r.p99Ms.toFixed(2),
     r.percentOfCeiling === null ? '-' : `${r.percentOfCeiling.toFixed(1)}%`,
@@ -239,6 +262,7 @@ function table(rows: Measurement[]): string {
 
 function problems(r: Measurement): string {
   if (r.failure) return `FAILED: ${r.failure}`;
+  if (r.lost) return `FLAGGED: ${r.lost}`;
   if (!r.flagged) return 'none';
   const parts = [
     r.non2xx ? `${r.non2xx} non-2xx` : '',

@@ -80,10 +80,37 @@ const requiredVariables = [
 describe('docker-compose.yml', () => {
   it('defines the infrastructure and our processes', () => {
     const names = services.map(([name]) => name);
-    for (const name of ['mongodb', 'kafka', 'temporal', 'clickhouse', 'mailpit', 'gateway', 'auth']) {
+    for (const name of [
+      'mongodb',
+      'kafka',
+      'temporal',
+      'clickhouse',
+      'mailpit',
+      'gateway',
+      'auth',
+      'reporting',
+    ]) {
       expect(names).toContain(name);
     }
-    expect(ours.map(([name]) => name)).toEqual(expect.arrayContaining(['gateway', 'auth']));
+    expect(ours.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['gateway', 'auth', 'reporting', 'reporting-migrate']),
+    );
+  });
+
+  it('runs reporting on the ClickHouse server after its migrations, and routes the gateway to it', () => {
+    const byName = Object.fromEntries(services);
+    const env = (name: string) =>
+      (byName[name] as { environment?: Record<string, unknown> }).environment ?? {};
+    expect(env('reporting')).toMatchObject({
+      ANALYTICS_STORE: 'clickhouse',
+      CLICKHOUSE_URL: 'http://clickhouse:8123',
+    });
+    expect(env('gateway')).toMatchObject({ REPORTING_URL: 'http://reporting:3000' });
+    expect(
+      (byName.reporting as { depends_on?: Record<string, { condition: string }> }).depends_on?.[
+        'reporting-migrate'
+      ],
+    ).toEqual({ condition: 'service_completed_successfully' });
   });
 
   it('gives every service an image or a build', () => {

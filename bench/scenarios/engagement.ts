@@ -20,21 +20,3 @@ export const like: Scenario = {
     };
   },
 };
-
-/** One page_visit event from a signed-in reader: gateway -> engagement (validated, appended for reporting). */
-export const eventLog: Scenario = {
-  name: 'POST /api/eventlogs',
-  async setup({ url }) {
-    const { reader } = await seededData(url);
-    return {
-      method: 'POST',
-      path: '/api/eventlogs',
-      body: {
-        token: reader.token,
-        eventType: 'page_visit',
-        eventValue: '/',
-        metadata: { path: '/', url: 'http://localhost:8080/?page=all' },
-      },
-    };
-  },
-};

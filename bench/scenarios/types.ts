@@ -2,6 +2,8 @@
 export interface BenchContext {
   /** The gateway's base URL, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Reporting's ClickHouse (chDB in the standalone process), for seeding with ClickHouse's own generators. */
+  analytics?: { exec(sql: string, params?: Record<string, unknown>): Promise<void> };
 }
 
 /** The one request a scenario sends, over and over, for the whole measurement. */
@@ -14,6 +16,10 @@ export interface BenchRequest {
   body?: unknown;
   /** Instead of one body: the JSON body of the i-th request (0-based, counted across all connections). */
   bodies?: (i: number) => unknown;
+  /** Items one request carries (a batch of events): the table then also shows items per second. */
+  itemsPerRequest?: number;
+  /** Runs after the measurement with the number of 2xx answers (warm-up included); throws when something was lost. */
+  verify?: (answered2xx: number) => Promise<void>;
 }
 
 export interface Scenario {

@@ -19,9 +19,13 @@ import {
   openEventBus,
   openOutboxStore,
 } from '@nudge/platform';
+import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
 
-/** The services this topology runs, in start order (engagement calls auth's internal API). */
-const BUILT = ['auth', 'content', 'engagement', 'billing'] as const;
+/**
+ * The services this topology runs, in start order (engagement calls auth's internal API; reporting, last, reads
+ * every other service's event history to fill a new analytics store).
+ */
+const BUILT = ['auth', 'content', 'engagement', 'billing', 'reporting'] as const;
 type BuiltService = (typeof BUILT)[number];
 
 export interface Standalone {
@@ -30,6 +34,8 @@ export interface Standalone {
   config: Config;
   /** Each service's own loopback URL (for tests that call /internal routes, which the gateway never routes). */
   serviceUrls: Record<BuiltService, string>;
+  /** Reporting's ClickHouse (chDB), for benchmarks that seed it with ClickHouse's own generators. */
+  analytics?: AnalyticsStore;
   close(): Promise<void>;
 }
 
@@ -56,11 +62,17 @@ export async function startStandalone(env: Record<string, string | undefined> = 
 
   const running: { name: BuiltService; service: Running; server: Server }[] = [];
   const serviceUrls = {} as Record<BuiltService, string>;
+  let analytics: AnalyticsStore | undefined;
   const boots: Record<BuiltService, () => Promise<Running>> = {
-    auth: () => bootAuth({ config, bus, log, messaging }),
+    auth: () => bootAuth({ config, bus, log, messaging, serviceUrls }),
     content: () => bootContent({ config, bus, log, messaging, serviceUrls }),
     engagement: () => bootEngagement({ config, bus, log, messaging, serviceUrls }),
     billing: () => bootBilling({ config, bus, log, messaging, serviceUrls }),
+    reporting: async () => {
+      const booted = await bootReporting({ config, bus, log, messaging, serviceUrls });
+      analytics = booted.analytics;
+      return booted;
+    },
   };
   const stopServices = async () => {
     for (const { server, service } of running.reverse()) {
@@ -108,6 +120,7 @@ export async function startStandalone(env: Record<string, string | undefined> = 
     url: gateway.url,
     config,
     serviceUrls,
+    ...(analytics ? { analytics } : {}),
     async close() {
       if (closed) return;
       closed = true;

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jsonCall } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
+import { gatewayClient } from './helpers';
 
 // Flows across auth, content, engagement and billing in the standalone process: every call through the gateway,
 // every cross-service effect through the bus.
@@ -16,36 +16,7 @@ const SECRET_BODY = 'Premium secret: the fourth breath is the one that counts.';
 let dataDir: string;
 let app: Standalone;
 
-const call = (method: string, path: string, body?: unknown, token?: string) =>
-  jsonCall(app.url, method, path, body, token);
-const ok = async (method: string, path: string, body?: unknown, token?: string) => {
-  const res = await call(method, path, body, token);
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
-
-/** Polls until check() is true; the bus delivers between services asynchronously. */
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-async function signIn(email: string, names = true) {
-  await ok('POST', '/api/user/auth', { email });
-  const outbox = await ok('GET', '/api/dev/outbox');
-  const otp = outbox.messages.find((m: { to: string }) => m.to === email).text.match(/\b(\d{6})\b/)[1];
-  const { token, user } = await ok('POST', '/api/user/verify', { email, otp });
-  if (names)
-    await ok('POST', '/api/user/update', {
-      email,
-      token,
-      info: { email, firstname: 'Rae', lastname: 'Reader' },
-    });
-  return { token: token as string, id: user._id as string };
-}
+const { call, ok, eventually, signIn } = gatewayClient(() => app);
 
 let admin: { token: string; id: string };
 const topicIds: string[] = [];

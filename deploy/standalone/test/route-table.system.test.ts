@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 
 /** The services this topology runs; every other route must answer 503 until its service is built. */
-const BUILT = new Set(['auth', 'content', 'engagement', 'billing']);
+const BUILT = new Set(['auth', 'content', 'engagement', 'billing', 'reporting']);
 const SAMPLE_ID = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 
 let dataDir: string;

@@ -1,6 +1,8 @@
+import type { ServiceName } from '@nudge/contracts';
 import {
   type Config,
   createConsumer,
+  createEmailStatsClient,
   type EventBus,
   type Logger,
   loadSecrets,
@@ -11,7 +13,14 @@ import {
 import { createAuthService } from './service';
 
 /** Builds the auth service from configuration: what both the container (main.ts) and the standalone process run. */
-export async function bootAuth(opts: { config: Config; bus: EventBus; log: Logger; messaging: Messaging }) {
+export async function bootAuth(opts: {
+  config: Config;
+  bus: EventBus;
+  log: Logger;
+  messaging: Messaging;
+  /** Read at call time: reporting's URL for the admin views' e-mail figures. */
+  serviceUrls?: Partial<Record<ServiceName, string>>;
+}) {
   const { config, bus, messaging } = opts;
   const log = opts.log.child({ service: 'auth' });
   const runtime = await openServiceRuntime({ service: 'auth', config, bus, log });
@@ -32,6 +41,11 @@ export async function bootAuth(opts: { config: Config; bus: EventBus; log: Logge
     codeLimitPerHour: config.AUTH_CODE_LIMIT_PER_HOUR,
     codeIpLimitPerHour: config.AUTH_CODE_IP_LIMIT_PER_HOUR,
     redirectAllowlist: config.REDIRECT_ALLOWLIST,
+    emailStats: createEmailStatsClient({
+      reportingUrl: () => opts.serviceUrls?.reporting,
+      internalToken: secrets.internalToken,
+      log,
+    }),
     ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? {
           google: {

@@ -4,6 +4,7 @@ import {
   createTokenVerifier,
   createWindowLimiter,
   type DocumentStore,
+  type EmailStatsReader,
   type EventHandler,
   finishApp,
   type Logger,
@@ -22,6 +23,7 @@ import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
 import { createUsersProjection } from './events/users-projection';
+import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
 import { userRoutes } from './http/user-routes';
@@ -47,6 +49,8 @@ export interface AuthServiceDeps {
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
   siteName?: string;
+  /** Reporting's e-mail figures for the admin views; absent = zeros. */
+  emailStats?: EmailStatsReader;
   clock?: () => Date;
 }
 
@@ -92,7 +96,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     perPhone: limiter('code_whatsapp', deps.codeLimitPerHour),
     siteName,
   });
-  const admin = createAdminUsers(users);
+  const admin = createAdminUsers(users, deps.emailStats);
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
   app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens }));
@@ -109,6 +113,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   app.use(
     internalRoutes({ users, tokens, signIn, internalToken: deps.internalToken, publicUrl: deps.publicUrl }),
   );
+  app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
 
   return {

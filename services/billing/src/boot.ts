@@ -34,6 +34,7 @@ export async function bootBilling(opts: ServiceBootOptions) {
       log,
     }),
     bodyLimit: config.BODY_LIMIT,
+    internalToken,
   });
   const users = createConsumer({
     store: runtime.store,

@@ -17,6 +17,7 @@ import { createRenewal } from './app/renewal';
 import { createSubscriptionRepository } from './app/subscription-repository';
 import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
 import { createSubscriptionsProjection } from './events/subscriptions-projection';
+import { eventHistoryRoutes } from './http/event-history-routes';
 import { paymentRoutes } from './http/payment-routes';
 import { simulatedRoutes } from './http/simulated-routes';
 import { rawWebhookBody, WEBHOOK_PATH, webhookRoutes } from './http/webhook-routes';
@@ -36,6 +37,8 @@ export interface BillingServiceDeps extends Payments {
   users?: UserRecords;
   bodyLimit: string;
   clock?: () => Date;
+  /** The credential of /internal routes; without it the event history read is not served. */
+  internalToken?: string;
 }
 
 export interface BillingService {
@@ -97,6 +100,8 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       simulatedRoutes({ simulated: deps.simulated, webhookSecret: deps.webhookSecret, clock, log: deps.log }),
     );
   }
+  if (deps.internalToken)
+    inner.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
   finishApp(inner, deps.log);
 
   // The webhook's raw bytes are read before the JSON parser of createHttpApp sees the request.

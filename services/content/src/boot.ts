@@ -1,6 +1,8 @@
 import {
   createConsumer,
+  createEmailStatsClient,
   createTokenVerifier,
+  loadInternalToken,
   loadVerifyKey,
   openServiceRuntime,
   type ServiceBootOptions,
@@ -22,11 +24,18 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
   const log = opts.log.child({ service: 'content' });
   const runtime = await openServiceRuntime({ service: 'content', config, bus, log });
   const media = await openMediaStore(config);
+  const internalToken = await loadInternalToken(config);
   const service = createContentService({
     store: runtime.store,
     events: runtime.events,
     media,
     verifier: createTokenVerifier(await loadVerifyKey(config)),
+    internalToken,
+    emailStats: createEmailStatsClient({
+      reportingUrl: () => opts.serviceUrls.reporting,
+      internalToken,
+      log,
+    }),
     log,
     bodyLimit: config.BODY_LIMIT,
     ai: {

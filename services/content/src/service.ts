@@ -3,6 +3,7 @@ import {
   createHttpApp,
   createUserDirectory,
   type DocumentStore,
+  type EmailStatsReader,
   type EventHandler,
   finishApp,
   type Logger,
@@ -26,6 +27,7 @@ import { createTopics } from './app/topics';
 import { contentCollections, ensureContentIndexes } from './events/collections';
 import { engagementHandlers } from './events/engagement-handlers';
 import { createContentReadModels } from './events/read-models';
+import { eventHistoryRoutes } from './http/event-history-routes';
 import { mediaRoutes } from './http/media-routes';
 import { promotionRoutes } from './http/promotion-routes';
 import { readerRoutes } from './http/reader-routes';
@@ -56,6 +58,10 @@ export interface ContentServiceDeps {
   /** The body limit of every route but the image-carrying admin routes (BODY_LIMIT; default 100kb). */
   bodyLimit?: string;
   clock?: () => Date;
+  /** The credential of /internal routes; without it the event history read is not served. */
+  internalToken?: string;
+  /** Reporting's e-mail figures for the admin template views; absent = zeros. */
+  emailStats?: EmailStatsReader;
 }
 
 export interface ContentService {
@@ -84,7 +90,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   const directory = createUserDirectory(deps.store);
 
   const images = createImageIntake({ media: deps.media, inspect: inspectImage });
-  const views = createPostViews(c);
+  const views = createPostViews(c, deps.emailStats);
   const reads = createReads({ events: deps.events, clock });
   const topics = createTopics({ c, events: deps.events, clock });
   const templates = createTemplates({ c, events: deps.events, topics, images, views, clock });
@@ -111,6 +117,8 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   app.use(promotionRoutes(promotions));
   app.use(settingsRoutes(settings));
   app.use(mediaRoutes(media));
+  if (deps.internalToken)
+    app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
   app.use(tooLargeBody);
   finishApp(app, deps.log);
 

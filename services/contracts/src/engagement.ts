@@ -335,5 +335,4 @@ export const ENGAGEMENT_SCHEMAS: RouteSchemas = {
   'GET /api/checkin/checkin': { query: CheckinListQuery, response: CheckinListResponse },
   'GET /api/checkin/allcheckin': { response: CheckinAllResponse },
   'POST /api/checkin': { query: CheckinAnswerQuery, response: CheckinAnswerResponse },
-  'POST /api/eventlogs': { body: EventLogRequest, response: EngagementOkResponse },
 };

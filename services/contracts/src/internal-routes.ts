@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { IdParams, MintLinkResponse, MintRequest, SessionResponse, UserResponse } from './auth';
 import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
+import { EventHistoryQuery, EventHistoryResponse } from './event-history';
+import { EmailStatsRequest, EmailStatsResponse } from './reporting';
 import type { HttpMethod, ServiceName } from './route-types';
 
 /**
@@ -58,6 +60,25 @@ export const internalApi: InternalRouteContract[] = [
     response: CheckinIssueResponse,
   }),
   // ── reporting (issue 10) ──
+  ...(['auth', 'content', 'engagement', 'billing', 'reporting'] as const).map((service) =>
+    internal(
+      'GET',
+      '/internal/events',
+      service,
+      "The service's event history in commit order, paged (reporting's backfill)",
+      {
+        query: EventHistoryQuery,
+        response: EventHistoryResponse,
+      },
+    ),
+  ),
+  internal(
+    'POST',
+    '/internal/email-stats',
+    'reporting',
+    'E-mail figures per post, subject line and user, for the admin lists of auth and content',
+    { body: EmailStatsRequest, response: EmailStatsResponse },
+  ),
   // ── reminders (issue 11) ──
 ];
 

@@ -32,8 +32,8 @@ describe('internal routes', () => {
     expect(declaredInCode()).toEqual(declared);
   });
 
-  it('declares each route once, under /internal', () => {
-    const keys = internalApi.map((r) => `${r.method} ${r.path}`);
+  it('declares each route once per service, under /internal', () => {
+    const keys = internalApi.map((r) => `${r.service} ${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const r of internalApi) expect(r.path.startsWith('/internal/')).toBe(true);
   });

@@ -25,6 +25,7 @@ import {
 import { BILLING_SCHEMAS } from './billing';
 import { CONTENT_SCHEMAS } from './content';
 import { ENGAGEMENT_SCHEMAS } from './engagement';
+import { REPORTING_SCHEMAS } from './reporting';
 import type { Access, HttpMethod, RouteContract, RouteSchemas, ServiceName } from './route-types';
 
 const R = 'reader.md §7';
@@ -238,7 +239,6 @@ export const apiRoutes: RouteContract[] = [
     'Record a check-in answer from an e-mail link (qlid, a); signs the user in',
     R,
   ),
-  route('POST', '/api/eventlogs', 'engagement', 'public', 'Record a web analytics event (token optional)', R),
 
   // ── billing: subscription checkout, webhook, history, admin transactions ──
   route(
@@ -294,7 +294,15 @@ export const apiRoutes: RouteContract[] = [
     A,
   ),
 
-  // ── reporting: reports, report viewer data, event log reads ──
+  // ── reporting: web event intake, reports, report viewer data, event log reads ──
+  route(
+    'POST',
+    '/api/eventlogs',
+    'reporting',
+    'public',
+    'Record web analytics events: one, a list, or { token, events } (token optional)',
+    R,
+  ),
   route('POST', '/api/report/add', 'reporting', 'admin', 'Create a report', A),
   route('GET', '/api/report/details/:id', 'reporting', 'admin', 'One report', A),
   route('PUT', '/api/report/update/:id', 'reporting', 'admin', 'Edit a report', A),
@@ -302,11 +310,18 @@ export const apiRoutes: RouteContract[] = [
     'POST',
     '/api/report/data',
     'reporting',
-    'admin',
+    'user',
     'Report viewer data (view, id, page, limit); only for the report’s access users',
     A,
   ),
-  route('GET', '/api/report/download', 'reporting', 'admin', 'Report data as CSV rows (view, id)', A),
+  route(
+    'GET',
+    '/api/report/download',
+    'reporting',
+    'user',
+    'Report data as CSV rows (view, id); admins and the report’s access users',
+    A,
+  ),
   route('GET', '/api/report', 'reporting', 'admin', 'Page of reports', A),
   route('POST', '/api/eventlogs/logs', 'reporting', 'admin', 'Page of the event log', A),
   route('POST', '/api/eventlogs/alllogs', 'reporting', 'admin', 'The whole event log, for the CSV export', A),
@@ -435,6 +450,7 @@ const SCHEMAS: RouteSchemas = {
   ...CONTENT_SCHEMAS,
   ...ENGAGEMENT_SCHEMAS,
   ...BILLING_SCHEMAS,
+  ...REPORTING_SCHEMAS,
 };
 
 for (const entry of apiRoutes) Object.assign(entry, SCHEMAS[`${entry.method} ${entry.path}`] ?? {});

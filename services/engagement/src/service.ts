@@ -15,7 +15,6 @@ import { createCheckinQuestions } from './app/checkin-questions';
 import { createCheckins } from './app/checkins';
 import { createComments } from './app/comments';
 import { createCounts } from './app/counts';
-import { createEventIntake } from './app/event-intake';
 import { createHistory } from './app/history';
 import { createLikes } from './app/likes';
 import { createPostsCopy } from './events/posts-copy';
@@ -24,7 +23,7 @@ import { createReadingHistory } from './events/reading-history';
 import { createSiteSettingsCopy } from './events/site-settings-copy';
 import { checkinRoutes } from './http/checkin-routes';
 import { commentRoutes } from './http/comment-routes';
-import { eventlogRoutes } from './http/eventlog-routes';
+import { eventHistoryRoutes } from './http/event-history-routes';
 import { historyRoutes } from './http/history-routes';
 import { internalRoutes } from './http/internal-routes';
 import { likeRoutes } from './http/like-routes';
@@ -82,7 +81,6 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     publicUrl: deps.publicUrl,
     linkTtlDays: deps.checkinLinkTtlDays,
   });
-  const intake = createEventIntake({ events, directory, clock });
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
   app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
@@ -90,8 +88,8 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   app.use(commentRoutes({ comments }));
   app.use(historyRoutes({ history }));
   app.use(checkinRoutes({ questions, checkins }));
-  app.use(eventlogRoutes({ intake }));
   app.use(internalRoutes({ checkins, internalToken: deps.internalToken }));
+  app.use(eventHistoryRoutes({ store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
 
   return {

@@ -54,7 +54,6 @@ async function scenario() {
     headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
     body: JSON.stringify({ userId: readers[1]?.userId }),
   });
-  await h.post('/api/eventlogs', { token: readers[1]?.token, eventType: 'page_visit', eventValue: '/' });
   await h.opened(readers[0]?.userId ?? '', free, 1, '2026-03-09T08:00:00.000Z');
   await h.opened(readers[0]?.userId ?? '', paid, 2, '2026-03-10T08:00:00.000Z');
   await h.updatePost(free, { heading: 'Renamed' });

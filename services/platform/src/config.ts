@@ -42,6 +42,24 @@ export const configSchema = z.object({
     .string()
     .default('nudge')
     .describe('Prefix of the MongoDB database names the services use.'),
+  ANALYTICS_STORE: z
+    .enum(['embedded', 'clickhouse'])
+    .default('embedded')
+    .describe(
+      "Reporting's analytics store: in-process ClickHouse (chDB, files under DATA_DIR/reporting/clickhouse), or a ClickHouse server.",
+    ),
+  CLICKHOUSE_URL: url
+    .optional()
+    .describe(
+      'ClickHouse server HTTP(S) address, e.g. http://clickhouse:8123. Required when ANALYTICS_STORE=clickhouse.',
+    ),
+  CLICKHOUSE_USER: z.string().default('default').describe('ClickHouse user reporting signs in as.'),
+  CLICKHOUSE_PASSWORD: z.string().default('').describe('Password of CLICKHOUSE_USER.'),
+  CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a plain identifier')
+    .default('nudge_reporting')
+    .describe('ClickHouse database of the reporting tables (created at start if missing).'),
   EVENT_BUS: z
     .enum(['inprocess', 'kafka'])
     .default('inprocess')
@@ -261,6 +279,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const missing: string[] = [];
   if (config.DOCUMENT_STORE === 'mongodb' && !config.MONGODB_URL)
     missing.push('MONGODB_URL: required when DOCUMENT_STORE=mongodb');
+  if (config.ANALYTICS_STORE === 'clickhouse' && !config.CLICKHOUSE_URL)
+    missing.push('CLICKHOUSE_URL: required when ANALYTICS_STORE=clickhouse');
   if (config.EVENT_BUS === 'kafka' && !config.KAFKA_BROKERS?.length)
     missing.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
   if (config.MAIL_TRANSPORT === 'smtp' && !config.SMTP_URL)

@@ -4,6 +4,7 @@ export * from './container';
 export * from './context';
 export * from './csv';
 export * from './directory';
+export * from './email-stats-client';
 export * from './errors';
 export * from './events';
 export * from './http';

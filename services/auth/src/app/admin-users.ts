@@ -1,5 +1,5 @@
 import { AuthEvents } from '@nudge/contracts';
-import { badRequest, forbidden, notFound, toCsv } from '@nudge/platform';
+import { badRequest, type EmailStatsReader, forbidden, notFound, toCsv } from '@nudge/platform';
 import { z } from 'zod';
 import {
   decideProfileChange,
@@ -8,7 +8,7 @@ import {
   type Role,
   type UserState,
 } from '../domain/user';
-import { toUserView } from '../domain/user-view';
+import { type EmailStats, toUserView } from '../domain/user-view';
 import type { UserRepository } from './user-repository';
 
 export const RANGE_EXPORT_MAX = 10_000;
@@ -41,9 +41,23 @@ const CSV_HEADERS = [
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const emailShape = z.email();
 
-export function createAdminUsers(users: UserRepository) {
-  const csvRow = (state: UserState) => {
-    const u = toUserView(state);
+/**
+ * The admin's user list, details and CSVs. E-mail figures come from reporting (POST /internal/email-stats), which
+ * owns them; without an answer within ~1 s they read 0 (the reader logs a warning).
+ */
+export function createAdminUsers(users: UserRepository, emailStats?: EmailStatsReader) {
+  const statsOf = async (states: UserState[]) => {
+    const found = emailStats
+      ? (await emailStats.read({ userIds: states.map((s) => s._id) })).users
+      : ({} as Record<string, EmailStats>);
+    return (state: UserState): EmailStats | undefined => found[state._id];
+  };
+  const views = async (states: UserState[]) => {
+    const stats = await statsOf(states);
+    return states.map((s) => toUserView(s, stats(s)));
+  };
+  const csvRows = async (states: UserState[]) => (await views(states)).map(csvRow);
+  const csvRow = (u: ReturnType<typeof toUserView>) => {
     return [
       u._id,
       u.email,
@@ -77,12 +91,12 @@ export function createAdminUsers(users: UserRepository) {
         users.users.countDocuments(filter),
         users.users.find(filter, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit }),
       ]);
-      return { status: true as const, total, data: data.map((u) => toUserView(u)) };
+      return { status: true as const, total, data: await views(data) };
     },
 
     async exportAll(): Promise<string> {
       const all = await users.users.find({}, { sort: { createdAt: 1, _id: 1 } });
-      return toCsv(CSV_HEADERS, all.map(csvRow));
+      return toCsv(CSV_HEADERS, await csvRows(all));
     },
 
     /** admin.md §5: positions from..to (1-based, oldest first), To required, From <= To <= total, at most 10000 apart. */
@@ -97,7 +111,7 @@ export function createAdminUsers(users: UserRepository) {
         {},
         { sort: { createdAt: 1, _id: 1 }, skip: from - 1, limit: to - from + 1 },
       );
-      return toCsv(CSV_HEADERS, rows.map(csvRow));
+      return toCsv(CSV_HEADERS, await csvRows(rows));
     },
 
     /** POST /api/user/add: space-separated e-mails; all must be valid or nothing is added. */
@@ -136,7 +150,7 @@ export function createAdminUsers(users: UserRepository) {
     async details(userId: string) {
       const user = await users.get(userId);
       if (!user) throw notFound('User not found');
-      return { status: true as const, user: toUserView(user) };
+      return { status: true as const, user: (await views([user]))[0] };
     },
 
     async update(
@@ -154,7 +168,7 @@ export function createAdminUsers(users: UserRepository) {
       if (verified && !user.verified)
         decided.push({ type: AuthEvents.UserVerified.type, data: { userId, email: user.email } });
       const updated = await users.record(user, decided, actorId);
-      return { status: true as const, user: toUserView(updated) };
+      return { status: true as const, user: (await views([updated]))[0] };
     },
   };
 }

@@ -9,8 +9,9 @@ export interface EmailStats {
 
 const NO_STATS: EmailStats = { emails_sent: 0, emails_open: 0, last_email_open: null };
 
-/** The user as the API returns it (contracts' User). E-mail statistics arrive with the reminder sender; 0 until then. */
-export function toUserView(state: UserState, stats: EmailStats = NO_STATS): User {
+/** The user as the API returns it (contracts' User). E-mail statistics come from reporting (admin views); 0 elsewhere. */
+export function toUserView(state: UserState, stats: EmailStats | undefined = NO_STATS): User {
+  stats ??= NO_STATS;
   return {
     _id: state._id,
     email: state.email,

@@ -1,4 +1,5 @@
 import { type AdminTemplate, type Gated, gatePost, type ReaderPost, type Role } from '@nudge/contracts';
+import type { EmailStatsReader } from '@nudge/platform';
 import type { TemplateState } from '../domain/template';
 import { type ContentCollections, ZERO_COUNTERS } from '../events/collections';
 
@@ -9,7 +10,8 @@ export const openRate = (sent: number, opened: number) =>
   sent > 0 ? Math.round((opened / sent) * 1000) / 10 : 0;
 
 /** Builds what leaves the service: reader posts (always gated) and admin posts (with analytics). */
-export function createPostViews(c: ContentCollections) {
+/** emailStats: reporting's e-mail figures per post and subject line (absent or unanswered = zeros). */
+export function createPostViews(c: ContentCollections, emailStats?: EmailStatsReader) {
   const byId = <T extends { _id: string }>(docs: T[]) => new Map(docs.map((d) => [d._id, d]));
 
   async function readerPosts(
@@ -47,18 +49,14 @@ export function createPostViews(c: ContentCollections) {
   async function adminPosts(templates: TemplateState[], withSubjects: boolean): Promise<AdminTemplate[]> {
     if (templates.length === 0) return [];
     const ids = templates.map((t) => t._id);
-    const [counters, reads, email] = await Promise.all([
+    const [counters, reads, figures] = await Promise.all([
       c.counters.find({ _id: { $in: ids } }).then(byId),
       c.readCounts.find({ _id: { $in: ids } }).then(byId),
-      c.templateEmailStats.find({ _id: { $in: ids } }).then(byId),
+      emailStats
+        ? emailStats.read({ templateIds: ids }).then((r) => r.templates)
+        : Promise.resolve(undefined),
     ]);
-    const subjectStats = withSubjects
-      ? byId(
-          await c.subjectEmailStats.find({
-            _id: { $in: templates.flatMap((t) => t.subjects.map((s) => `${t._id}:${s.id}`)) },
-          }),
-        )
-      : new Map();
+    const email = new Map(Object.entries(figures ?? {}));
     return templates.map((t) => {
       const counts = counters.get(t._id) ?? ZERO_COUNTERS;
       const sent = email.get(t._id)?.emails_sent ?? 0;
@@ -83,7 +81,7 @@ export function createPostViews(c: ContentCollections) {
       };
       if (withSubjects) {
         view.subjectLevelAnalysis = t.subjects.map((s) => {
-          const stats = subjectStats.get(`${t._id}:${s.id}`);
+          const stats = email.get(t._id)?.subjects[s.id];
           const subjectSent = stats?.emails_sent ?? 0;
           const subjectOpened = stats?.emails_open ?? 0;
           return {

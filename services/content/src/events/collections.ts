@@ -31,8 +31,6 @@ export type LikeStateDoc = {
   version: number;
 };
 export type CommentStateDoc = { _id: string; templateId: string; deleted: boolean };
-/** E-mail figures per post or per (post, subject line); no event feeds them yet, so they read 0. */
-export type EmailStatsDoc = { _id: string; emails_sent: number; emails_open: number };
 export type TodayPickDoc = { _id: string; userId: string; day: string; templateId: string; pickedAt: string };
 export type MediaVariantDoc = { _id: string; variantId: string };
 
@@ -49,8 +47,6 @@ export function contentCollections(store: DocumentStore) {
     counters: store.collection<CounterDoc>('template_counters'),
     likes: store.collection<LikeStateDoc>('like_states'),
     comments: store.collection<CommentStateDoc>('comment_states'),
-    templateEmailStats: store.collection<EmailStatsDoc>('template_email_stats'),
-    subjectEmailStats: store.collection<EmailStatsDoc>('subject_email_stats'),
     todayPicks: store.collection<TodayPickDoc>('today_picks'),
     mediaVariants: store.collection<MediaVariantDoc>('media_variants'),
   };

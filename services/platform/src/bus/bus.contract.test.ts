@@ -182,6 +182,68 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
     );
 
     it(
+      'batch subscription: delivers every message in per-key order, in batches no larger than maxMessages',
+      async () => {
+        const bus = await make();
+        const topic = fresh('batch');
+        const keys = ['b-a', 'b-b', 'b-c'];
+        await bus.publish(keys.flatMap((key) => Array.from({ length: 20 }, (_, i) => msg(topic, key, i))));
+        const seen = new Map<string, number[]>();
+        const sizes: number[] = [];
+        subscriptions.push(
+          await bus.subscribeBatch(
+            fresh('g'),
+            [topic],
+            async (batch) => {
+              sizes.push(batch.length);
+              for (const m of batch) {
+                const { key, n } = parsed(m);
+                seen.set(key, [...(seen.get(key) ?? []), n]);
+              }
+            },
+            { maxMessages: 25, maxWaitMs: 50 },
+          ),
+        );
+        await waitFor(
+          () => [...seen.values()].reduce((s, l) => s + l.length, 0) >= 60,
+          waitMs,
+          '60 messages',
+        );
+        for (const key of keys) expect(seen.get(key)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+        expect(Math.max(...sizes)).toBeLessThanOrEqual(25);
+      },
+      timeout,
+    );
+
+    it(
+      'batch subscription: a batch whose handler threw comes again, and nothing after it is committed first',
+      async () => {
+        const bus = await make();
+        const topic = fresh('batch-retry');
+        await bus.publish([1, 2, 3, 4].map((n) => msg(topic, 'r', n)));
+        const handled: number[] = [];
+        let failuresLeft = 1;
+        subscriptions.push(
+          await bus.subscribeBatch(
+            fresh('g'),
+            [topic],
+            async (batch) => {
+              if (failuresLeft > 0) {
+                failuresLeft -= 1;
+                throw new Error('batch failure (expected by the test)');
+              }
+              for (const m of batch) handled.push(parsed(m).n);
+            },
+            { maxMessages: 100, maxWaitMs: 50 },
+          ),
+        );
+        await waitFor(() => handled.length >= 4, waitMs * 2, 'all four handled');
+        expect(handled).toEqual([1, 2, 3, 4]);
+      },
+      timeout,
+    );
+
+    it(
       'refuses messages Kafka would not carry the same way',
       async () => {
         const bus = await make();

@@ -1,6 +1,13 @@
 import type { Logger } from 'pino';
 import { backoffMs, createSerial } from '../events/serial';
-import type { BusMessage, EventBus, MessageHandler, Subscription } from '../events/types';
+import type {
+  BatchHandler,
+  BatchOptions,
+  BusMessage,
+  EventBus,
+  MessageHandler,
+  Subscription,
+} from '../events/types';
 import { createLogger } from '../logger';
 import type { DocumentStore } from '../store/types';
 import { assertWireMessage } from './serialise';
@@ -31,7 +38,16 @@ type LogDoc = {
 type OffsetDoc = { _id: string; groupId: string; topic: string; offset: number };
 type CounterDoc = { _id: string; value: number };
 
-type Member = { handler: MessageHandler };
+type Member =
+  | { handler: MessageHandler; batch?: undefined }
+  | { handler?: undefined; batch: { handler: BatchHandler; maxMessages: number; maxWaitMs: number } };
+
+const toMessage = (doc: LogDoc): BusMessage => ({
+  topic: doc.topic,
+  key: doc.key,
+  value: doc.value,
+  headers: JSON.parse(doc.headers) as Record<string, string>,
+});
 
 const PAGE = 100;
 
@@ -161,6 +177,19 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
             await this.sleep(pollMs, true);
             continue;
           }
+          const batching = this.members[0]?.batch;
+          if (batching) {
+            const batch = await this.fill(page, batching.maxMessages, batching.maxWaitMs);
+            if (!(await this.deliverBatch(batch))) return;
+            const last = batch[batch.length - 1] as LogDoc;
+            await offsets.replaceOne(
+              { _id: this.id },
+              { _id: this.id, groupId: this.groupId, topic: this.topic, offset: last.offset },
+              { upsert: true },
+            );
+            committed = last.offset;
+            continue;
+          }
           for (const doc of page) {
             if (!(await this.deliver(doc))) return;
             await offsets.replaceOne(
@@ -182,17 +211,57 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       }
     }
 
+    /** Reads on until maxMessages are pending or maxWaitMs has passed since the first one was seen. */
+    private async fill(first: LogDoc[], maxMessages: number, maxWaitMs: number): Promise<LogDoc[]> {
+      const batch = first.slice(0, maxMessages);
+      const deadline = Date.now() + maxWaitMs;
+      while (batch.length < maxMessages && !this.stopped) {
+        const after = (batch[batch.length - 1] as LogDoc).offset;
+        const more = await messages.find(
+          { topic: this.topic, offset: { $gt: after } },
+          { sort: { offset: 1 }, limit: Math.min(maxMessages - batch.length, 5_000) },
+        );
+        batch.push(...more);
+        if (more.length > 0) continue;
+        const left = deadline - Date.now();
+        if (left <= 0) break;
+        this.wakePending = false;
+        await this.sleep(left, true);
+      }
+      return batch;
+    }
+
+    /** Splits the batch between the members by key and delivers until every part resolves; false when stopped. */
+    private async deliverBatch(docs: LogDoc[]): Promise<boolean> {
+      for (let attempt = 1; ; attempt++) {
+        if (this.stopped || this.members.length === 0) return false;
+        const parts = new Map<Member, BusMessage[]>();
+        for (const doc of docs) {
+          const member = this.pick(doc.key) as Member;
+          const list = parts.get(member) ?? [];
+          list.push(toMessage(doc));
+          parts.set(member, list);
+        }
+        try {
+          await Promise.all([...parts].map(([member, list]) => member.batch?.handler(list)));
+          return true;
+        } catch (err) {
+          const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
+          log.warn(
+            { err, groupId: this.groupId, topic: this.topic, size: docs.length, attempt, retryInMs: wait },
+            'in-process bus: batch handler failed; redelivering',
+          );
+          await this.sleep(wait, false);
+        }
+      }
+    }
+
     /** Hands the message to a member until one handler resolves; false when stopped first. */
     private async deliver(doc: LogDoc): Promise<boolean> {
       for (let attempt = 1; ; attempt++) {
         const member = this.pick(doc.key);
-        if (this.stopped || !member) return false;
-        const message: BusMessage = {
-          topic: doc.topic,
-          key: doc.key,
-          value: doc.value,
-          headers: JSON.parse(doc.headers) as Record<string, string>,
-        };
+        if (this.stopped || !member?.handler) return false;
+        const message = toMessage(doc);
         try {
           await member.handler(message);
           return true;
@@ -247,20 +316,19 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     for (const wake of shared.wakers) wake(topics);
   };
 
-  const subscribe = async (
-    groupId: string,
-    topics: string[],
-    handler: MessageHandler,
-  ): Promise<Subscription> => {
+  const join = async (groupId: string, topics: string[], member: Member): Promise<Subscription> => {
     if (closed) throw new Error('in-process bus is closed');
     if (typeof groupId !== 'string' || groupId === '')
       throw new TypeError('subscribe: groupId must be a non-empty string');
     await ready();
-    const member: Member = { handler };
     const joined: Delivery[] = [];
     for (const topic of new Set(topics)) {
       const id = `${groupId}:${topic}`;
       let delivery = deliveries.get(id);
+      if (delivery && Boolean(delivery.members[0]?.batch) !== Boolean(member.batch))
+        throw new Error(
+          `subscribe: group ${groupId} already subscribes ${member.batch ? 'per message' : 'per batch'}`,
+        );
       if (!delivery) {
         delivery = new Delivery(groupId, topic);
         deliveries.set(id, delivery);
@@ -287,10 +355,27 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     };
   };
 
+  const subscribe = (groupId: string, topics: string[], handler: MessageHandler) =>
+    join(groupId, topics, { handler });
+  const subscribeBatch = (
+    groupId: string,
+    topics: string[],
+    handler: BatchHandler,
+    options: BatchOptions = {},
+  ) =>
+    join(groupId, topics, {
+      batch: {
+        handler,
+        maxMessages: Math.max(1, options.maxMessages ?? 10_000),
+        maxWaitMs: Math.max(0, options.maxWaitMs ?? 1_000),
+      },
+    });
+
   return {
     kind: 'inprocess',
     publish,
     subscribe,
+    subscribeBatch,
     async ping() {
       if (closed) throw new Error('in-process bus is closed');
       await store.ping();

@@ -1,7 +1,10 @@
 import {
   type Admin,
   type Consumer,
+  type ConsumerConfig,
+  type ConsumerRunConfig,
   Kafka,
+  type KafkaMessage,
   type LogEntry,
   logLevel,
   Partitioners,
@@ -9,7 +12,14 @@ import {
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import { backoffMs } from '../events/serial';
-import type { BusMessage, EventBus, MessageHandler, Subscription } from '../events/types';
+import type {
+  BatchHandler,
+  BatchOptions,
+  BusMessage,
+  EventBus,
+  MessageHandler,
+  Subscription,
+} from '../events/types';
 import { assertWireMessage, headersToStrings } from './serialise';
 
 export interface KafkaBusOptions {
@@ -131,14 +141,19 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     });
   };
 
-  const subscribe = async (
+  /**
+   * One consumer per subscription: joins the group, subscribes from the beginning, and runs the given run config
+   * (which reads `stopping` to tell a shutdown from a failure).
+   */
+  const joinGroup = async (
     groupId: string,
     topics: string[],
-    handler: MessageHandler,
+    consumerConfig: Partial<ConsumerConfig>,
+    runConfig: (isStopping: () => boolean) => ConsumerRunConfig,
   ): Promise<Subscription> => {
     if (closed) throw new Error('kafka bus is closed');
     await ensureTopics(topics);
-    const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
+    const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, ...consumerConfig });
     let stopping = false;
     consumer.on(consumer.events.CRASH, (event) => {
       log.error(
@@ -150,36 +165,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     consumers.add(consumer);
     try {
       await consumer.subscribe({ topics, fromBeginning: true });
-      await consumer.run({
-        autoCommit: true,
-        autoCommitInterval: 1_000,
-        eachMessage: async ({ topic, partition, message, heartbeat }) => {
-          const delivered: BusMessage = {
-            topic,
-            key: message.key?.toString('utf8') ?? '',
-            value: message.value?.toString('utf8') ?? '',
-            headers: headersToStrings(message.headers),
-          };
-          for (let attempt = 1; ; attempt++) {
-            try {
-              await handler(delivered);
-              return;
-            } catch (err) {
-              // Throwing to kafkajs would also redeliver (the offset is not resolved), but only after it
-              // restarts the consumer; retrying here keeps the partition in place without a rebalance.
-              if (stopping) throw err;
-              const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
-              log.warn(
-                { err, groupId, topic, partition, offset: message.offset, attempt, retryInMs: wait },
-                'kafka: handler failed; redelivering',
-              );
-              await sleep(wait);
-              if (stopping) throw err;
-              await heartbeat(); // throws when the group rebalances: the message then goes to the new owner
-            }
-          }
-        },
-      });
+      await consumer.run(runConfig(() => stopping));
     } catch (err) {
       consumers.delete(consumer);
       await consumer.disconnect().catch(() => undefined);
@@ -197,10 +183,88 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     };
   };
 
+  const toBus = (topic: string, message: KafkaMessage): BusMessage => ({
+    topic,
+    key: message.key?.toString('utf8') ?? '',
+    value: message.value?.toString('utf8') ?? '',
+    headers: headersToStrings(message.headers),
+  });
+
+  const subscribe = (groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> =>
+    joinGroup(groupId, topics, {}, (stopping) => ({
+      autoCommit: true,
+      autoCommitInterval: 1_000,
+      eachMessage: async ({ topic, partition, message, heartbeat }) => {
+        const delivered = toBus(topic, message);
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await handler(delivered);
+            return;
+          } catch (err) {
+            // Throwing to kafkajs would also redeliver (the offset is not resolved), but only after it
+            // restarts the consumer; retrying here keeps the partition in place without a rebalance.
+            if (stopping()) throw err;
+            const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
+            log.warn(
+              { err, groupId, topic, partition, offset: message.offset, attempt, retryInMs: wait },
+              'kafka: handler failed; redelivering',
+            );
+            await sleep(wait);
+            if (stopping()) throw err;
+            await heartbeat(); // throws when the group rebalances: the message then goes to the new owner
+          }
+        }
+      },
+    }));
+
+  const subscribeBatch = (
+    groupId: string,
+    topics: string[],
+    handler: BatchHandler,
+    options: BatchOptions = {},
+  ): Promise<Subscription> => {
+    const maxMessages = Math.max(1, options.maxMessages ?? 10_000);
+    const maxWaitMs = Math.max(0, options.maxWaitMs ?? 1_000);
+    return joinGroup(groupId, topics, { maxWaitTimeInMs: maxWaitMs }, (stopping) => ({
+      // Only resolved offsets are committed, and an offset is resolved after its batch's handler resolved.
+      autoCommit: true,
+      autoCommitThreshold: 1,
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning }) => {
+        const all = batch.messages;
+        for (let start = 0; start < all.length && isRunning(); start += maxMessages) {
+          const slice = all.slice(start, start + maxMessages);
+          const delivered = slice.map((message) => toBus(batch.topic, message));
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await handler(delivered);
+              break;
+            } catch (err) {
+              if (stopping()) throw err;
+              const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
+              log.warn(
+                { err, groupId, topic: batch.topic, partition: batch.partition, attempt, retryInMs: wait },
+                'kafka: batch handler failed; redelivering',
+              );
+              await sleep(wait);
+              if (stopping()) throw err;
+              await heartbeat();
+            }
+          }
+          // Committed only after the handler resolved (the insert is durable).
+          resolveOffset((slice[slice.length - 1] as KafkaMessage).offset);
+          await commitOffsetsIfNecessary();
+          await heartbeat();
+        }
+      },
+    }));
+  };
+
   return {
     kind: 'kafka',
     publish,
     subscribe,
+    subscribeBatch,
     async ping() {
       const cluster = await (await admin()).describeCluster();
       if (cluster.brokers.length === 0) throw new Error('kafka: no brokers in the cluster');

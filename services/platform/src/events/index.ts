@@ -8,6 +8,7 @@ export {
 } from './commits';
 export { type Consumer, type ConsumerOptions, createConsumer, type EventHandler } from './consumer';
 export { createEventStore, type EventStoreOptions, type ServiceEventStore } from './event-store';
+export { eventHistoryHandler, type HistoryPage, readHistoryPage } from './history';
 export { createProjectionRunner, type ProjectionRunner, type ProjectionRunnerOptions } from './projections';
 export { createRelay, type Relay, type RelayOptions, toBusMessage } from './relay';
 export * from './types';

@@ -68,6 +68,16 @@ export interface BusMessage {
 
 export type MessageHandler = (message: BusMessage) => Promise<void>;
 
+/** Receives a batch of one topic's messages in offset order; the batch is committed only after it resolves. */
+export type BatchHandler = (messages: BusMessage[]) => Promise<void>;
+
+export interface BatchOptions {
+  /** At most this many messages per batch (default 10,000). */
+  maxMessages?: number;
+  /** A batch that is not full waits at most this long for more (ms, default 1,000). */
+  maxWaitMs?: number;
+}
+
 export interface Subscription {
   close(): Promise<void>;
 }
@@ -82,6 +92,17 @@ export interface EventBus {
    * that throws gets the message again later. A new group starts at the beginning of the topics.
    */
   subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription>;
+  /**
+   * Like subscribe, but hands over batches (flushed at maxMessages or after maxWaitMs, whichever first); the
+   * offsets of a batch are committed only after the handler resolves, and a throwing handler gets the same
+   * messages again (perhaps batched differently). A group subscribes either per message or per batch.
+   */
+  subscribeBatch(
+    groupId: string,
+    topics: string[],
+    handler: BatchHandler,
+    options?: BatchOptions,
+  ): Promise<Subscription>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

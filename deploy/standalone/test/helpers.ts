@@ -1,0 +1,36 @@
+import { jsonCall } from '@nudge/platform/testing';
+import type { Standalone } from '../src/index';
+
+/** Calls through the gateway of a standalone process (read at call time), for the system tests. */
+export function gatewayClient(app: () => Standalone) {
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    jsonCall(app().url, method, path, body, token);
+  const ok = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await call(method, path, body, token);
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  /** Polls until check() is true; the bus delivers between services asynchronously. */
+  const eventually = async (check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> => {
+    const deadline = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+  /** Signs in with the code from the dev outbox and, unless names is false, completes the profile. */
+  const signIn = async (email: string, names = true) => {
+    await ok('POST', '/api/user/auth', { email });
+    const outbox = await ok('GET', '/api/dev/outbox');
+    const otp = outbox.messages.find((m: { to: string }) => m.to === email).text.match(/\b(\d{6})\b/)[1];
+    const { token, user } = await ok('POST', '/api/user/verify', { email, otp });
+    if (names)
+      await ok('POST', '/api/user/update', {
+        email,
+        token,
+        info: { email, firstname: 'Rae', lastname: 'Reader' },
+      });
+    return { token: token as string, id: user._id as string };
+  };
+  return { call, ok, eventually, signIn };
+}

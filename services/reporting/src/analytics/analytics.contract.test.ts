@@ -1,0 +1,276 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AuthEvents, EngagementEvents, ReminderEvents } from '@nudge/contracts';
+import { newId } from '@nudge/platform';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { registeredData } from '../../test/harness';
+import { createEmailStats } from '../app/email-stats';
+import { createEventLog } from '../app/event-log';
+import { createReportData } from '../app/report-data';
+import { toEventRow } from '../domain/rows';
+import { writeEvents } from '../events/ingest';
+import { openChdbStore } from './chdb';
+import { openClickHouseStore } from './clickhouse';
+import { MIGRATIONS, migrate } from './migrations';
+import type { AnalyticsStore } from './types';
+
+const row = (def: { type: string; data: z.ZodType }, data: unknown, at: string, id = newId()) =>
+  toEventRow({
+    id,
+    type: def.type,
+    stream: `s-${id}`,
+    occurredAt: at,
+    actor: null,
+    data: def.data.parse(data),
+  });
+
+/**
+ * The analytics port's contract: the same schema and the same queries (the application's own) on every engine.
+ * chDB always; a ClickHouse server where CLICKHOUSE_URL is set.
+ */
+function describeAnalyticsContract(
+  name: string,
+  open: () => Promise<AnalyticsStore>,
+  cleanup: () => Promise<void>,
+) {
+  describe(`analytics contract: ${name}`, () => {
+    let store: AnalyticsStore;
+    const u1 = newId();
+    const q1 = newId();
+    const template = newId();
+    beforeAll(async () => {
+      store = await open();
+      await migrate(store);
+      const reg = (userId: string, at: string) =>
+        row(AuthEvents.UserRegistered, registeredData(userId, `${userId}@x.test`), at);
+      const send = {
+        sendId: 'a'.repeat(32),
+        userId: u1,
+        channel: 'email' as const,
+        localDate: '2026-10-01',
+        templateId: template,
+        subjectId: 'sub1',
+      };
+      const opened = row(
+        ReminderEvents.ReminderOpened,
+        { ...send, openedAt: '2026-10-01T09:00:00.000Z' },
+        '2026-10-01T09:00:00.000Z',
+      );
+      await writeEvents(store, [
+        reg(u1, '2026-09-10T00:00:00.000Z'),
+        row(
+          EngagementEvents.CheckinQuestionAdded,
+          {
+            questionId: q1,
+            body: 'It\'s "quoted"',
+            scale: 'reverse',
+            order: 0,
+            tags: [],
+            status: true,
+            createdAt: '2026-09-01T00:00:00.000Z',
+          },
+          '2026-09-01T00:00:00.000Z',
+        ),
+        row(
+          EngagementEvents.CheckinQuestionSent,
+          {
+            checkinId: 'c1',
+            userId: u1,
+            questionId: q1,
+            body: 'b',
+            scale: 'reverse',
+            qlidHash: 'h',
+            sentAt: '2026-10-02T00:00:00.000Z',
+            expiresAt: '2026-12-01T00:00:00.000Z',
+          },
+          '2026-10-02T00:00:00.000Z',
+        ),
+        row(
+          EngagementEvents.CheckinAnswered,
+          {
+            checkinId: 'c1',
+            userId: u1,
+            questionId: q1,
+            scale: 'reverse',
+            answer: 2,
+            score: 75,
+            sentAt: '2026-10-02T00:00:00.000Z',
+            answeredAt: '2026-10-03T00:00:00.000Z',
+          },
+          '2026-10-03T00:00:00.000Z',
+        ),
+        row(
+          ReminderEvents.ReminderSent,
+          {
+            ...send,
+            subject: 'Hi',
+            slot: '08:00',
+            timeZone: 'UTC',
+            checkinQuestionId: null,
+            locked: false,
+            sentAt: '2026-10-01T08:00:00.000Z',
+          },
+          '2026-10-01T08:00:00.000Z',
+        ),
+        opened,
+      ]);
+      // A redelivery of the same rows (same ids) must not change any figure.
+      await writeEvents(store, [opened]);
+    }, 60_000);
+    afterAll(async () => {
+      await store?.close();
+      await cleanup();
+    }, 60_000);
+
+    it('applies every migration once and records it', async () => {
+      expect(await migrate(store)).toEqual([]);
+      const recorded = await store.query<{ version: number }>(
+        'SELECT version FROM schema_migrations FINAL ORDER BY version',
+      );
+      expect(recorded.map((r) => Number(r.version))).toEqual(MIGRATIONS.map((m) => m.version));
+    });
+
+    it('binds parameters in the engine (quotes, arrays, dates), never in the SQL text', async () => {
+      const tricky = "x'); DROP TABLE events; --";
+      const [r] = await store.query<{ s: string; n: number; d: string }>(
+        'SELECT {s:String} AS s, length({a:Array(String)}) AS n, toString({d:Date}) AS d',
+        { s: tricky, a: ['a', "b'c"], d: '2026-11-01' },
+      );
+      expect(r).toEqual({ s: tricky, n: 2, d: '2026-11-01' });
+    });
+
+    it('streams a result in chunks', async () => {
+      let total = 0;
+      for await (const rows of store.stream<{ number: number }>('SELECT number FROM numbers({n:UInt32})', {
+        n: 25_000,
+      }))
+        total += rows.length;
+      expect(total).toBe(25_000);
+    });
+
+    it('a write that comes while a stream is open neither breaks the stream nor is lost', async () => {
+      let total = 0;
+      let write: Promise<void> | undefined;
+      for await (const rows of store.stream<{ number: number }>('SELECT number FROM numbers({n:UInt32})', {
+        n: 300_000,
+      })) {
+        total += rows.length;
+        write ??= writeEvents(store, [
+          row(
+            EngagementEvents.CheckinQuestionUpdated,
+            {
+              questionId: 'during-stream',
+              body: 'b',
+              scale: 'normal',
+              order: 1,
+              tags: [],
+              status: true,
+              createdAt: '2026-09-01T00:00:00.000Z',
+            },
+            '2026-10-05T00:00:00.000Z',
+          ),
+        ]);
+      }
+      await write;
+      expect(total).toBe(300_000);
+      const [found] = await store.query<{ n: number }>(
+        "SELECT count() AS n FROM events WHERE question_id = 'during-stream'",
+      );
+      expect(Number(found?.n)).toBe(1);
+    });
+
+    it('runs the report, event log and e-mail queries with the same figures', async () => {
+      const data = createReportData({ analytics: store, clock: () => new Date('2026-10-20T00:00:00.000Z') });
+      const page = await data.page([u1], 'monthly', 1, 6);
+      expect(page.data).toEqual([
+        {
+          period: '2026-10',
+          uniquePeopleCount: 1,
+          activePeopleCount: 1,
+          activePeoplePercentage: 100,
+          questionsSent: 1,
+          questionsAnswered: 1,
+          responseRate: 100,
+          answers: [{ qid: q1, total: 1 }],
+        },
+        {
+          period: '2026-09',
+          uniquePeopleCount: 1,
+          activePeopleCount: 0,
+          activePeoplePercentage: 0,
+          questionsSent: 0,
+          questionsAnswered: 0,
+          responseRate: 0,
+          answers: [],
+        },
+      ]);
+      expect(page.questions).toEqual([{ _id: q1, body: 'It\'s "quoted"', scale: 'reverse' }]);
+      const csv = await data.download([u1], 'quarterly');
+      expect(csv.rows).toEqual([
+        expect.objectContaining({ year: '2026', period: 'Q4', questionsAnswered: 1, [q1]: 1 }),
+        expect.objectContaining({ year: '2026', period: 'Q3', questionsAnswered: 0, [q1]: 0 }),
+      ]);
+
+      const stats = await createEmailStats({ analytics: store }).read({
+        templateIds: [template],
+        userIds: [u1],
+      });
+      expect(stats.templates[template]).toEqual({
+        emails_sent: 1,
+        emails_open: 1,
+        email_open_rate: 100,
+        subjects: { sub1: { emails_sent: 1, emails_open: 1, email_open_rate: 100 } },
+      });
+      expect(stats.users[u1]?.last_email_open).toBe('2026-10-01T09:00:00.000Z');
+
+      const log = createEventLog({ analytics: store });
+      const first = await log.page(1, 10);
+      expect(first.total).toBe(4); // sign_up, checkin_answer, email_sent, email_open (once); questions are not log rows
+      expect(first.data[0]).toMatchObject({
+        eventType: 'checkin_answer',
+        userId: u1,
+        userEmail: `${u1}@x.test`,
+      });
+      let csvText = '';
+      for await (const chunk of log.csv()) csvText += chunk;
+      expect(csvText.trim().split('\r\n')).toHaveLength(1 + first.total);
+    });
+  });
+}
+
+// ---- chDB: always ---------------------------------------------------------------------------------------------
+let chdbDir = '';
+describeAnalyticsContract(
+  'chDB (in-process ClickHouse)',
+  async () => {
+    chdbDir = await mkdtemp(join(tmpdir(), 'nudge-analytics-'));
+    return openChdbStore(chdbDir);
+  },
+  async () => {
+    if (chdbDir) await rm(chdbDir, { recursive: true, force: true });
+  },
+);
+
+// ---- a ClickHouse server: where CLICKHOUSE_URL is set ---------------------------------------------------------
+const serverUrl = process.env.CLICKHOUSE_URL;
+if (!serverUrl) console.log('[contract] analytics / clickhouse server: skipped: no CLICKHOUSE_URL');
+describe.runIf(Boolean(serverUrl))('clickhouse server', () => {
+  const database = `nudge_contract_${Date.now().toString(36)}`;
+  const opts = {
+    url: serverUrl ?? '',
+    username: process.env.CLICKHOUSE_USER ?? 'default',
+    password: process.env.CLICKHOUSE_PASSWORD ?? '',
+    database,
+  };
+  describeAnalyticsContract(
+    'ClickHouse server',
+    () => openClickHouseStore(opts),
+    async () => {
+      const admin = await openClickHouseStore({ ...opts, database: 'default' });
+      await admin.exec(`DROP DATABASE IF EXISTS ${database}`);
+      await admin.close();
+    },
+  );
+});

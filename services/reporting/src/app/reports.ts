@@ -1,0 +1,102 @@
+import type { Report } from '@nudge/contracts';
+import {
+  AppError,
+  badRequest,
+  type DocumentStore,
+  isId,
+  newId,
+  type ServiceEventStore,
+} from '@nudge/platform';
+import type { AnalyticsStore } from '../analytics';
+import { decideAddReport, decideUpdateReport, type ReportFields, reportStream } from '../domain/reports';
+import { type ReportDoc, reportsCollection } from '../events/reports-projection';
+
+export const REPORT_TEXTS = {
+  added: 'Report Added Successfully',
+  updated: 'Report updated successfully',
+  invalidId: 'Invalid report id',
+  accessDenied: 'Access Denied',
+} as const;
+
+export const reportView = (doc: ReportDoc): Report => ({
+  _id: doc._id,
+  name: doc.name,
+  logo: doc.logo,
+  monitoredUsers: doc.monitoredUsers,
+  accessUsers: doc.accessUsers,
+  status: doc.status,
+  createdAt: doc.createdAt,
+  updatedAt: doc.updatedAt,
+});
+
+const snapshotOf = ({ _id, updatedAt: _u, version: _v, ...rest }: ReportDoc) => ({ ...rest, reportId: _id });
+
+/** Reports, event-sourced in reporting's document store (streams `report-<id>`). */
+export function createReports(deps: {
+  store: DocumentStore;
+  events: ServiceEventStore;
+  analytics: AnalyticsStore;
+  clock: () => Date;
+}) {
+  const reports = reportsCollection(deps.store);
+
+  /** Unknown or malformed id: 'Invalid report id' (400 malformed, 404 unknown). */
+  const load = async (id: string): Promise<ReportDoc> => {
+    if (!isId(id)) throw badRequest(REPORT_TEXTS.invalidId);
+    const doc = await reports.findOne({ _id: id });
+    if (!doc) throw new AppError('not_found', REPORT_TEXTS.invalidId);
+    return doc;
+  };
+
+  /** Every id must be a registered user (reporting's `users` table, fed by auth's events). */
+  const refuseUnknownUsers = async (ids: string[]) => {
+    if (ids.length === 0) return;
+    const known = new Set(
+      (
+        await deps.analytics.query<{ user_id: string }>(
+          'SELECT DISTINCT user_id FROM users WHERE user_id IN {ids:Array(String)}',
+          { ids },
+        )
+      ).map((r) => r.user_id),
+    );
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length > 0)
+      throw badRequest(
+        `Unknown user id${unknown.length > 1 ? 's' : ''}: ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}`,
+      );
+  };
+
+  return {
+    load,
+    async add(fields: ReportFields, actor: string) {
+      await refuseUnknownUsers([...new Set([...fields.monitoredUsers, ...fields.accessUsers])]);
+      const now = deps.clock();
+      const id = newId(now);
+      await deps.events.append(reportStream(id), 0, decideAddReport(id, fields, now.toISOString()), {
+        actor,
+      });
+      return reportView(await load(id));
+    },
+    async details(id: string) {
+      return reportView(await load(id));
+    },
+    async update(id: string, changes: Partial<ReportFields>, actor: string) {
+      const doc = await load(id);
+      await refuseUnknownUsers([
+        ...new Set([...(changes.monitoredUsers ?? []), ...(changes.accessUsers ?? [])]),
+      ]);
+      const decided = decideUpdateReport(snapshotOf(doc), changes);
+      if (decided.length) await deps.events.append(reportStream(id), doc.version, decided, { actor });
+      return reportView(await load(id));
+    },
+    async page(page: number, limit: number) {
+      const [docs, total] = await Promise.all([
+        reports.find({}, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit }),
+        reports.countDocuments({}),
+      ]);
+      return { total, data: docs.map(reportView) };
+    },
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;

@@ -1,0 +1,72 @@
+import {
+  createConsumer,
+  createTokenVerifier,
+  loadInternalToken,
+  loadVerifyKey,
+  openServiceRuntime,
+  type ServiceBootOptions,
+  topicFor,
+} from '@nudge/platform';
+import { openAnalytics } from './analytics';
+import { createBackfill } from './events/backfill';
+import { createIngester } from './events/ingest';
+import { createReportingService, spoolDirOf } from './service';
+
+/** Builds the reporting service from configuration: what both the container (main.ts) and the standalone process run. */
+export async function bootReporting(opts: ServiceBootOptions) {
+  const { config, bus } = opts;
+  const log = opts.log.child({ service: 'reporting' });
+  const runtime = await openServiceRuntime({ service: 'reporting', config, bus, log });
+  const analytics = await openAnalytics(config);
+  const internalToken = await loadInternalToken(config);
+  const service = createReportingService({
+    store: runtime.store,
+    events: runtime.events,
+    analytics,
+    verifier: createTokenVerifier(await loadVerifyKey(config)),
+    internalToken,
+    log,
+    spoolDir: spoolDirOf(config.DATA_DIR),
+  });
+  await service.start();
+  runtime.start();
+  const directory = createConsumer({
+    store: runtime.store,
+    bus,
+    groupId: 'reporting-directory',
+    topics: [topicFor('auth')],
+    handlers: service.handlers,
+    log: log.child({ part: 'directory' }),
+  });
+  await directory.start();
+  const ingester = createIngester({ analytics, bus, log: log.child({ part: 'ingest' }) });
+  await ingester.start();
+  // serviceUrls is read at call time: in the standalone process the other services fill it as they start.
+  const backfill = createBackfill({
+    analytics,
+    serviceUrls: opts.serviceUrls,
+    internalToken,
+    log: log.child({ part: 'backfill' }),
+  });
+  const backfilled = backfill
+    .run()
+    .catch((err: unknown) => log.error({ err }, 'reporting: backfill stopped'));
+  return {
+    app: service.app,
+    runtime,
+    analytics,
+    ready: async () => {
+      await runtime.store.ping();
+      await analytics.ping();
+    },
+    async close() {
+      backfill.stop();
+      await backfilled;
+      await ingester.stop();
+      await directory.stop();
+      await service.stop();
+      await runtime.close();
+      await analytics.close();
+    },
+  };
+}

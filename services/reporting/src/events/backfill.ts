@@ -1,0 +1,82 @@
+import { EventHistoryResponse, type ServiceName } from '@nudge/contracts';
+import type { Logger } from '@nudge/platform';
+import type { AnalyticsStore } from '../analytics';
+import { chTime, Envelope, toEventRow } from '../domain/rows';
+import { writeEvents } from './ingest';
+
+export const BACKFILLED: ServiceName[] = ['auth', 'content', 'engagement', 'billing'];
+const PAGE = 2_000;
+
+/**
+ * Fills a new or wiped store from every service's history (GET /internal/events, commit order, a cursor per
+ * service kept in `backfill_cursors`), while the bus consumer runs: events both paths bring are the same ids, so
+ * the overlap doubles nothing, and the bus covers whatever commits after the history read ends.
+ */
+export function createBackfill(deps: {
+  analytics: AnalyticsStore;
+  serviceUrls: Partial<Record<ServiceName, string>>;
+  internalToken: string;
+  log: Logger;
+  fetch?: typeof fetch;
+}) {
+  const doFetch = deps.fetch ?? fetch;
+  let stopped = false;
+
+  const cursorOf = async (service: string) => {
+    const [row] = await deps.analytics.query<{ after: number; done: boolean }>(
+      'SELECT after, done FROM backfill_cursors FINAL WHERE service = {service:String}',
+      { service },
+    );
+    return { after: Number(row?.after ?? 0), done: Boolean(row?.done) };
+  };
+  const save = (service: string, after: number, done: boolean) =>
+    deps.analytics.insert('backfill_cursors', [{ service, after, done, at: chTime(new Date()) }]);
+
+  /** Reads one service's history to its end; returns false when the service is not known or not reachable. */
+  const fill = async (service: ServiceName): Promise<boolean> => {
+    const base = deps.serviceUrls[service];
+    if (!base) return false;
+    let { after, done } = await cursorOf(service);
+    while (!done && !stopped) {
+      const res = await doFetch(`${base}/internal/events?after=${after}&limit=${PAGE}`, {
+        headers: { 'x-internal-token': deps.internalToken },
+        signal: AbortSignal.timeout(30_000),
+      });
+      if (!res.ok) throw new Error(`${service} answered ${res.status} to the history read`);
+      const page = EventHistoryResponse.parse(await res.json());
+      const rows = page.events.flatMap((e) => {
+        const parsed = Envelope.safeParse(e);
+        return parsed.success ? [toEventRow(parsed.data)] : [];
+      });
+      await writeEvents(deps.analytics, rows);
+      after = page.next;
+      done = page.done;
+      await save(service, after, done);
+    }
+    return true;
+  };
+
+  return {
+    /** Runs until every known service's history is in (retrying unreachable ones with a backoff). */
+    async run() {
+      const left = new Set(BACKFILLED);
+      for (let attempt = 1; left.size > 0 && !stopped; attempt++) {
+        for (const service of [...left]) {
+          try {
+            if (await fill(service)) {
+              left.delete(service);
+              deps.log.info({ service }, 'reporting: history backfilled');
+            }
+          } catch (err) {
+            deps.log.warn({ err, service }, 'reporting: history backfill failed; retrying');
+          }
+        }
+        if (left.size > 0)
+          await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** attempt)).unref());
+      }
+    },
+    stop() {
+      stopped = true;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import type { BusMessage, EventBus, Logger, Subscription } from '@nudge/platform';
+import { topicFor } from '@nudge/platform';
+import type { AnalyticsStore } from '../analytics';
+import { Envelope, type EventRow, toEventRow } from '../domain/rows';
+
+export const REPORTING_GROUP = 'reporting';
+/** Every service's domain events (the reminder facts ride on engagement's topic). */
+export const INGESTED_TOPICS = ['auth', 'content', 'engagement', 'billing'].map(topicFor);
+export const BATCH_MAX = 10_000;
+export const BATCH_WAIT_MS = 1_000;
+
+/** Appends rows to `events`. A repeat of an event id is harmless: ReplacingMergeTree folds it, counts use uniqExact(id). */
+export async function writeEvents(analytics: AnalyticsStore, rows: EventRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH_MAX)
+    await analytics.insert('events', rows.slice(i, i + BATCH_MAX));
+}
+
+/** Envelope JSON -> row; a value that is not an envelope is logged and skipped (it can never become one). */
+export function rowsOf(messages: BusMessage[], log: Logger): EventRow[] {
+  const rows: EventRow[] = [];
+  for (const message of messages) {
+    let parsed: ReturnType<typeof Envelope.safeParse>;
+    try {
+      parsed = Envelope.safeParse(JSON.parse(message.value));
+    } catch {
+      parsed = Envelope.safeParse(undefined);
+    }
+    if (parsed.success) rows.push(toEventRow(parsed.data));
+    else
+      log.warn(
+        { topic: message.topic, key: message.key },
+        'reporting: skipped a message that is not an event',
+      );
+  }
+  return rows;
+}
+
+/**
+ * One consumer group over every service's topic, in batches (10,000 rows or 1 s, whichever first). The bus
+ * commits a batch's offsets only after its insert resolved; a failed insert gets the same batch again.
+ */
+export function createIngester(deps: { analytics: AnalyticsStore; bus: EventBus; log: Logger }) {
+  let subscription: Subscription | undefined;
+  return {
+    async start() {
+      subscription = await deps.bus.subscribeBatch(
+        REPORTING_GROUP,
+        INGESTED_TOPICS,
+        async (messages) => writeEvents(deps.analytics, rowsOf(messages, deps.log)),
+        { maxMessages: BATCH_MAX, maxWaitMs: BATCH_WAIT_MS },
+      );
+    },
+    async stop() {
+      await subscription?.close();
+      subscription = undefined;
+    },
+  };
+}
