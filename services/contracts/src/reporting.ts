@@ -179,6 +179,7 @@ export const ReportDownloadResponse = z.object({
     rows: z.array(z.record(z.string(), z.union([z.string(), z.number()]))),
   }),
 });
+export type ReportDownloadResponse = z.infer<typeof ReportDownloadResponse>;
 
 // ── e-mail analytics (internal) ───────────────────────────────────────────────────────────────────────────
 

@@ -1,4 +1,5 @@
 /** admin.md §2, §4, §8: the report viewer's pure rules. */
+import type { ReportDownloadResponse } from '@nudge/contracts';
 
 export type ReportView = 'monthly' | 'quarterly';
 
@@ -124,20 +125,18 @@ export const ERROR_TEXT: Record<ReportErrorView, string> = {
   other: 'Something Bad Happen!',
 };
 
-export interface ReportCsv {
-  headers: { year: string; period: string; metrics: string[] };
-  rows: Array<Record<string, string | number>>;
-}
+/** The download answer's data (GET /api/report/download). */
+export type ReportCsv = ReportDownloadResponse['data'];
 
-/** report_data.csv from the download answer: Year, Period, then the metrics (absent ones 0). */
+/** report_data.csv from the download answer: Year, Period, then the metrics by label (absent ones 0). */
 export function reportCsvRows(csv: ReportCsv): { headers: string[]; rows: Array<Array<string | number>> } {
   const metrics = csv.headers.metrics ?? [];
   return {
-    headers: [csv.headers.year, csv.headers.period, ...metrics],
+    headers: [csv.headers.year, csv.headers.period, ...metrics.map((m) => m.label)],
     rows: (csv.rows ?? []).map((row) => [
       row.year ?? '',
       row.period ?? '',
-      ...metrics.map((m) => row[m] ?? 0),
+      ...metrics.map((m) => row[m.key] ?? 0),
     ]),
   };
 }

@@ -63,10 +63,17 @@ describe('report viewer rules', () => {
 
   it('builds report_data.csv rows with absent metrics as 0', () => {
     const csv = reportCsvRows({
-      headers: { year: 'Year', period: 'Period', metrics: ['Unique People Count', 'q1'] },
-      rows: [{ year: 2026, period: 'November', 'Unique People Count': 4 }],
+      headers: {
+        year: 'Year',
+        period: 'Period',
+        metrics: [
+          { key: 'uniquePeopleCount', label: 'Unique People Count' },
+          { key: 'q1', label: 'How did you sleep?' },
+        ],
+      },
+      rows: [{ year: 2026, period: 'November', uniquePeopleCount: 4 }],
     });
-    expect(csv.headers).toEqual(['Year', 'Period', 'Unique People Count', 'q1']);
+    expect(csv.headers).toEqual(['Year', 'Period', 'Unique People Count', 'How did you sleep?']);
     expect(csv.rows).toEqual([[2026, 'November', 4, 0]]);
   });
 });
