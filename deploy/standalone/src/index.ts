@@ -19,6 +19,7 @@ import {
   openEventBus,
   openOutboxStore,
 } from '@nudge/platform';
+import { type EmbeddedReminders, startEmbeddedReminders } from '@nudge/workflows';
 
 /** The services this topology runs, in start order (engagement calls auth's internal API). */
 const BUILT = ['auth', 'content', 'engagement', 'billing'] as const;
@@ -30,7 +31,14 @@ export interface Standalone {
   config: Config;
   /** Each service's own loopback URL (for tests that call /internal routes, which the gateway never routes). */
   serviceUrls: Record<BuiltService, string>;
+  /** The embedded reminder scheduler (issue 11): `runDue()` runs every slot due by its clock now. */
+  reminders: Pick<EmbeddedReminders, 'runDue'>;
   close(): Promise<void>;
+}
+
+export interface StandaloneOptions {
+  /** The reminder scheduler's clock (tests drive it); default the real time. */
+  clock?: () => Date;
 }
 
 interface Running extends BootedService {
@@ -41,7 +49,10 @@ interface Running extends BootedService {
  * The single-process topology (what `npm start` runs): every built service on its own loopback port,
  * the gateway in front, the embedded adapters under DATA_DIR. `env` overrides the process environment.
  */
-export async function startStandalone(env: Record<string, string | undefined> = {}): Promise<Standalone> {
+export async function startStandalone(
+  env: Record<string, string | undefined> = {},
+  options: StandaloneOptions = {},
+): Promise<Standalone> {
   const config = loadConfig({ ...process.env, ...env });
   config.DATA_DIR = resolve(config.DATA_DIR);
   const log = createLogger('nudge', config.LOG_LEVEL);
@@ -102,15 +113,25 @@ export async function startStandalone(env: Record<string, string | undefined> = 
     log: log.child({ service: 'gateway' }),
   });
   const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');
+  // After the services: the reminders call their internal routes.
+  const reminders = await startEmbeddedReminders({
+    config,
+    log,
+    messaging,
+    serviceUrls,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
 
   let closed = false;
   return {
     url: gateway.url,
     config,
     serviceUrls,
+    reminders,
     async close() {
       if (closed) return;
       closed = true;
+      await reminders.close();
       await closeServer(gateway.server);
       await stopServices();
       await closeBus();

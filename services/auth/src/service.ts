@@ -14,6 +14,7 @@ import {
 } from '@nudge/platform';
 import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
+import { createDueReaders } from './app/due-readers';
 import { createGoogleSignIn } from './app/google-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
 import { createProfile } from './app/profile';
@@ -107,7 +108,14 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     }),
   );
   app.use(
-    internalRoutes({ users, tokens, signIn, internalToken: deps.internalToken, publicUrl: deps.publicUrl }),
+    internalRoutes({
+      users,
+      tokens,
+      signIn,
+      internalToken: deps.internalToken,
+      publicUrl: deps.publicUrl,
+      dueReaders: createDueReaders(deps.store),
+    }),
   );
   finishApp(app, deps.log);
 

@@ -1,6 +1,7 @@
 import {
   createConsumer,
   createTokenVerifier,
+  loadInternalToken,
   loadVerifyKey,
   openServiceRuntime,
   type ServiceBootOptions,
@@ -27,6 +28,7 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
     events: runtime.events,
     media,
     verifier: createTokenVerifier(await loadVerifyKey(config)),
+    internalToken: await loadInternalToken(config),
     log,
     ai: {
       model: config.OPENAI_MODEL,

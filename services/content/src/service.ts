@@ -26,6 +26,7 @@ import { createTopics } from './app/topics';
 import { contentCollections, ensureContentIndexes } from './events/collections';
 import { engagementHandlers } from './events/engagement-handlers';
 import { createContentReadModels } from './events/read-models';
+import { internalRoutes } from './http/internal-routes';
 import { mediaRoutes } from './http/media-routes';
 import { promotionRoutes } from './http/promotion-routes';
 import { readerRoutes } from './http/reader-routes';
@@ -44,6 +45,8 @@ export interface ContentServiceDeps {
   events: ServiceEventStore;
   media: MediaStore;
   verifier: TokenVerifier;
+  /** The credential callers present on /internal routes (the reminder sender). */
+  internalToken: string;
   log: Logger;
   /** The AI writer's provider; without an apiKey generate-content answers 503. */
   ai?: Partial<WriterOptions> & { model: string };
@@ -99,6 +102,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   app.use(promotionRoutes(promotions));
   app.use(settingsRoutes(settings));
   app.use(mediaRoutes(media));
+  app.use(internalRoutes({ today, settings, internalToken: deps.internalToken }));
   app.use(tooLargeBody);
   finishApp(app, deps.log);
 

@@ -1,6 +1,20 @@
 import { z } from 'zod';
 import { IdParams, MintLinkResponse, MintRequest, SessionResponse, UserResponse } from './auth';
 import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
+import {
+  CheckinIssueBatchRequest,
+  CheckinIssueBatchResponse,
+  DueReadersRequest,
+  DueReadersResponse,
+  MintLinksRequest,
+  MintLinksResponse,
+  RecordSendsRequest,
+  RecordSendsResponse,
+  RemindersPostsRequest,
+  RemindersPostsResponse,
+  SendsRecordedRequest,
+  SendsRecordedResponse,
+} from './reminders';
 import type { HttpMethod, ServiceName } from './route-types';
 
 /**
@@ -59,6 +73,48 @@ export const internalApi: InternalRouteContract[] = [
   }),
   // ── reporting (issue 10) ──
   // ── reminders (issue 11) ──
+  internal('POST', '/internal/reminders/due', 'auth', 'The readers due at a slot instant, paged', {
+    body: DueReadersRequest,
+    response: DueReadersResponse,
+  }),
+  internal(
+    'POST',
+    '/internal/tokens/links',
+    'auth',
+    'Sign-in and unsubscribe link tokens for a batch of users',
+    {
+      body: MintLinksRequest,
+      response: MintLinksResponse,
+    },
+  ),
+  internal(
+    'POST',
+    '/internal/reminders/posts',
+    'content',
+    "Today's post and Active subjects for a batch of readers",
+    {
+      body: RemindersPostsRequest,
+      response: RemindersPostsResponse,
+    },
+  ),
+  internal(
+    'POST',
+    '/internal/checkin/issue-batch',
+    'engagement',
+    'Issue a check-in question to each user of a batch',
+    {
+      body: CheckinIssueBatchRequest,
+      response: CheckinIssueBatchResponse,
+    },
+  ),
+  internal('POST', '/internal/reminders/recorded', 'engagement', 'Which send keys of a batch are recorded', {
+    body: SendsRecordedRequest,
+    response: SendsRecordedResponse,
+  }),
+  internal('POST', '/internal/reminders/sent', 'engagement', 'Record a batch of sends (once per send key)', {
+    body: RecordSendsRequest,
+    response: RecordSendsResponse,
+  }),
 ];
 
 /** The declared internal route of a service for a method and Express path, or undefined. */

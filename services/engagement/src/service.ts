@@ -8,6 +8,7 @@ import {
   type Logger,
   type ServiceEventStore,
   type TokenVerifier,
+  trackingSecret,
   type UserDirectory,
 } from '@nudge/platform';
 import type { Express } from 'express';
@@ -18,6 +19,7 @@ import { createCounts } from './app/counts';
 import { createEventIntake } from './app/event-intake';
 import { createHistory } from './app/history';
 import { createLikes } from './app/likes';
+import { createReminders } from './app/reminders';
 import { createPostsCopy } from './events/posts-copy';
 import { createReadModels } from './events/read-models';
 import { createReadingHistory } from './events/reading-history';
@@ -28,6 +30,7 @@ import { eventlogRoutes } from './http/eventlog-routes';
 import { historyRoutes } from './http/history-routes';
 import { internalRoutes } from './http/internal-routes';
 import { likeRoutes } from './http/like-routes';
+import { reminderRoutes } from './http/reminder-routes';
 import type { AuthSessions } from './infra/auth-client';
 
 export interface EngagementServiceDeps {
@@ -83,6 +86,12 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     linkTtlDays: deps.checkinLinkTtlDays,
   });
   const intake = createEventIntake({ events, directory, clock });
+  const reminders = createReminders({
+    store,
+    events,
+    trackingSecret: trackingSecret(deps.internalToken),
+    clock,
+  });
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
   app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
@@ -91,7 +100,8 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   app.use(historyRoutes({ history }));
   app.use(checkinRoutes({ questions, checkins }));
   app.use(eventlogRoutes({ intake }));
-  app.use(internalRoutes({ checkins, internalToken: deps.internalToken }));
+  app.use(reminderRoutes({ reminders, publicUrl: deps.publicUrl }));
+  app.use(internalRoutes({ checkins, reminders, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
 
   return {
