@@ -57,7 +57,8 @@ describe('the subject line bandit (Thompson sampling)', () => {
   it('only ever returns one of the subjects it was given (paused ones are filtered before)', () => {
     const random = seeded(5);
     const stats = { paused: { emails_sent: 100, emails_open: 100 } };
-    for (let i = 0; i < 200; i++) expect(['a', 'b', 'c']).toContain(chooseSubject(subjects, stats, random)?.id);
+    for (let i = 0; i < 200; i++)
+      expect(['a', 'b', 'c']).toContain(chooseSubject(subjects, stats, random)?.id);
   });
 
   it('draws Beta values with the right mean', () => {

@@ -32,6 +32,7 @@ export async function bootAuth(opts: { config: Config; bus: EventBus; log: Logge
     codeLimitPerHour: config.AUTH_CODE_LIMIT_PER_HOUR,
     codeIpLimitPerHour: config.AUTH_CODE_IP_LIMIT_PER_HOUR,
     redirectAllowlist: config.REDIRECT_ALLOWLIST,
+    coldAfter: config.REMINDER_COLD_AFTER,
     ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? {
           google: {
@@ -46,8 +47,8 @@ export async function bootAuth(opts: { config: Config; bus: EventBus; log: Logge
     store: runtime.store,
     bus,
     groupId: 'auth',
-    topics: [topicFor('billing')],
-    handlers: service.billingHandlers,
+    topics: [topicFor('billing'), topicFor('engagement')],
+    handlers: { ...service.billingHandlers, ...service.reminderHandlers },
     log,
   });
   await service.start();

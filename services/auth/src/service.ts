@@ -22,6 +22,7 @@ import { createSignIn } from './app/sign-in';
 import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
+import { createReminderHandlers } from './events/reminder-consumer';
 import { createUsersProjection } from './events/users-projection';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -48,6 +49,8 @@ export interface AuthServiceDeps {
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
   siteName?: string;
+  /** Consecutive unopened reminder e-mails that make a reader cold (REMINDER_COLD_AFTER). */
+  coldAfter?: number;
   clock?: () => Date;
 }
 
@@ -57,6 +60,8 @@ export interface AuthService {
   start(): Promise<void>;
   /** Role follows payment: handlers for a consumer on topicFor('billing') (group 'auth'), started after start(). */
   billingHandlers: Record<string, EventHandler>;
+  /** Cold / autoactive from engagement's reminder facts: handlers for a consumer on topicFor('engagement'). */
+  reminderHandlers: Record<string, EventHandler>;
 }
 
 const HOUR = 3600_000;
@@ -122,6 +127,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   return {
     app,
     billingHandlers: createBillingHandlers({ store: deps.store, users }),
+    reminderHandlers: createReminderHandlers({ store: deps.store, users, coldAfter: deps.coldAfter ?? 14 }),
     async start() {
       await projection.ensureIndexes();
       await deps.events.catchUp();
