@@ -100,9 +100,9 @@ export function ReminderEmail({ m }: { m: ReminderEmailModel }) {
               style={{ margin: '16px 0', padding: '16px', backgroundColor: '#f8fafc', borderRadius: '6px' }}
             >
               <Text style={{ ...paragraph, fontWeight: 600 }}>{m.checkin.body}</Text>
-              <Row>
+              <Row style={{ tableLayout: 'fixed', width: '100%' }}>
                 {m.checkin.answers.map((a) => (
-                  <Column key={a.answer} align="center" style={{ padding: '2px' }}>
+                  <Column key={a.answer} align="center" style={{ padding: '2px', width: '20%' }}>
                     <Link
                       href={a.url}
                       style={{
@@ -110,19 +110,23 @@ export function ReminderEmail({ m }: { m: ReminderEmailModel }) {
                         border: `1px solid ${s.buttoncolor}`,
                         borderRadius: '6px',
                         color: s.headingcolor,
-                        fontSize: '13px',
-                        padding: '8px 2px',
+                        fontSize: '16px',
+                        lineHeight: '20px',
+                        padding: '10px 2px',
                         textAlign: 'center',
                         textDecoration: 'none',
                       }}
                     >
                       <strong>{a.answer}</strong>
-                      <br />
-                      {CHECKIN_LABELS[a.answer] ?? ''}
                     </Link>
                   </Column>
                 ))}
               </Row>
+              <Text
+                style={{ color: s.paragraphcolor, fontSize: '12px', lineHeight: '16px', margin: '6px 2px 0' }}
+              >
+                1 = {CHECKIN_LABELS[1]}, 5 = {CHECKIN_LABELS[5]}
+              </Text>
             </Section>
           ) : null}
           {m.recommendations.length > 0 ? (
