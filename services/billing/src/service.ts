@@ -4,6 +4,7 @@ import {
   errorHandler,
   finishApp,
   type Logger,
+  type MailSender,
   type ServiceEventStore,
   type TokenVerifier,
   type UserDirectory,
@@ -14,9 +15,11 @@ import type { BillingContext } from './app/context';
 import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
 import { createRenewal } from './app/renewal';
+import { createRenewalNotices } from './app/renewal-notices';
 import { createSubscriptionRepository } from './app/subscription-repository';
 import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
 import { createSubscriptionsProjection } from './events/subscriptions-projection';
+import { internalRoutes } from './http/internal-routes';
 import { paymentRoutes } from './http/payment-routes';
 import { simulatedRoutes } from './http/simulated-routes';
 import { rawWebhookBody, WEBHOOK_PATH, webhookRoutes } from './http/webhook-routes';
@@ -35,6 +38,11 @@ export interface BillingServiceDeps extends Payments {
   /** The full user for answers that return it; absent = answers leave `user` out. */
   users?: UserRecords;
   bodyLimit: string;
+  /** Renewal notices (7 days before endAt); absent = no notices. */
+  mail?: MailSender;
+  /** The credential the scheduler presents on /internal routes. */
+  internalToken?: string;
+  siteName?: string;
   clock?: () => Date;
 }
 
@@ -42,13 +50,13 @@ export interface BillingService {
   app: Express;
   /** Indexes and projection catch-up. Call once before serving. */
   start(): Promise<void>;
-  /** The periodic check every `seconds` (unref'd timer) until stop(). */
-  startChecks(seconds: number): void;
-  stop(): void;
-  /** Ends premium for subscriptions past their end without a renewal (what the periodic check and, later, Temporal call). */
+  /** Ends premium for subscriptions past their end without a renewal. */
   expireDueSubscriptions(now: Date): Promise<string[]>;
-  /** One run of the periodic check: the simulated Razorpay's due charges (embedded), then expiry. */
-  runChecks(now?: Date): Promise<void>;
+  /**
+   * One run of the renewal checks (no timer of its own: the scheduler calls POST /internal/subscriptions/run-due):
+   * the simulated Razorpay's due charges (embedded), renewal notices 7 days ahead, then expiry.
+   */
+  runChecks(now?: Date): Promise<{ expired: string[]; notices: number }>;
   webhooks: WebhookReceiver;
 }
 
@@ -79,6 +87,23 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     log: deps.log,
   });
 
+  const notices = createRenewalNotices({
+    repo,
+    store: deps.store,
+    directory: deps.directory,
+    mail: deps.mail,
+    siteName: deps.siteName ?? 'Nudge',
+  });
+  const runChecks = async (now = clock()) => {
+    if (deps.simulated) {
+      for (const webhook of await deps.simulated.runDue()) {
+        const delivery = signDelivery(webhook, deps.webhookSecret);
+        await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
+      }
+    }
+    const sent = await notices.sendDue(now);
+    return { expired: await expiry.expireDueSubscriptions(now), notices: sent };
+  };
   const inner = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
   inner.use(webhookRoutes(webhooks));
   inner.use(
@@ -97,6 +122,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       simulatedRoutes({ simulated: deps.simulated, webhookSecret: deps.webhookSecret, clock, log: deps.log }),
     );
   }
+  if (deps.internalToken) inner.use(internalRoutes({ internalToken: deps.internalToken, runChecks }));
   finishApp(inner, deps.log);
 
   // The webhook's raw bytes are read before the JSON parser of createHttpApp sees the request.
@@ -106,19 +132,6 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   app.use(inner);
   app.use(errorHandler(deps.log));
 
-  const runChecks = async (now = clock()) => {
-    if (deps.simulated) {
-      for (const webhook of await deps.simulated.runDue()) {
-        const delivery = signDelivery(webhook, deps.webhookSecret);
-        await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
-      }
-    }
-    await expiry.expireDueSubscriptions(now);
-  };
-
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-
   return {
     app,
     webhooks,
@@ -127,23 +140,6 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       await deps.directory.ensureIndexes();
       await webhooks.ensureIndexes();
       await deps.events.catchUp();
-    },
-    startChecks(seconds) {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        runChecks()
-          .catch((err: unknown) => deps.log.error({ err }, 'subscription check failed; it runs again later'))
-          .finally(() => {
-            running = false;
-          });
-      }, seconds * 1000);
-      timer.unref();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
     },
     expireDueSubscriptions: (now) => expiry.expireDueSubscriptions(now),
     runChecks,

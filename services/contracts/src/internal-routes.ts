@@ -12,6 +12,8 @@ import {
   RecordSendsResponse,
   RemindersPostsRequest,
   RemindersPostsResponse,
+  RunDueRequest,
+  RunDueResponse,
   SendsRecordedRequest,
   SendsRecordedResponse,
 } from './reminders';
@@ -115,6 +117,16 @@ export const internalApi: InternalRouteContract[] = [
     body: RecordSendsRequest,
     response: RecordSendsResponse,
   }),
+  internal(
+    'POST',
+    '/internal/subscriptions/run-due',
+    'billing',
+    'Renewal tick: notices 7 days ahead, expiry',
+    {
+      body: RunDueRequest,
+      response: RunDueResponse,
+    },
+  ),
 ];
 
 /** The declared internal route of a service for a method and Express path, or undefined. */

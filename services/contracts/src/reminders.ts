@@ -116,3 +116,11 @@ export const TrackingClaims = z.object({
 export type TrackingClaims = z.infer<typeof TrackingClaims>;
 
 export const TrackingParams = z.object({ token: z.string().min(10).max(4000) });
+
+/** billing: one renewal tick at an instant (notices 7 days ahead, expiry after the grace period). */
+export const RunDueRequest = z.object({ at: Instant });
+export const RunDueResponse = z.object({
+  status: z.literal(true),
+  expired: z.array(z.string()),
+  notices: z.number().int(),
+});

@@ -214,14 +214,6 @@ export const configSchema = z.object({
     .describe(
       'Base URL of the Razorpay API (for tests against a local server); unset = https://api.razorpay.com/v1.',
     ),
-  SUBSCRIPTION_CHECK_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(5)
-    .default(300)
-    .describe(
-      'How often billing looks for subscriptions past their end without a renewal (embedded topology).',
-    ),
   REMINDER_LATENESS_MINUTES: z.coerce
     .number()
     .int()

@@ -35,7 +35,7 @@ export interface SlotReport {
  */
 export function createEmbeddedScheduler(deps: {
   store: DocumentStore;
-  activities: Pick<Activities, 'dueReaders' | 'sendBatch'>;
+  activities: Pick<Activities, 'dueReaders' | 'sendBatch'> & Partial<Pick<Activities, 'renewalTick'>>;
   log: Logger;
   clock: () => Date;
   latenessMs: number;
@@ -121,6 +121,14 @@ export function createEmbeddedScheduler(deps: {
     for (const slot of todo) {
       if (stopped) break;
       reports.push(await runSlot(slot));
+    }
+    if (deps.activities.renewalTick && !stopped) {
+      try {
+        const r = await deps.activities.renewalTick({ at: now.toISOString() });
+        if (r.expired.length || r.notices) deps.log.info(r, 'renewal tick');
+      } catch (err) {
+        deps.log.warn({ err }, 'renewal tick failed; the next tick runs it again');
+      }
     }
     return reports;
   }
