@@ -83,7 +83,15 @@ describe('docker-compose.yml', () => {
     for (const name of ['mongodb', 'kafka', 'temporal', 'clickhouse', 'mailpit', 'gateway', 'auth']) {
       expect(names).toContain(name);
     }
-    expect(ours.map(([name]) => name)).toEqual(expect.arrayContaining(['gateway', 'auth']));
+    expect(ours.map(([name]) => name)).toEqual(expect.arrayContaining(['gateway', 'auth', 'workflows']));
+  });
+
+  it('runs the workflows worker against the Temporal server, after it is healthy', () => {
+    const workflows = services.find(([name]) => name === 'workflows')?.[1] as
+      | { environment?: Record<string, string>; depends_on?: Record<string, { condition: string }> }
+      | undefined;
+    expect(workflows?.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect(workflows?.depends_on?.temporal?.condition).toBe('service_healthy');
   });
 
   it('gives every service an image or a build', () => {
