@@ -233,12 +233,12 @@ export function createReminderActivities(deps: ReminderDeps) {
       });
     }
     if (delivered.length > 0) {
+      // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
       const res = await deps.call<z.infer<typeof RecordSendsResponse>>(
         'engagement',
         '/internal/reminders/sent',
-        {
-          sends: delivered,
-        },
+        { sends: delivered },
+        120_000,
       );
       result.sent = res.recorded;
       result.alreadySent += res.duplicates;

@@ -21,8 +21,8 @@ export function createDevOutbox(store: DocumentStore, clock: () => Date = () => 
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
     },
-    async list(limit = 100) {
-      const docs = await messages.find({}, { sort: { at: -1 }, limit });
+    async list(limit = 100, skip = 0) {
+      const docs = await messages.find({}, { sort: { at: -1 }, limit, skip });
       return docs.map(({ channel, to, subject, text, html, headers, idempotencyKey, createdAt }) => ({
         channel,
         to,

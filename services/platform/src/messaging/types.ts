@@ -41,6 +41,6 @@ export interface OutboxMessage {
 /** The embedded topology's capture of every e-mail and WhatsApp message (GET /api/dev/outbox). */
 export interface DevOutbox {
   record(message: Omit<OutboxMessage, 'createdAt'>): Promise<void>;
-  /** Newest first. */
-  list(limit?: number): Promise<OutboxMessage[]>;
+  /** Newest first; `skip` for paging. */
+  list(limit?: number, skip?: number): Promise<OutboxMessage[]>;
 }
