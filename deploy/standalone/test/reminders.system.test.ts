@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOrCreateSecret } from '@nudge/platform';
-import { jsonCall } from '@nudge/platform/testing';
+import { internalPost, jsonCall } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 
@@ -296,13 +296,6 @@ describe('daily reminders in the standalone process', () => {
 });
 
 async function internal(service: 'engagement' | 'auth' | 'content', path: string, body: unknown) {
-  const res = await fetch(`${app.serviceUrls[service]}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-internal-token': await loadOrCreateSecret(dataDir, 'internal-service-token'),
-    },
-    body: JSON.stringify(body),
-  });
-  return res.json();
+  const credential = await loadOrCreateSecret(dataDir, 'internal-service-token');
+  return (await internalPost(app.serviceUrls[service], path, body, credential)).body;
 }

@@ -1,5 +1,6 @@
 import { ReminderEvents } from '@nudge/contracts';
 import { type EventEnvelope, newId, sendIdOf } from '@nudge/platform';
+import { internalPost } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, startAuth } from './harness';
 
@@ -9,14 +10,8 @@ import { type AuthHarness, startAuth } from './harness';
 let auth: AuthHarness;
 const AT_0800_UTC = '2026-11-24T08:00:00.000Z';
 
-const internal = async (path: string, body: unknown, token: string | null = auth.internalToken) => {
-  const res = await fetch(auth.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-internal-token': token } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const internal = (path: string, body: unknown, token: string | null = auth.internalToken) =>
+  internalPost(auth.url, path, body, token);
 const dueAt = async (at: string, limit = 500, cursor?: string) =>
   (await internal('/internal/reminders/due', { at, limit, ...(cursor ? { cursor } : {}) })).body;
 

@@ -1,3 +1,4 @@
+import { internalPost } from '@nudge/platform/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BILLING_INTERNAL_TOKEN, type BillingHarness, DAY, startBilling, subscribe } from './harness';
 
@@ -14,17 +15,8 @@ afterEach(async () => {
 
 const END = '2027-03-01T10:00:00.000Z';
 const at = (deltaMs: number) => new Date(Date.parse(END) + deltaMs).toISOString();
-const runDue = async (iso: string, credential: string | null = BILLING_INTERNAL_TOKEN, body?: unknown) => {
-  const res = await fetch(`${h.url}/internal/subscriptions/run-due`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(credential ? { 'x-internal-token': credential } : {}),
-    },
-    body: JSON.stringify(body ?? { at: iso }),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const runDue = (iso: string, credential: string | null = BILLING_INTERNAL_TOKEN, body?: unknown) =>
+  internalPost(h.url, '/internal/subscriptions/run-due', body ?? { at: iso }, credential);
 const notices = async (to: string) => (await h.outbox.list()).filter((m) => m.to === to);
 
 describe('renewal notices and expiry (POST /internal/subscriptions/run-due)', () => {

@@ -1,3 +1,4 @@
+import { internalPost } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_INTERNAL_TOKEN, type ContentHarness, startContent } from './harness';
 
@@ -8,17 +9,8 @@ let h: ContentHarness;
 let topic = '';
 const posts: Record<string, string> = {};
 
-const internal = async (body: unknown, credential: string | null = CONTENT_INTERNAL_TOKEN) => {
-  const res = await fetch(`${h.url}/internal/reminders/posts`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(credential ? { 'x-internal-token': credential } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const internal = (body: unknown, credential: string | null = CONTENT_INTERNAL_TOKEN) =>
+  internalPost(h.url, '/internal/reminders/posts', body, credential);
 
 beforeAll(async () => {
   h = await startContent();

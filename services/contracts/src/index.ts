@@ -11,6 +11,7 @@ export * from './events-engagement';
 export * from './events-reminders';
 export * from './gating';
 export * from './internal-routes';
+export * from './paragraphs';
 export * from './reminder-slots';
 export * from './reminders';
 export * from './route-types';

@@ -1,5 +1,6 @@
 import { ReminderEvents } from '@nudge/contracts';
 import { sendIdOf, signTracking, trackingSecret } from '@nudge/platform';
+import { internalPost } from '@nudge/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Harness, INTERNAL_TOKEN, PUBLIC_URL, startEngagement } from './harness';
 
@@ -12,22 +13,12 @@ afterEach(async () => {
   h = undefined;
 });
 
-async function internal(
+const internal = (
   harness: Harness,
   path: string,
   body: unknown,
   credential: string | null = INTERNAL_TOKEN,
-) {
-  const res = await fetch(`${harness.url}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(credential ? { 'x-internal-token': credential } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-}
+) => internalPost(harness.url, path, body, credential);
 
 const USER = 'a'.repeat(24);
 const sendOf = (userId: string, localDate: string) => ({

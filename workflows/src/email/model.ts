@@ -31,26 +31,7 @@ export interface ReminderEmailModel {
 }
 
 /** The post body as plain paragraphs (the same reading of the stored text as the web's post page). */
-export function paragraphsOf(body: string | undefined): string[] {
-  const entities: Record<string, string> = {
-    '&nbsp;': ' ',
-    '&lt;': '<',
-    '&gt;': '>',
-    '&quot;': '"',
-    '&#39;': "'",
-    '&apos;': "'",
-    '&amp;': '&',
-  };
-  return (body ?? '')
-    .replace(/\r\n?/g, '\n')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|h[1-6]|li|blockquote)>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(nbsp|lt|gt|quot|#39|apos|amp);/g, (e) => entities[e] ?? e)
-    .split(/\n[ \t]*\n+/)
-    .map((p) => p.trim())
-    .filter((p) => p !== '');
-}
+export { bodyParagraphs as paragraphsOf } from '@nudge/contracts/paragraphs';
 
 export const CHECKIN_LABELS: Record<number, string> = {
   1: 'Not at all',
