@@ -12,7 +12,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 const COUNT = 5000;
 const child = join(dirname(fileURLToPath(import.meta.url)), 'fixtures', 'reminder-crash-child.ts');
 let dataDir = '';
+const children: ChildProcess[] = [];
 afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await new Promise((r) => setTimeout(r, 200));
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -21,6 +24,7 @@ function start(phase: string): { proc: ChildProcess; lines: string[]; exited: Pr
     env: { ...process.env, CRASH_DATA_DIR: dataDir, PHASE: phase, COUNT: String(COUNT) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  children.push(proc);
   const lines: string[] = [];
   proc.stdout?.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
   const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
@@ -45,7 +49,8 @@ describe('a crash in the middle of a reminder slot', () => {
   it('SIGKILL mid-slot, restart: every due reader has exactly one e-mail', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'nudge-crash-'));
     const first = start('setup');
-    const deadline = Date.now() + 240_000;
+    // Seeding 5,000 readers through the API takes minutes on a shared machine.
+    const deadline = Date.now() + 600_000;
     while (!first.lines.includes('READY')) {
       if (Date.now() > deadline) throw new Error('setup did not finish');
       await new Promise((r) => setTimeout(r, 100));
@@ -76,5 +81,5 @@ describe('a crash in the middle of a reminder slot', () => {
     console.log(
       `[system] crash test: ${sentBefore} e-mails before SIGKILL, ${COUNT} readers with one e-mail each after the restart`,
     );
-  }, 600_000);
+  }, 900_000);
 });

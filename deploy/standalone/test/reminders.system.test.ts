@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadOrCreateSecret } from '@nudge/platform';
+import { loadOrCreateSecret, type OutboxMessage } from '@nudge/platform';
 import { internalPost, jsonCall } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
@@ -22,15 +22,7 @@ const ok = async (method: string, path: string, body?: unknown, token?: string) 
   if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 };
-interface Captured {
-  channel: string;
-  to: string;
-  subject?: string;
-  text: string;
-  html?: string;
-  headers?: Record<string, string>;
-  idempotencyKey?: string;
-}
+type Captured = Omit<OutboxMessage, 'createdAt'>;
 const outbox = async (): Promise<Captured[]> => (await ok('GET', '/api/dev/outbox')).messages;
 
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
