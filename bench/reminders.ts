@@ -121,7 +121,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const m = await measureReminders(Number(values.readers));
   console.log(
     `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s, peak RSS ${m.peakRssMb} MB ` +
-      `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB at 100,000: ${m.withinTarget ? 'met' : 'NOT met'})`,
+      (m.readers >= 100_000
+        ? `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB: ${m.withinTarget ? 'met' : 'NOT met'})`
+        : `(the target, ${REMINDER_TARGET.seconds} s and ${REMINDER_TARGET.rssMb} MB, applies at 100,000 readers)`),
   );
   process.exit(m.sent === m.readers ? 0 : 1);
 }
