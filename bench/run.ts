@@ -1,4 +1,4 @@
-// npm run bench [-- --duration 10 --connections 20 --warmup 2 --scenario isauth]
+// npm run bench [-- --duration 10 --connections 20 --warmup 2 --scenario isauth --reminders 100000]
 // Also reports the built web app's bundle sizes (web/dist), against the first-load budget.
 //
 // Measures, in one run on this machine:
@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
 import { bundleTable, measureBundle } from './bundle';
+import { measureReminders, REMINDER_TARGET, type ReminderMeasurement } from './reminders';
 import { type BenchRequest, scenarios } from './scenarios';
 import { BENCH_ADMIN } from './scenarios/seed';
 
@@ -24,6 +25,8 @@ interface Settings {
   connections: number;
   warmup: number;
   only: string[];
+  /** Due readers of the reminder scenario (0 = not run). */
+  reminders: number;
 }
 
 interface Measurement {
@@ -61,6 +64,7 @@ function readSettings(): Settings {
       connections: { type: 'string', default: '20' },
       warmup: { type: 'string', default: '2' },
       scenario: { type: 'string', multiple: true, default: [] },
+      reminders: { type: 'string', default: '100000' },
     },
     allowPositionals: false,
   });
@@ -75,6 +79,7 @@ function readSettings(): Settings {
     connections: Math.floor(number('connections', values.connections, 1)),
     warmup: number('warmup', values.warmup, 0),
     only: values.scenario,
+    reminders: Number(values.reminders),
   };
 }
 
@@ -312,6 +317,24 @@ async function main(): Promise<void> {
     process.stdout.write('\nweb bundle: not built (npm run build:web), so not measured\n');
   }
 
+  let reminders: ReminderMeasurement | { failure: string } | null = null;
+  if (settings.reminders > 0) {
+    process.stdout.write(`\nreminders: ${settings.reminders} readers due in one slot ...\n`);
+    try {
+      const m = await measureReminders(settings.reminders);
+      reminders = m;
+      process.stdout.write(
+        `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s, peak RSS ${m.peakRssMb} MB ` +
+          `(target at 100,000: ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB)\n`,
+      );
+      if (m.sent !== m.readers || (m.readers >= 100_000 && !m.withinTarget)) process.exitCode = 1;
+    } catch (err) {
+      reminders = { failure: err instanceof Error ? err.message : String(err) };
+      process.stdout.write(`reminders: failed: ${reminders.failure}\n`);
+      process.exitCode = 1;
+    }
+  }
+
   await mkdir(resultsDir, { recursive: true });
   const report = {
     generatedAt: new Date().toISOString(),
@@ -328,6 +351,7 @@ async function main(): Promise<void> {
     },
     results: rows,
     bundle,
+    reminders,
   };
   const file = join(resultsDir, 'latest.json');
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);

@@ -93,7 +93,7 @@ describe('docker-compose.yml', () => {
       expect(names).toContain(name);
     }
     expect(ours.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['gateway', 'auth', 'reporting', 'reporting-migrate']),
+      expect.arrayContaining(['gateway', 'auth', 'reporting', 'reporting-migrate', 'workflows']),
     );
   });
 
@@ -111,6 +111,14 @@ describe('docker-compose.yml', () => {
         'reporting-migrate'
       ],
     ).toEqual({ condition: 'service_completed_successfully' });
+  });
+
+  it('runs the workflows worker against the Temporal server, after it is healthy', () => {
+    const workflows = services.find(([name]) => name === 'workflows')?.[1] as
+      | { environment?: Record<string, string>; depends_on?: Record<string, { condition: string }> }
+      | undefined;
+    expect(workflows?.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
+    expect(workflows?.depends_on?.temporal?.condition).toBe('service_healthy');
   });
 
   it('gives every service an image or a build', () => {

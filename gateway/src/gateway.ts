@@ -124,9 +124,12 @@ function apiRateLimit(limit: number): RequestHandler {
 }
 
 function devOutboxHandler(outbox: DevOutbox): RequestHandler {
-  return async (_req, res, next) => {
+  return async (req, res, next) => {
     try {
-      const messages = await outbox.list();
+      // Paged, newest first: ?page=1&limit=100 (limit at most 500), so a slot of many reminders stays browsable.
+      const page = Math.max(1, Math.floor(Number(req.query.page ?? 1)) || 1);
+      const limit = Math.min(500, Math.max(1, Math.floor(Number(req.query.limit ?? 100)) || 100));
+      const messages = await outbox.list(limit, (page - 1) * limit);
       res.setHeader('cache-control', 'no-store');
       res.json({ messages });
     } catch (err) {

@@ -20,6 +20,7 @@ import {
   openOutboxStore,
 } from '@nudge/platform';
 import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
+import { type EmbeddedReminders, startEmbeddedReminders } from '@nudge/workflows';
 
 /**
  * The services this topology runs, in start order (engagement calls auth's internal API; reporting, last, reads
@@ -36,7 +37,14 @@ export interface Standalone {
   serviceUrls: Record<BuiltService, string>;
   /** Reporting's ClickHouse (chDB), for benchmarks that seed it with ClickHouse's own generators. */
   analytics?: AnalyticsStore;
+  /** The embedded reminder scheduler (issue 11): `runDue()` runs every slot due by its clock now. */
+  reminders: Pick<EmbeddedReminders, 'runDue'>;
   close(): Promise<void>;
+}
+
+export interface StandaloneOptions {
+  /** The reminder scheduler's clock (tests drive it); default the real time. */
+  clock?: () => Date;
 }
 
 interface Running extends BootedService {
@@ -47,7 +55,10 @@ interface Running extends BootedService {
  * The single-process topology (what `npm start` runs): every built service on its own loopback port,
  * the gateway in front, the embedded adapters under DATA_DIR. `env` overrides the process environment.
  */
-export async function startStandalone(env: Record<string, string | undefined> = {}): Promise<Standalone> {
+export async function startStandalone(
+  env: Record<string, string | undefined> = {},
+  options: StandaloneOptions = {},
+): Promise<Standalone> {
   const config = loadConfig({ ...process.env, ...env });
   config.DATA_DIR = resolve(config.DATA_DIR);
   const log = createLogger('nudge', config.LOG_LEVEL);
@@ -114,6 +125,14 @@ export async function startStandalone(env: Record<string, string | undefined> = 
     log: log.child({ service: 'gateway' }),
   });
   const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');
+  // After the services: the reminders call their internal routes.
+  const reminders = await startEmbeddedReminders({
+    config,
+    log,
+    messaging,
+    serviceUrls,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
 
   let closed = false;
   return {
@@ -121,9 +140,11 @@ export async function startStandalone(env: Record<string, string | undefined> = 
     config,
     serviceUrls,
     ...(analytics ? { analytics } : {}),
+    reminders,
     async close() {
       if (closed) return;
       closed = true;
+      await reminders.close();
       await closeServer(gateway.server);
       await stopServices();
       await closeBus();

@@ -46,6 +46,7 @@ export async function bootAuth(opts: {
       internalToken: secrets.internalToken,
       log,
     }),
+    coldAfter: config.REMINDER_COLD_AFTER,
     ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? {
           google: {
@@ -60,8 +61,8 @@ export async function bootAuth(opts: {
     store: runtime.store,
     bus,
     groupId: 'auth',
-    topics: [topicFor('billing')],
-    handlers: service.billingHandlers,
+    topics: [topicFor('billing'), topicFor('engagement')],
+    handlers: { ...service.billingHandlers, ...service.reminderHandlers },
     log,
   });
   await service.start();

@@ -15,6 +15,7 @@ import {
 } from '@nudge/platform';
 import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
+import { createDueReaders } from './app/due-readers';
 import { createGoogleSignIn } from './app/google-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
 import { createProfile } from './app/profile';
@@ -22,6 +23,7 @@ import { createSignIn } from './app/sign-in';
 import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
+import { createReminderHandlers } from './events/reminder-consumer';
 import { createUsersProjection } from './events/users-projection';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
@@ -51,6 +53,8 @@ export interface AuthServiceDeps {
   siteName?: string;
   /** Reporting's e-mail figures for the admin views; absent = zeros. */
   emailStats?: EmailStatsReader;
+  /** Consecutive unopened reminder e-mails that make a reader cold (REMINDER_COLD_AFTER). */
+  coldAfter?: number;
   clock?: () => Date;
 }
 
@@ -60,6 +64,8 @@ export interface AuthService {
   start(): Promise<void>;
   /** Role follows payment: handlers for a consumer on topicFor('billing') (group 'auth'), started after start(). */
   billingHandlers: Record<string, EventHandler>;
+  /** Cold / autoactive from engagement's reminder facts: handlers for a consumer on topicFor('engagement'). */
+  reminderHandlers: Record<string, EventHandler>;
 }
 
 const HOUR = 3600_000;
@@ -111,7 +117,14 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     }),
   );
   app.use(
-    internalRoutes({ users, tokens, signIn, internalToken: deps.internalToken, publicUrl: deps.publicUrl }),
+    internalRoutes({
+      users,
+      tokens,
+      signIn,
+      internalToken: deps.internalToken,
+      publicUrl: deps.publicUrl,
+      dueReaders: createDueReaders(deps.store),
+    }),
   );
   app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
@@ -119,6 +132,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   return {
     app,
     billingHandlers: createBillingHandlers({ store: deps.store, users }),
+    reminderHandlers: createReminderHandlers({ store: deps.store, users, coldAfter: deps.coldAfter ?? 14 }),
     async start() {
       await projection.ensureIndexes();
       await deps.events.catchUp();

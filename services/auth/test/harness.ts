@@ -16,7 +16,7 @@ import {
   type ServiceEventStore,
 } from '@nudge/platform';
 import { type JsonReply, jsonCall } from '@nudge/platform/testing';
-import { type AuthServiceDeps, createAuthService } from '../src/service';
+import { type AuthService, type AuthServiceDeps, createAuthService } from '../src/service';
 
 export interface AuthHarness {
   url: string;
@@ -24,6 +24,8 @@ export interface AuthHarness {
   store: DocumentStore;
   events: ServiceEventStore;
   internalToken: string;
+  /** The handlers of engagement's reminder facts (cold / autoactive), to feed events as the bus would. */
+  reminderHandlers: AuthService['reminderHandlers'];
   post(path: string, body: unknown, token?: string): Promise<JsonReply>;
   get(path: string, token?: string): Promise<JsonReply>;
   put(path: string, token?: string): Promise<JsonReply>;
@@ -81,6 +83,7 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
     store,
     events,
     internalToken,
+    reminderHandlers: service.reminderHandlers,
     post: (path, body, token) => call('POST', path, body, token),
     get: (path, token) => call('GET', path, undefined, token),
     put: (path, token) => call('PUT', path, undefined, token),

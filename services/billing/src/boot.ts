@@ -34,6 +34,7 @@ export async function bootBilling(opts: ServiceBootOptions) {
       log,
     }),
     bodyLimit: config.BODY_LIMIT,
+    mail: opts.messaging.mail,
     internalToken,
   });
   const users = createConsumer({
@@ -47,14 +48,12 @@ export async function bootBilling(opts: ServiceBootOptions) {
   await service.start();
   runtime.start();
   await users.start();
-  service.startChecks(config.SUBSCRIPTION_CHECK_SECONDS);
   return {
     app: service.app,
     service,
     runtime,
     ready: () => runtime.store.ping(),
     async close() {
-      service.stop();
       await users.stop();
       await runtime.close();
     },

@@ -4,6 +4,7 @@ import {
   errorHandler,
   finishApp,
   type Logger,
+  type MailSender,
   type ServiceEventStore,
   type TokenVerifier,
   type UserDirectory,
@@ -14,10 +15,12 @@ import type { BillingContext } from './app/context';
 import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
 import { createRenewal } from './app/renewal';
+import { createRenewalNotices } from './app/renewal-notices';
 import { createSubscriptionRepository } from './app/subscription-repository';
 import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
 import { createSubscriptionsProjection } from './events/subscriptions-projection';
 import { eventHistoryRoutes } from './http/event-history-routes';
+import { internalRoutes } from './http/internal-routes';
 import { paymentRoutes } from './http/payment-routes';
 import { simulatedRoutes } from './http/simulated-routes';
 import { rawWebhookBody, WEBHOOK_PATH, webhookRoutes } from './http/webhook-routes';
@@ -36,22 +39,25 @@ export interface BillingServiceDeps extends Payments {
   /** The full user for answers that return it; absent = answers leave `user` out. */
   users?: UserRecords;
   bodyLimit: string;
-  clock?: () => Date;
-  /** The credential of /internal routes; without it the event history read is not served. */
+  /** Renewal notices (7 days before endAt); absent = no notices. */
+  mail?: MailSender;
+  /** The credential of /internal routes (the scheduler, reporting's history read); absent = none served. */
   internalToken?: string;
+  siteName?: string;
+  clock?: () => Date;
 }
 
 export interface BillingService {
   app: Express;
   /** Indexes and projection catch-up. Call once before serving. */
   start(): Promise<void>;
-  /** The periodic check every `seconds` (unref'd timer) until stop(). */
-  startChecks(seconds: number): void;
-  stop(): void;
-  /** Ends premium for subscriptions past their end without a renewal (what the periodic check and, later, Temporal call). */
+  /** Ends premium for subscriptions past their end without a renewal. */
   expireDueSubscriptions(now: Date): Promise<string[]>;
-  /** One run of the periodic check: the simulated Razorpay's due charges (embedded), then expiry. */
-  runChecks(now?: Date): Promise<void>;
+  /**
+   * One run of the renewal checks (no timer of its own: the scheduler calls POST /internal/subscriptions/run-due):
+   * the simulated Razorpay's due charges (embedded), renewal notices 7 days ahead, then expiry.
+   */
+  runChecks(now?: Date): Promise<{ expired: string[]; notices: number }>;
   webhooks: WebhookReceiver;
 }
 
@@ -82,6 +88,23 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     log: deps.log,
   });
 
+  const notices = createRenewalNotices({
+    repo,
+    store: deps.store,
+    directory: deps.directory,
+    mail: deps.mail,
+    siteName: deps.siteName ?? 'Nudge',
+  });
+  const runChecks = async (now = clock()) => {
+    if (deps.simulated) {
+      for (const webhook of await deps.simulated.runDue()) {
+        const delivery = signDelivery(webhook, deps.webhookSecret);
+        await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
+      }
+    }
+    const sent = await notices.sendDue(now);
+    return { expired: await expiry.expireDueSubscriptions(now), notices: sent };
+  };
   const inner = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
   inner.use(webhookRoutes(webhooks));
   inner.use(
@@ -100,8 +123,10 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       simulatedRoutes({ simulated: deps.simulated, webhookSecret: deps.webhookSecret, clock, log: deps.log }),
     );
   }
-  if (deps.internalToken)
+  if (deps.internalToken) {
     inner.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
+    inner.use(internalRoutes({ internalToken: deps.internalToken, runChecks }));
+  }
   finishApp(inner, deps.log);
 
   // The webhook's raw bytes are read before the JSON parser of createHttpApp sees the request.
@@ -111,19 +136,6 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   app.use(inner);
   app.use(errorHandler(deps.log));
 
-  const runChecks = async (now = clock()) => {
-    if (deps.simulated) {
-      for (const webhook of await deps.simulated.runDue()) {
-        const delivery = signDelivery(webhook, deps.webhookSecret);
-        await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
-      }
-    }
-    await expiry.expireDueSubscriptions(now);
-  };
-
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-
   return {
     app,
     webhooks,
@@ -132,23 +144,6 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       await deps.directory.ensureIndexes();
       await webhooks.ensureIndexes();
       await deps.events.catchUp();
-    },
-    startChecks(seconds) {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (running) return;
-        running = true;
-        runChecks()
-          .catch((err: unknown) => deps.log.error({ err }, 'subscription check failed; it runs again later'))
-          .finally(() => {
-            running = false;
-          });
-      }, seconds * 1000);
-      timer.unref();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
     },
     expireDueSubscriptions: (now) => expiry.expireDueSubscriptions(now),
     runChecks,

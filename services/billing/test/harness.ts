@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthEvents, type Role } from '@nudge/contracts';
 import {
+  captureMail,
   closeServer,
+  createDevOutbox,
   createEmbeddedStore,
   createEventStore,
   createLogger,
   createTokenIssuer,
   createTokenVerifier,
   createUserDirectory,
+  type DevOutbox,
   type DocumentStore,
   type EventEnvelope,
   listen,
@@ -95,8 +98,13 @@ export interface BillingHarness {
   /** subscription.charged for a renewal of the term starting at `start`. */
   renewal(subscriptionId: string, userId: string, start: Date, paidCount: number): WebhookEvent;
   subscription(id: string): Promise<any>;
+  /** Renewal notices and any other mail billing sends. */
+  outbox: DevOutbox;
   close(): Promise<void>;
 }
+
+/** The credential the harness's billing expects on /internal routes. */
+export const BILLING_INTERNAL_TOKEN = 'b'.repeat(40);
 
 export interface HarnessOptions {
   provider?: 'razorpay' | 'simulated';
@@ -132,6 +140,8 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
     keySecret = 'simulated-key-secret-0123456789';
   }
 
+  const outboxStore = createEmbeddedStore({});
+  const outbox = createDevOutbox(outboxStore);
   const service = createBillingService({
     store,
     events,
@@ -146,6 +156,8 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
     planId: PLAN_ID,
     ...(options.users ? { users: options.users } : {}),
     bodyLimit: '100kb',
+    mail: captureMail(outbox),
+    internalToken: BILLING_INTERNAL_TOKEN,
     clock: clock.now,
   });
   await service.start();
@@ -278,8 +290,9 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
       return webhookEvent('subscription.charged', { subscription, payment }, clock.now());
     },
     subscription: (id) => store.collection('subscriptions').findOne({ _id: id }),
+    outbox,
     async close() {
-      service.stop();
+      await outboxStore.close();
       await closeServer(server);
       await api?.close();
       events.close();

@@ -28,6 +28,7 @@ import { contentCollections, ensureContentIndexes } from './events/collections';
 import { engagementHandlers } from './events/engagement-handlers';
 import { createContentReadModels } from './events/read-models';
 import { eventHistoryRoutes } from './http/event-history-routes';
+import { internalRoutes } from './http/internal-routes';
 import { mediaRoutes } from './http/media-routes';
 import { promotionRoutes } from './http/promotion-routes';
 import { readerRoutes } from './http/reader-routes';
@@ -52,14 +53,14 @@ export interface ContentServiceDeps {
   events: ServiceEventStore;
   media: MediaStore;
   verifier: TokenVerifier;
+  /** The credential callers present on /internal routes (the reminder sender, reporting's history read). */
+  internalToken: string;
   log: Logger;
   /** The AI writer's provider; without an apiKey generate-content answers 503. */
   ai?: Partial<WriterOptions> & { model: string };
   /** The body limit of every route but the image-carrying admin routes (BODY_LIMIT; default 100kb). */
   bodyLimit?: string;
   clock?: () => Date;
-  /** The credential of /internal routes; without it the event history read is not served. */
-  internalToken?: string;
   /** Reporting's e-mail figures for the admin template views; absent = zeros. */
   emailStats?: EmailStatsReader;
 }
@@ -117,8 +118,8 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   app.use(promotionRoutes(promotions));
   app.use(settingsRoutes(settings));
   app.use(mediaRoutes(media));
-  if (deps.internalToken)
-    app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
+  app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
+  app.use(internalRoutes({ today, settings, internalToken: deps.internalToken }));
   app.use(tooLargeBody);
   finishApp(app, deps.log);
 

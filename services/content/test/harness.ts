@@ -72,6 +72,9 @@ export function envelope(
   };
 }
 
+/** The credential the harness's content service expects on /internal routes. */
+export const CONTENT_INTERNAL_TOKEN = 'c'.repeat(40);
+
 /** The content service over real HTTP on port 0 with embedded adapters (in a temp folder). */
 export async function startContent(overrides: Partial<ContentServiceDeps> = {}): Promise<ContentHarness> {
   const dir = await mkdtemp(join(tmpdir(), 'nudge-content-'));
@@ -89,6 +92,7 @@ export async function startContent(overrides: Partial<ContentServiceDeps> = {}):
     events,
     media,
     verifier: createTokenVerifier(keys.publicKey),
+    internalToken: CONTENT_INTERNAL_TOKEN,
     log,
     clock,
     ...overrides,

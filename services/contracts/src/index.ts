@@ -14,5 +14,8 @@ export * from './events-reporting';
 export * from './gating';
 export * from './internal-routes';
 export * from './reporting';
+export * from './paragraphs';
+export * from './reminder-slots';
+export * from './reminders';
 export * from './route-types';
 export * from './routes';

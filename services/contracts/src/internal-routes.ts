@@ -3,6 +3,22 @@ import { IdParams, MintLinkResponse, MintRequest, SessionResponse, UserResponse 
 import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
 import { EventHistoryQuery, EventHistoryResponse } from './event-history';
 import { EmailStatsRequest, EmailStatsResponse } from './reporting';
+import {
+  CheckinIssueBatchRequest,
+  CheckinIssueBatchResponse,
+  DueReadersRequest,
+  DueReadersResponse,
+  MintLinksRequest,
+  MintLinksResponse,
+  RecordSendsRequest,
+  RecordSendsResponse,
+  RemindersPostsRequest,
+  RemindersPostsResponse,
+  RunDueRequest,
+  RunDueResponse,
+  SendsRecordedRequest,
+  SendsRecordedResponse,
+} from './reminders';
 import type { HttpMethod, ServiceName } from './route-types';
 
 /**
@@ -80,6 +96,58 @@ export const internalApi: InternalRouteContract[] = [
     { body: EmailStatsRequest, response: EmailStatsResponse },
   ),
   // ── reminders (issue 11) ──
+  internal('POST', '/internal/reminders/due', 'auth', 'The readers due at a slot instant, paged', {
+    body: DueReadersRequest,
+    response: DueReadersResponse,
+  }),
+  internal(
+    'POST',
+    '/internal/tokens/links',
+    'auth',
+    'Sign-in and unsubscribe link tokens for a batch of users',
+    {
+      body: MintLinksRequest,
+      response: MintLinksResponse,
+    },
+  ),
+  internal(
+    'POST',
+    '/internal/reminders/posts',
+    'content',
+    "Today's post and Active subjects for a batch of readers",
+    {
+      body: RemindersPostsRequest,
+      response: RemindersPostsResponse,
+    },
+  ),
+  internal(
+    'POST',
+    '/internal/checkin/issue-batch',
+    'engagement',
+    'Issue a check-in question to each user of a batch',
+    {
+      body: CheckinIssueBatchRequest,
+      response: CheckinIssueBatchResponse,
+    },
+  ),
+  internal('POST', '/internal/reminders/recorded', 'engagement', 'Which send keys of a batch are recorded', {
+    body: SendsRecordedRequest,
+    response: SendsRecordedResponse,
+  }),
+  internal('POST', '/internal/reminders/sent', 'engagement', 'Record a batch of sends (once per send key)', {
+    body: RecordSendsRequest,
+    response: RecordSendsResponse,
+  }),
+  internal(
+    'POST',
+    '/internal/subscriptions/run-due',
+    'billing',
+    'Renewal tick: notices 7 days ahead, expiry',
+    {
+      body: RunDueRequest,
+      response: RunDueResponse,
+    },
+  ),
 ];
 
 /** The declared internal route of a service for a method and Express path, or undefined. */

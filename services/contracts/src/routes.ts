@@ -104,6 +104,14 @@ export const apiRoutes: RouteContract[] = [
     R,
   ),
   route(
+    'POST',
+    '/api/user/unsubscribe/:id',
+    'auth',
+    'link',
+    'RFC 8058 one-click unsubscribe (List-Unsubscribe-Post): turns reminders off',
+    'ours',
+  ),
+  route(
     'GET',
     '/api/user/getallusers',
     'auth',
@@ -238,6 +246,22 @@ export const apiRoutes: RouteContract[] = [
     'link',
     'Record a check-in answer from an e-mail link (qlid, a); signs the user in',
     R,
+  ),
+  route(
+    'GET',
+    '/api/reminder/open/:token',
+    'engagement',
+    'link',
+    'The open-tracking image of a reminder e-mail (1x1 GIF); records the open once per send',
+    'ours',
+  ),
+  route(
+    'GET',
+    '/api/reminder/go/:token',
+    'engagement',
+    'link',
+    'A tracked link of a reminder: records the click, then redirects to the signed destination',
+    'ours',
   ),
 
   // ── billing: subscription checkout, webhook, history, admin transactions ──

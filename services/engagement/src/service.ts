@@ -8,6 +8,7 @@ import {
   type Logger,
   type ServiceEventStore,
   type TokenVerifier,
+  trackingSecret,
   type UserDirectory,
 } from '@nudge/platform';
 import type { Express } from 'express';
@@ -17,6 +18,7 @@ import { createComments } from './app/comments';
 import { createCounts } from './app/counts';
 import { createHistory } from './app/history';
 import { createLikes } from './app/likes';
+import { createReminders } from './app/reminders';
 import { createPostsCopy } from './events/posts-copy';
 import { createReadModels } from './events/read-models';
 import { createReadingHistory } from './events/reading-history';
@@ -27,6 +29,7 @@ import { eventHistoryRoutes } from './http/event-history-routes';
 import { historyRoutes } from './http/history-routes';
 import { internalRoutes } from './http/internal-routes';
 import { likeRoutes } from './http/like-routes';
+import { reminderRoutes } from './http/reminder-routes';
 import type { AuthSessions } from './infra/auth-client';
 
 export interface EngagementServiceDeps {
@@ -81,6 +84,12 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     publicUrl: deps.publicUrl,
     linkTtlDays: deps.checkinLinkTtlDays,
   });
+  const reminders = createReminders({
+    store,
+    events,
+    trackingSecret: trackingSecret(deps.internalToken),
+    clock,
+  });
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
   app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
@@ -88,7 +97,8 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   app.use(commentRoutes({ comments }));
   app.use(historyRoutes({ history }));
   app.use(checkinRoutes({ questions, checkins }));
-  app.use(internalRoutes({ checkins, internalToken: deps.internalToken }));
+  app.use(reminderRoutes({ reminders, publicUrl: deps.publicUrl }));
+  app.use(internalRoutes({ checkins, reminders, internalToken: deps.internalToken }));
   app.use(eventHistoryRoutes({ store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
 

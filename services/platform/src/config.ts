@@ -232,14 +232,47 @@ export const configSchema = z.object({
     .describe(
       'Base URL of the Razorpay API (for tests against a local server); unset = https://api.razorpay.com/v1.',
     ),
-  SUBSCRIPTION_CHECK_SECONDS: z.coerce
+  REMINDER_LATENESS_MINUTES: z.coerce
     .number()
     .int()
-    .min(5)
-    .default(300)
+    .min(15)
+    .max(24 * 60)
+    .default(120)
     .describe(
-      'How often billing looks for subscriptions past their end without a renewal (embedded topology).',
+      'A reminder is never sent later than this after its slot: after downtime, older slots are skipped and counted in the log.',
     ),
+  REMINDER_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(500)
+    .describe('Readers per reminder batch: one internal call per service per batch.'),
+  REMINDER_COLD_AFTER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(14)
+    .describe(
+      'Consecutive unopened reminder e-mails after which a reader becomes autppause (cold, type 1) and gets no more e-mail until an open, click or sign-in.',
+    ),
+  REMINDER_SCHEDULER: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      'Standalone only: run the embedded reminder scheduler (off for tests that drive it themselves).',
+    ),
+  TEMPORAL_ADDRESS: z
+    .string()
+    .optional()
+    .describe(
+      'Temporal frontend host:port for the workflows worker (container topology), e.g. temporal:7233.',
+    ),
+  TEMPORAL_NAMESPACE: z.string().default('default').describe('Temporal namespace of the workflows worker.'),
+  TEMPORAL_TASK_QUEUE: z
+    .string()
+    .default('nudge-reminders')
+    .describe('Temporal task queue the workflows worker polls.'),
   CHECKIN_LINK_TTL_DAYS: z.coerce
     .number()
     .int()

@@ -91,6 +91,12 @@ export function createProfile(deps: ProfileDeps) {
       const notiinfo = { ...user.notiinfo, active: !user.notiinfo.active };
       return users.record(user, decideProfileChange(user, { notiinfo }), user._id);
     },
+    /** One-click unsubscribe (RFC 8058): reminders off; a repeat changes nothing. */
+    async stopNotifications(userId: string) {
+      const user = await load(userId);
+      const notiinfo = { ...user.notiinfo, active: false };
+      return users.record(user, decideProfileChange(user, { notiinfo }), user._id);
+    },
   };
 }
 

@@ -6,6 +6,7 @@ import {
   tooManyRequests,
   type WindowLimiter,
 } from '@nudge/platform';
+import { decideWarm } from '../domain/cold';
 import { decideRoleChange, type UserState } from '../domain/user';
 import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
 import type { UserRepository } from './user-repository';
@@ -41,6 +42,8 @@ export function createSignIn(deps: SignInDeps) {
       });
     }
     decided.push({ type: AuthEvents.UserSignedIn.type, data: { userId: user._id, method } });
+    // A cold reader who signs in is warm again (autoactive, type 0): reminders resume.
+    decided.push(...decideWarm(user));
     const updated = await users.record(user, decided, user._id);
     const token = await deps.tokens.signSession({
       userId: updated._id,

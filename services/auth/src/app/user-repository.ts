@@ -30,6 +30,7 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
   const emailClaims = store.collection<{ _id: string; userId: string }>('email_claims');
 
   const get = async (userId: string): Promise<UserState | null> => users.findOne({ _id: userId });
+  const many = async (userIds: string[]): Promise<UserState[]> => users.find({ _id: { $in: userIds } });
   const byEmail = async (email: string): Promise<UserState | null> => users.findOne({ email });
 
   async function record(state: UserState, decided: DecidedEvent[], actor: string | null): Promise<UserState> {
@@ -90,7 +91,7 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
     return { user, created: true };
   }
 
-  return { users, get, byEmail, record, findOrRegister };
+  return { users, get, many, byEmail, record, findOrRegister };
 }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;

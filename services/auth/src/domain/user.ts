@@ -24,6 +24,11 @@ export interface UserState {
   source: 'self' | 'admin' | 'google';
   createdAt: string;
   last_app_login: string | null;
+  /**
+   * The address proved itself: the user entered a code, followed a sign-in link, signed in with Google, or an admin
+   * added them (and vouches for them). Only proven users get reminders (asking for a code alone creates an account).
+   */
+  proven: boolean;
   /** The stream version this state reflects. */
   version: number;
 }
@@ -63,6 +68,7 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
       source: d.source,
       createdAt: occurredAt,
       last_app_login: null,
+      proven: d.source === 'admin' || d.source === 'google',
       version,
     };
   }
@@ -74,6 +80,9 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
       break;
     case AuthEvents.UserSignedIn.type:
       next.last_app_login = occurredAt;
+      // Every sign-in method proves the address (a code or link reached it; Google vouches; a check-in link
+      // was mailed to a proven address).
+      next.proven = true;
       break;
     case AuthEvents.ProfileUpdated.type: {
       const { userId: _, ...changes } = event.data as AuthEventData<'ProfileUpdated'>;

@@ -1,6 +1,7 @@
-import { IdParams, MintRequest } from '@nudge/contracts';
+import { DueReadersRequest, IdParams, MintLinksRequest, MintRequest } from '@nudge/contracts';
 import { notFound, parseBody, parseParams, requireInternal, type TokenIssuer } from '@nudge/platform';
 import { Router } from 'express';
+import type { DueReaders } from '../app/due-readers';
 import type { SignIn } from '../app/sign-in';
 import type { UserRepository } from '../app/user-repository';
 import { toUserView } from '../domain/user-view';
@@ -19,6 +20,7 @@ export function internalRoutes(deps: {
   signIn: SignIn;
   internalToken: string;
   publicUrl: string;
+  dueReaders: DueReaders;
 }): Router {
   const router = Router();
   router.use('/internal', requireInternal(deps.internalToken));
@@ -47,6 +49,27 @@ export function internalRoutes(deps: {
     const user = await loadUser(parseBody(MintRequest, req).userId);
     const session = await deps.signIn.completeSignIn(user, 'checkin');
     res.json({ status: true, token: session.token, user: toUserView(session.user) });
+  });
+
+  /** The reminder sender: the readers due at a slot instant, paged (a batch per page). */
+  router.post('/internal/reminders/due', async (req, res) => {
+    const { at, cursor, limit } = parseBody(DueReadersRequest, req);
+    res.json({ status: true, ...(await deps.dueReaders.page(new Date(at), cursor, limit)) });
+  });
+
+  /** Sign-in and unsubscribe link tokens for a batch of users, in one call (Ed25519 signing is the cost). */
+  router.post('/internal/tokens/links', async (req, res) => {
+    const { userIds } = parseBody(MintLinksRequest, req);
+    const known = await deps.users.many([...new Set(userIds)]);
+    const links: Record<string, { signin: string; unsubscribe: string }> = {};
+    for (const user of known) {
+      const [signin, unsubscribe] = await Promise.all([
+        deps.tokens.signLink(user._id, 'signin', SIGNIN_LINK_TTL_S),
+        deps.tokens.signLink(user._id, 'unsubscribe', UNSUBSCRIBE_LINK_TTL_S),
+      ]);
+      links[user._id] = { signin, unsubscribe };
+    }
+    res.json({ status: true, links });
   });
 
   router.get('/internal/users/:id', async (req, res) => {

@@ -141,6 +141,13 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     res.json({ status: true, user: notificationView(user) });
   });
 
+  /** RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` here; always "off", never a toggle. */
+  router.post('/api/user/unsubscribe/:id', async (req, res) => {
+    const { id } = parseParams(UnsubscribeParams, req);
+    const user = await profile.stopNotifications((await unsubscribeUser(id))._id);
+    res.json({ status: true, user: notificationView(user) });
+  });
+
   // Admin (admin.md §7)
   router.get('/api/user/getallusers', admins, async (req, res) => {
     const { page, limit, email } = parseQuery(GetAllUsersQuery, req);

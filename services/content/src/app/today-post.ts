@@ -60,7 +60,42 @@ export function createTodayPost(deps: {
     return c.templates.findOne({ _id: settled?.templateId ?? templateId, status: true });
   }
 
+  /**
+   * The reminder sender's batch: each reader's post of their local day (the same pick the web shows that day),
+   * gated by their role, with the post's Active subject lines and up to `recommend` other posts of its topic.
+   */
+  async function forReminders(
+    readers: { userId: string; role: Role; localDate: string }[],
+    recommend: number,
+  ) {
+    const active = await order.active();
+    const posts: Record<
+      string,
+      {
+        template: Awaited<ReturnType<PostViews['readerPosts']>>[number];
+        subjects: { id: string; title: string }[];
+        recommendations: { _id: string; heading: string }[];
+      }
+    > = {};
+    for (const r of readers) {
+      const user = await directory.byId(r.userId);
+      const post = await pickFor(r.userId, r.localDate, user?.topics ?? []);
+      if (!post) continue;
+      const [template] = await views.readerPosts([post], { userId: r.userId, role: r.role });
+      if (!template) continue;
+      const others = active.filter((p) => p.topic === post.topic && p.id !== post._id).slice(0, recommend);
+      const recommended = recommend > 0 ? await order.posts(others.map((p) => p.id)) : [];
+      posts[r.userId] = {
+        template,
+        subjects: post.subjects.filter((s) => s.status).map((s) => ({ id: s.id, title: s.title })),
+        recommendations: recommended.map((p) => ({ _id: p._id, heading: p.heading })),
+      };
+    }
+    return posts;
+  }
+
   return {
+    forReminders,
     async forUser(userId: string, role: Role, event: string | undefined) {
       const user = await directory.byId(userId);
       const day = dayKey(clock(), user?.timeZone);

@@ -138,7 +138,24 @@ export function createCheckins(deps: {
     return { ...wellbeing(answers), answers: answers.length };
   }
 
-  return { issue, answer, progress };
+  /** One question for each user (the next active one by order not sent to them recently); none = absent. */
+  async function issueBatch(userIds: string[]) {
+    const out: Record<
+      string,
+      {
+        question: Awaited<ReturnType<typeof issue>>['question'];
+        links: Awaited<ReturnType<typeof issue>>['links'];
+      }
+    > = {};
+    if ((await questions.countDocuments({ status: true })) === 0) return out;
+    for (const userId of userIds) {
+      const issued = await issue(userId);
+      out[userId] = { question: issued.question, links: issued.links };
+    }
+    return out;
+  }
+
+  return { issue, issueBatch, answer, progress };
 }
 
 export type Checkins = ReturnType<typeof createCheckins>;

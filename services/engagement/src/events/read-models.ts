@@ -3,6 +3,7 @@ import { createQuestionsProjection } from './checkin-questions-projection';
 import { createCheckinsProjection } from './checkins-projection';
 import { createCommentsProjection } from './comments-projection';
 import { createLikesProjection } from './likes-projection';
+import { createRemindersProjection } from './reminders-projection';
 
 /**
  * Engagement's read models of its own events, registered as one projection: the runner keeps a checkpoint per
@@ -15,6 +16,7 @@ export function createReadModels(store: DocumentStore): Projection & { ensureInd
     createCommentsProjection(store),
     createQuestionsProjection(store),
     createCheckinsProjection(store),
+    createRemindersProjection(store),
   ];
   return {
     name: 'engagement.read-models',

@@ -1,4 +1,5 @@
 export * from './outbox';
 export * from './smtp';
+export * from './tracking';
 export * from './twilio';
 export * from './types';

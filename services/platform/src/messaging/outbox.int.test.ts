@@ -33,4 +33,21 @@ describe('dev outbox', () => {
     });
     await store.close();
   });
+
+  it('stores a message once per idempotency key (a re-delivery after a crash), keeps its headers, pages newest first', async () => {
+    const store = createEmbeddedStore({});
+    const outbox = createDevOutbox(store);
+    const mail = captureMail(outbox);
+    const headers = { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
+    for (let i = 0; i < 3; i++)
+      await mail.send({ to: 'r@example.com', subject: 'Daily', text: 'once', headers, idempotencyKey: 'k1' });
+    for (let n = 1; n <= 4; n++) await mail.send({ to: `p${n}@example.com`, subject: 'Page', text: `p${n}` });
+    const all = await outbox.list();
+    expect(all.filter((m) => m.text === 'once')).toHaveLength(1);
+    expect(all.find((m) => m.text === 'once')).toMatchObject({ headers, idempotencyKey: 'k1' });
+    expect((await outbox.list(2, 0)).map((m) => m.text)).toEqual(['p4', 'p3']);
+    expect((await outbox.list(2, 2)).map((m) => m.text)).toEqual(['p2', 'p1']);
+    expect((await outbox.list(2, 4)).map((m) => m.text)).toEqual(['once']);
+    await store.close();
+  });
 });

@@ -1,3 +1,4 @@
+import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
 import type { DocumentStore } from '../store/types';
 import type { DevOutbox, MailSender, OutboxMessage, WhatsAppSender } from './types';
@@ -12,16 +13,24 @@ export function createDevOutbox(store: DocumentStore, clock: () => Date = () => 
       const now = clock();
       // Strictly increasing, so two messages in one millisecond keep their order.
       last = Math.max(last + 1, now.getTime());
-      await messages.insertOne({ ...message, _id: newId(now), at: last, createdAt: now.toISOString() });
+      const _id = message.idempotencyKey ? `key:${message.idempotencyKey}` : newId(now);
+      try {
+        await messages.insertOne({ ...message, _id, at: last, createdAt: now.toISOString() });
+      } catch (err) {
+        // A re-delivery of a message already captured (same idempotency key): stored once.
+        if (!(err instanceof DuplicateKeyError)) throw err;
+      }
     },
-    async list(limit = 100) {
-      const docs = await messages.find({}, { sort: { at: -1 }, limit });
-      return docs.map(({ channel, to, subject, text, html, createdAt }) => ({
+    async list(limit = 100, skip = 0) {
+      const docs = await messages.find({}, { sort: { at: -1 }, limit, skip });
+      return docs.map(({ channel, to, subject, text, html, headers, idempotencyKey, createdAt }) => ({
         channel,
         to,
         ...(subject === undefined ? {} : { subject }),
         text,
         ...(html === undefined ? {} : { html }),
+        ...(headers === undefined ? {} : { headers }),
+        ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
         createdAt,
       }));
     },

@@ -3,12 +3,20 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post). */
+  headers?: Record<string, string>;
+  /**
+   * A key that is the same on every delivery attempt of one message (a reminder's send key): the capture outbox
+   * stores a message once per key; SMTP sends it as the Message-ID.
+   */
+  idempotencyKey?: string;
 }
 
 export interface WhatsAppMessage {
   /** Digits with country code, or an E.164 number. */
   to: string;
   text: string;
+  idempotencyKey?: string;
 }
 
 export interface MailSender {
@@ -25,12 +33,14 @@ export interface OutboxMessage {
   subject?: string;
   text: string;
   html?: string;
+  headers?: Record<string, string>;
+  idempotencyKey?: string;
   createdAt: string;
 }
 
 /** The embedded topology's capture of every e-mail and WhatsApp message (GET /api/dev/outbox). */
 export interface DevOutbox {
   record(message: Omit<OutboxMessage, 'createdAt'>): Promise<void>;
-  /** Newest first. */
-  list(limit?: number): Promise<OutboxMessage[]>;
+  /** Newest first; `skip` for paging. */
+  list(limit?: number, skip?: number): Promise<OutboxMessage[]>;
 }

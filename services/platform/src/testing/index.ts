@@ -36,3 +36,21 @@ export function parseJson(text: string): any {
     return undefined;
   }
 }
+
+/** A POST to a service's /internal route with the internal credential (null: without one); never throws on 4xx/5xx. */
+export async function internalPost(
+  base: string,
+  path: string,
+  body: unknown,
+  credential: string | null,
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(credential ? { 'x-internal-token': credential } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: parseJson(await res.text()) };
+}

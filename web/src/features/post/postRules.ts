@@ -34,33 +34,8 @@ export function postGate(
 /** reader.md §2: 'Back to all {plural post name}'. */
 export const backLinkText = (plural: string): string => `Back to all ${plural}`;
 
-const ENTITIES: Record<string, string> = {
-  '&nbsp;': ' ',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-  '&apos;': "'",
-  '&amp;': '&',
-};
-
-/**
- * A body as paragraphs of plain text. Bodies are typed in a textarea (line breaks matter) but may carry markup from
- * an editor: block ends and <br> become line breaks, other tags go, entities are decoded. The text is never put in
- * the page as HTML. Paragraphs are split at blank lines; single line breaks stay inside a paragraph.
- */
-export function bodyParagraphs(body: string | null | undefined): string[] {
-  const text = (body ?? '')
-    .replace(/\r\n?/g, '\n')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|h[1-6]|li|blockquote)>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(nbsp|lt|gt|quot|#39|apos|amp);/g, (entity) => ENTITIES[entity] ?? entity);
-  return text
-    .split(/\n[ \t]*\n+/)
-    .map((paragraph) => paragraph.replace(/[ \t]+\n/g, '\n').trim())
-    .filter((paragraph) => paragraph !== '');
-}
+/** The body as paragraphs of plain text (shared with the reminder e-mail). */
+export { bodyParagraphs } from '@nudge/contracts/paragraphs';
 
 /** The query of /post/{id} (reader.md §2): uid (a sign-in link), userid, and a=like or a=share. */
 export interface PostQuery {

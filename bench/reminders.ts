@@ -1,0 +1,129 @@
+// The reminder scenario: N readers due in one slot, rendered and handed to the capture transport by the embedded
+// scheduler of the standalone process (started in-process, its own data directory).
+//   npm run bench:reminders -- --readers 1000        (npm run bench runs it too, with --readers 100000 by default)
+// Target (issue 11): 100,000 readers in <= 30 s with resident memory <= 300 MB.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { type Standalone, startStandalone } from '../deploy/standalone/src/index';
+
+export const REMINDER_TARGET = { seconds: 30, rssMb: 300 };
+export const SLOT_CLOCK = () => new Date('2026-11-24T08:00:30.000Z');
+
+export const standaloneEnv = (dataDir: string) => ({
+  DATA_DIR: dataDir,
+  PORT: '0',
+  LOG_LEVEL: 'silent',
+  ADMIN_EMAILS: 'admin@example.com',
+  WEB_DIST: join(dataDir, 'no-web'),
+  REMINDER_SCHEDULER: 'off',
+  BODY_LIMIT: '1mb',
+});
+
+/** A post, and `count` admin-added readers (proven) due at 08:00 UTC (`crash-<n>@example.com`); the admin's reminders off. */
+export async function seedDueReaders(app: Standalone, count: number): Promise<void> {
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${app.url}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: JSON answers of our own API, read by a seed script
+    const json = (await res.json()) as any;
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  await call('POST', '/api/user/auth', { email: 'admin@example.com' });
+  const otp = (await call('GET', '/api/dev/outbox')).messages[0].text.match(/\b(\d{6})\b/)[1];
+  const { token } = await call('POST', '/api/user/verify', { email: 'admin@example.com', otp });
+  await call('POST', '/api/user/update', {
+    email: 'admin@example.com',
+    token,
+    info: { email: 'admin@example.com', notiinfo: { time: '08:00', active: false } },
+  });
+  for (let i = 0; i < 200; i++) {
+    const res = await fetch(`${app.url}/api/template/alltemplates`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    if (res.status === 200) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await call('POST', '/api/topic/add', { topic: 'Calm' }, token);
+  const topic = (await call('GET', '/api/topic/getalltopics')).topics[0]._id;
+  await call(
+    'POST',
+    '/api/template/add',
+    {
+      heading: 'Breathe',
+      body: 'Slowly, then again.',
+      subjects: ['Breathe in'],
+      topic,
+      status: true,
+      type: 0,
+    },
+    token,
+  );
+  for (let start = 0; start < count; start += 500) {
+    const emails = Array.from(
+      { length: Math.min(500, count - start) },
+      (_, i) => `crash-${start + i}@example.com`,
+    );
+    await call(
+      'POST',
+      '/api/user/add',
+      { info: { emails, notiinfo: { time: '08:00', active: true } } },
+      token,
+    );
+  }
+}
+
+export interface ReminderMeasurement {
+  readers: number;
+  sent: number;
+  seconds: number;
+  peakRssMb: number;
+  withinTarget: boolean;
+}
+
+/** Seeds, then times one slot's run and samples the resident memory every 100 ms. */
+export async function measureReminders(readers: number): Promise<ReminderMeasurement> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'nudge-bench-reminders-'));
+  const app = await startStandalone(standaloneEnv(dataDir), { clock: SLOT_CLOCK });
+  try {
+    await seedDueReaders(app, readers);
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 100);
+    const started = performance.now();
+    const reports = await app.reminders.runDue();
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const sent = reports.reduce((n, r) => n + r.sent, 0);
+    const peakRssMb = Math.round(peak / 1024 / 1024);
+    return {
+      readers,
+      sent,
+      seconds: Math.round(seconds * 10) / 10,
+      peakRssMb,
+      withinTarget: seconds <= REMINDER_TARGET.seconds && peakRssMb <= REMINDER_TARGET.rssMb,
+    };
+  } finally {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { readers: { type: 'string', default: '100000' } } });
+  const m = await measureReminders(Number(values.readers));
+  console.log(
+    `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s, peak RSS ${m.peakRssMb} MB ` +
+      (m.readers >= 100_000
+        ? `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB: ${m.withinTarget ? 'met' : 'NOT met'})`
+        : `(the target, ${REMINDER_TARGET.seconds} s and ${REMINDER_TARGET.rssMb} MB, applies at 100,000 readers)`),
+  );
+  process.exit(m.sent === m.readers ? 0 : 1);
+}

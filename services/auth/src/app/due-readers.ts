@@ -1,0 +1,89 @@
+import { type DueReader, dueTimesAt } from '@nudge/contracts';
+import type { DocumentStore } from '@nudge/platform';
+import type { NotificationStatus, UserState } from '../domain/user';
+import { timeZonesCollection, usersCollection } from '../events/users-projection';
+
+/** E-mail goes to these notification statuses; `autppause` (cold) and `manual` get none. */
+const EMAIL_STATUSES: readonly NotificationStatus[] = ['active', 'autoactive'];
+
+/**
+ * Which readers are due at a slot (DESIGN.md §8): for each zone readers are in, the chosen times the slot rule
+ * makes due there; then the users with that time in those zones, by _id, paged. Only users whose reminders are
+ * on, whose address proved itself, and who have a channel to send on now. The cursor is `<group>:<lastId>`.
+ */
+export function createDueReaders(store: DocumentStore) {
+  const users = usersCollection(store);
+  const zones = timeZonesCollection(store);
+
+  async function groupsAt(at: Date) {
+    const byTime = new Map<string, { zones: string[]; dates: Map<string, string> }>();
+    for (const { _id: zone } of await zones.find({}, { sort: { _id: 1 } })) {
+      const { localDate, times } = dueTimesAt(at, zone);
+      for (const time of times) {
+        const group = byTime.get(time) ?? { zones: [] as string[], dates: new Map<string, string>() };
+        group.zones.push(zone);
+        group.dates.set(zone, localDate);
+        byTime.set(time, group);
+      }
+    }
+    return [...byTime.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }
+
+  function toDue(u: UserState, localDate: string): DueReader | null {
+    if (!u.proven || !u.notiinfo.active || u.notification_status === 'manual') return null;
+    const email_on = u.enableEmail && EMAIL_STATUSES.includes(u.notification_status);
+    const whatsapp = u.enableWA && u.phone ? u.phone : null;
+    if (!email_on && !whatsapp) return null;
+    return {
+      userId: u._id,
+      email: u.email,
+      firstname: u.firstname,
+      role: u.role,
+      timeZone: u.timeZone,
+      slot: u.notiinfo.time,
+      localDate,
+      email_on,
+      whatsapp,
+    };
+  }
+
+  return {
+    async page(at: Date, cursor: string | undefined, limit: number) {
+      const groups = await groupsAt(at);
+      let [gi, afterId] = parseCursor(cursor);
+      const readers: DueReader[] = [];
+      while (gi < groups.length && readers.length < limit) {
+        const [time, group] = groups[gi] as (typeof groups)[number];
+        const want = limit - readers.length;
+        const docs = await users.find(
+          {
+            'notiinfo.time': time,
+            timeZone: { $in: group.zones },
+            ...(afterId ? { _id: { $gt: afterId } } : {}),
+          },
+          { sort: { _id: 1 }, limit: want },
+        );
+        for (const u of docs) {
+          const due = toDue(u, group.dates.get(u.timeZone) ?? '');
+          if (due) readers.push(due);
+        }
+        if (docs.length < want) {
+          gi += 1;
+          afterId = '';
+        } else {
+          afterId = docs[docs.length - 1]?._id ?? '';
+        }
+      }
+      return { readers, next: gi < groups.length ? `${gi}:${afterId}` : null };
+    },
+  };
+}
+
+function parseCursor(cursor: string | undefined): [number, string] {
+  if (!cursor) return [0, ''];
+  const [g, id] = cursor.split(':');
+  const gi = Number(g);
+  return [Number.isInteger(gi) && gi >= 0 ? gi : 0, /^[0-9a-f]{0,24}$/.test(id ?? '') ? (id ?? '') : ''];
+}
+
+export type DueReaders = ReturnType<typeof createDueReaders>;

@@ -1,0 +1,205 @@
+import { ReminderEvents } from '@nudge/contracts';
+import { type EventEnvelope, newId, sendIdOf } from '@nudge/platform';
+import { internalPost } from '@nudge/platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthHarness, startAuth } from './harness';
+
+// Auth's side of the daily reminders: which readers are due (only proven addresses), link tokens in batch,
+// the cold / autoactive status from engagement's reminder facts, and the one-click unsubscribe.
+
+let auth: AuthHarness;
+const AT_0800_UTC = '2026-11-24T08:00:00.000Z';
+
+const internal = (path: string, body: unknown, token: string | null = auth.internalToken) =>
+  internalPost(auth.url, path, body, token);
+const dueAt = async (at: string, limit = 500, cursor?: string) =>
+  (await internal('/internal/reminders/due', { at, limit, ...(cursor ? { cursor } : {}) })).body;
+
+async function reader(email: string, timeZone: string, time: string) {
+  const { token, user } = await auth.signIn(email);
+  const res = await auth.post('/api/user/update', {
+    email,
+    token,
+    info: { email, timeZone, notiinfo: { time, active: true } },
+  });
+  expect(res.status).toBe(200);
+  return { token, id: user._id as string };
+}
+
+let seq = 0;
+const fact = (
+  type: string,
+  userId: string,
+  day: string,
+  extra: Record<string, unknown> = {},
+): EventEnvelope => {
+  seq += 1;
+  const sendId = sendIdOf(userId, day, 'email');
+  return {
+    id: newId(),
+    type,
+    stream: `reminder-${sendId}`,
+    version: seq,
+    occurredAt: new Date().toISOString(),
+    actor: null,
+    data: { sendId, userId, channel: 'email', localDate: day, templateId: 't', subjectId: null, ...extra },
+    meta: {},
+  };
+};
+const sendDays = async (userId: string, n: number, from = 1) => {
+  for (let d = from; d < from + n; d++) {
+    const day = `2026-10-${String(d).padStart(2, '0')}`;
+    await auth.reminderHandlers[ReminderEvents.ReminderSent.type]?.(
+      fact(ReminderEvents.ReminderSent.type, userId, day),
+    );
+  }
+};
+const statusOf = async (id: string) => {
+  const res = await fetch(`${auth.url}/internal/users/${id}`, {
+    headers: { 'x-internal-token': auth.internalToken },
+  });
+  return { status: res.status, body: (await res.json()) as any };
+};
+
+beforeAll(async () => {
+  auth = await startAuth({ coldAfter: 3 });
+});
+afterAll(() => auth.close());
+
+describe('due readers (POST /internal/reminders/due)', () => {
+  it('refuses a call without the internal credential and bad input, with the contract shape', async () => {
+    expect((await internal('/internal/reminders/due', { at: AT_0800_UTC }, null)).status).toBe(403);
+    const bad = await internal('/internal/reminders/due', { at: 'tomorrow' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ status: false, message: expect.any(String) });
+    expect((await internal('/internal/reminders/due', { at: AT_0800_UTC, limit: 0 })).status).toBe(400);
+  });
+
+  it('lists proven readers due at their local time, in every zone, and never an address that only asked for a code', async () => {
+    const utc = await reader('utc@example.com', 'UTC', '08:00');
+    const kolkata = await reader('kolkata@example.com', 'Asia/Kolkata', '13:30');
+    await reader('later@example.com', 'UTC', '08:15');
+    expect((await auth.post('/api/user/auth', { email: 'stranger@example.com' })).status).toBe(200);
+    const due = await dueAt(AT_0800_UTC);
+    expect(due.next).toBeNull();
+    expect(due.readers.map((r: { email: string }) => r.email).sort()).toEqual([
+      'kolkata@example.com',
+      'utc@example.com',
+    ]);
+    expect(due.readers.find((r: { userId: string }) => r.userId === kolkata.id)).toEqual({
+      userId: kolkata.id,
+      email: 'kolkata@example.com',
+      firstname: '',
+      role: 'user',
+      timeZone: 'Asia/Kolkata',
+      slot: '13:30',
+      localDate: '2026-11-24',
+      email_on: true,
+      whatsapp: null,
+    });
+    // Once the stranger enters a code, their address proved itself.
+    await auth.post('/api/user/verify', {
+      email: 'stranger@example.com',
+      otp: await auth.lastCode('stranger@example.com'),
+    });
+    expect((await dueAt(AT_0800_UTC)).readers).toHaveLength(3);
+    expect(utc.id).toBeTruthy();
+  });
+
+  it('pages with a cursor, each reader once', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await dueAt(AT_0800_UTC, 1, cursor);
+      seen.push(...page.readers.map((r: { email: string }) => r.email));
+      cursor = page.next ?? undefined;
+    } while (cursor);
+    expect(seen.sort()).toEqual(['kolkata@example.com', 'stranger@example.com', 'utc@example.com']);
+  });
+});
+
+describe('link tokens in batch (POST /internal/tokens/links)', () => {
+  it('signs a sign-in and an unsubscribe token per known user; unknown users are absent', async () => {
+    const { id } = await auth.signIn('linky@example.com').then((s) => ({ id: s.user._id as string }));
+    const unknown = 'f'.repeat(24);
+    const res = await internal('/internal/tokens/links', { userIds: [id, unknown] });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.links)).toEqual([id]);
+    const signin = await auth.post(`/api/user/signinbytoken/${res.body.links[id].signin}`, {});
+    expect(signin.body.user._id).toBe(id);
+    const details = await auth.get(`/api/user/getnotificationdetails/${res.body.links[id].unsubscribe}`);
+    expect(details.body.user.email).toBe('linky@example.com');
+    // A sign-in token is no unsubscribe token.
+    expect((await auth.get(`/api/user/getnotificationdetails/${res.body.links[id].signin}`)).status).toBe(
+      401,
+    );
+  });
+
+  it('refuses bad ids, empty batches and calls without the credential', async () => {
+    expect((await internal('/internal/tokens/links', { userIds: ['nope'] })).status).toBe(400);
+    expect((await internal('/internal/tokens/links', { userIds: [] })).status).toBe(400);
+    expect((await internal('/internal/tokens/links', { userIds: ['f'.repeat(24)] }, null)).status).toBe(403);
+  });
+});
+
+describe('cold and autoactive', () => {
+  it('after the threshold of unopened e-mails a reader is autppause and type 1, gets no e-mail; an open warms them', async () => {
+    const cold = await reader('cold@example.com', 'UTC', '09:00');
+    await sendDays(cold.id, 2);
+    expect((await statusOf(cold.id)).body.user.notification_status).toBe('active');
+    await sendDays(cold.id, 1, 3);
+    const after = (await statusOf(cold.id)).body.user;
+    expect(after).toMatchObject({ notification_status: 'autppause', type: 1 });
+    const at9 = '2026-11-24T09:00:00.000Z';
+    expect((await dueAt(at9)).readers).toEqual([]);
+
+    await auth.reminderHandlers[ReminderEvents.ReminderOpened.type]?.(
+      fact(ReminderEvents.ReminderOpened.type, cold.id, '2026-10-03', { openedAt: new Date().toISOString() }),
+    );
+    expect((await statusOf(cold.id)).body.user).toMatchObject({ notification_status: 'autoactive', type: 0 });
+    expect((await dueAt(at9)).readers.map((r: { email: string }) => r.email)).toEqual(['cold@example.com']);
+    // The count started again: two more unopened are not enough.
+    await sendDays(cold.id, 2, 10);
+    expect((await statusOf(cold.id)).body.user.notification_status).toBe('autoactive');
+  });
+
+  it('a redelivered send counts once', async () => {
+    const r = await reader('redelivered@example.com', 'UTC', '10:00');
+    const event = fact(ReminderEvents.ReminderSent.type, r.id, '2026-10-01');
+    for (let i = 0; i < 5; i++) await auth.reminderHandlers[ReminderEvents.ReminderSent.type]?.(event);
+    expect((await statusOf(r.id)).body.user.notification_status).toBe('active');
+  });
+
+  it('a sign-in warms a cold reader; a click does too', async () => {
+    const r = await reader('signin@example.com', 'UTC', '11:00');
+    await sendDays(r.id, 3);
+    expect((await statusOf(r.id)).body.user.notification_status).toBe('autppause');
+    await auth.signIn('signin@example.com');
+    expect((await statusOf(r.id)).body.user).toMatchObject({ notification_status: 'autoactive', type: 0 });
+    await sendDays(r.id, 3, 20);
+    expect((await statusOf(r.id)).body.user.notification_status).toBe('autppause');
+    await auth.reminderHandlers[ReminderEvents.ReminderClicked.type]?.(
+      fact(ReminderEvents.ReminderClicked.type, r.id, '2026-10-22', { link: 'like', clickedAt: 'x' }),
+    );
+    expect((await statusOf(r.id)).body.user.notification_status).toBe('autoactive');
+  });
+});
+
+describe('one-click unsubscribe (POST /api/user/unsubscribe/:id, RFC 8058)', () => {
+  it('turns reminders off (never a toggle) and refuses a bad token', async () => {
+    const r = await reader('oneclick@example.com', 'UTC', '12:00');
+    const { links } = (await internal('/internal/tokens/links', { userIds: [r.id] })).body;
+    for (let i = 0; i < 2; i++) {
+      const res = await auth.post(`/api/user/unsubscribe/${links[r.id].unsubscribe}`, {});
+      expect(res.status).toBe(200);
+      expect(res.body.user).toEqual({
+        email: 'oneclick@example.com',
+        notiinfo: { time: '12:00', active: false },
+      });
+    }
+    expect((await dueAt('2026-11-24T12:00:00.000Z')).readers).toEqual([]);
+    const bad = await auth.post(`/api/user/unsubscribe/${links[r.id].signin}`, {});
+    expect(bad.status).toBe(401);
+    expect(bad.body.status).toBe(false);
+  });
+});

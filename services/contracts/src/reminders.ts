@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { Id, Role } from './common';
+import { ReaderPost, SiteSettings } from './content';
+import { CheckinScale } from './engagement';
+import { ReminderEvents, ReminderLinkKind } from './events-reminders';
+
+// ── internal routes of the daily reminders (issue 11); all batch: one call per batch of readers ──
+
+const Instant = z.iso.datetime({ error: 'at must be an ISO instant' });
+const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'localDate must be YYYY-MM-DD');
+const Batch = <T extends z.ZodType>(item: T) =>
+  z.array(item).min(1, 'the batch is empty').max(1000, 'at most 1000 a batch');
+
+/** auth: the readers due at one slot, paged. */
+export const DueReadersRequest = z.object({
+  at: Instant,
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(500),
+});
+export const DueReader = z.object({
+  userId: z.string(),
+  email: z.string(),
+  firstname: z.string(),
+  role: Role,
+  timeZone: z.string(),
+  /** The reader's chosen time (HH:MM) and the local day this slot belongs to. */
+  slot: z.string(),
+  localDate: z.string(),
+  /** The channels to send on now: e-mail when enabled and not paused; WhatsApp (the verified number) when enabled. */
+  email_on: z.boolean(),
+  whatsapp: z.string().nullable(),
+});
+export type DueReader = z.infer<typeof DueReader>;
+export const DueReadersResponse = z.object({
+  status: z.literal(true),
+  readers: z.array(DueReader),
+  /** Pass back to get the next page; null on the last page. */
+  next: z.string().nullable(),
+});
+
+/** auth: sign-in and unsubscribe link tokens for a batch of users (only auth signs). */
+export const MintLinksRequest = z.object({ userIds: Batch(Id) });
+export const MintLinksResponse = z.object({
+  status: z.literal(true),
+  /** Unknown users are absent. */
+  links: z.record(z.string(), z.object({ signin: z.string(), unsubscribe: z.string() })),
+});
+
+/** content: today's post of each reader (gated by role), with its Active subject lines, and the settings. */
+export const RemindersPostsRequest = z.object({
+  readers: Batch(z.object({ userId: Id, role: Role, localDate: LocalDate })),
+  recommendations: z.number().int().min(0).max(5).default(3),
+});
+export const ReminderPost = z.object({
+  template: ReaderPost,
+  /** Active subject lines only (a paused one is never sent). */
+  subjects: z.array(z.object({ id: z.string(), title: z.string() })),
+  recommendations: z.array(z.object({ _id: z.string(), heading: z.string() })),
+});
+export type ReminderPost = z.infer<typeof ReminderPost>;
+export const RemindersPostsResponse = z.object({
+  status: z.literal(true),
+  settings: SiteSettings,
+  /** Readers without a post today are absent. */
+  posts: z.record(z.string(), ReminderPost),
+});
+
+/** engagement: a check-in question for each user of a batch (next active question by order not sent recently). */
+export const CheckinIssueBatchRequest = z.object({ userIds: Batch(Id) });
+export const IssuedCheckin = z.object({
+  question: z.object({ _id: z.string(), body: z.string(), scale: CheckinScale }),
+  links: z.array(z.object({ answer: z.number().int(), url: z.string() })),
+});
+export type IssuedCheckin = z.infer<typeof IssuedCheckin>;
+export const CheckinIssueBatchResponse = z.object({
+  status: z.literal(true),
+  /** Users absent: no active question. */
+  checkins: z.record(z.string(), IssuedCheckin),
+});
+
+const SendId = z.string().regex(/^[0-9a-f]{32}$/, 'sendId must be 32 hex characters');
+/** engagement: which send keys of a batch are already recorded (sent). */
+export const SendsRecordedRequest = z.object({ sendIds: Batch(SendId) });
+export const SendsRecordedResponse = z.object({
+  status: z.literal(true),
+  recorded: z.array(z.string()),
+  /** Of those, the ones whose e-mail was opened. */
+  opened: z.array(z.string()),
+  /** Of those, the ones with at least one tracked click. */
+  clicked: z.array(z.string()),
+});
+
+/** engagement: record a batch of sends (ReminderSent, expectedVersion 0: a second record of a key is refused). */
+export const RecordSendsRequest = z.object({
+  sends: Batch(ReminderEvents.ReminderSent.data.extend({ sendId: SendId })),
+});
+export const RecordSendsResponse = z.object({
+  status: z.literal(true),
+  recorded: z.number().int(),
+  /** Send keys that were already recorded (nothing appended for them). */
+  duplicates: z.number().int(),
+});
+
+/** What a tracking token (open image, click redirect) carries; signed with an HMAC (platform/tracking). */
+export const TrackingClaims = z.object({
+  sendId: SendId,
+  userId: z.string(),
+  channel: ReminderEvents.ReminderSent.data.shape.channel,
+  localDate: z.string(),
+  templateId: z.string(),
+  subjectId: z.string().nullable(),
+  /** Absent on the open image; the link kind and where to send the reader on a click. */
+  link: ReminderLinkKind.optional(),
+  to: z.string().optional(),
+});
+export type TrackingClaims = z.infer<typeof TrackingClaims>;
+
+export const TrackingParams = z.object({ token: z.string().min(10).max(4000) });
+
+/** billing: one renewal tick at an instant (notices 7 days ahead, expiry after the grace period). */
+export const RunDueRequest = z.object({ at: Instant });
+export const RunDueResponse = z.object({
+  status: z.literal(true),
+  expired: z.array(z.string()),
+  notices: z.number().int(),
+});

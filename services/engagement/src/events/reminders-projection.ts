@@ -1,0 +1,64 @@
+import { type ReminderEventData, ReminderEvents } from '@nudge/contracts';
+import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
+
+/** One reminder sent (stream `reminder-<sendId>`): whether it was opened, how many clicks. */
+export interface ReminderSendDoc {
+  _id: string;
+  userId: string;
+  channel: 'email' | 'whatsapp';
+  localDate: string;
+  templateId: string;
+  subjectId: string | null;
+  sentAt: string;
+  opened: boolean;
+  clicks: number;
+  version: number;
+}
+
+export const reminderSendsCollection = (store: DocumentStore): Collection<ReminderSendDoc> =>
+  store.collection<ReminderSendDoc>('reminder_sends');
+
+export const reminderStream = (sendId: string) => `reminder-${sendId}`;
+
+export function createRemindersProjection(
+  store: DocumentStore,
+): Projection & { ensureIndexes(): Promise<void> } {
+  const sends = reminderSendsCollection(store);
+  return {
+    name: 'engagement.reminders',
+    async ensureIndexes() {
+      await sends.createIndex({ userId: 1 });
+    },
+    async apply(event: EventEnvelope) {
+      if (!event.stream.startsWith('reminder-')) return;
+      const sendId = event.stream.slice('reminder-'.length);
+      if (event.type === ReminderEvents.ReminderSent.type) {
+        const d = event.data as ReminderEventData<'ReminderSent'>;
+        if (await sends.findOne({ _id: sendId })) return;
+        await sends.insertOne({
+          _id: sendId,
+          userId: d.userId,
+          channel: d.channel,
+          localDate: d.localDate,
+          templateId: d.templateId,
+          subjectId: d.subjectId,
+          sentAt: d.sentAt,
+          opened: false,
+          clicks: 0,
+          version: event.version,
+        });
+        return;
+      }
+      const current = await sends.findOne({ _id: sendId });
+      if (!current || current.version >= event.version) return;
+      if (event.type === ReminderEvents.ReminderOpened.type) {
+        await sends.updateOne({ _id: sendId }, { $set: { opened: true, version: event.version } });
+      } else if (event.type === ReminderEvents.ReminderClicked.type) {
+        await sends.updateOne({ _id: sendId }, { $inc: { clicks: 1 }, $set: { version: event.version } });
+      }
+    },
+    async reset() {
+      await sends.drop();
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { ReminderEvents } from '@nudge/contracts';
+import { sendIdOf, signTracking, trackingSecret } from '@nudge/platform';
+import { internalPost } from '@nudge/platform/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, INTERNAL_TOKEN, PUBLIC_URL, startEngagement } from './harness';
+
+// Engagement owns the reminder facts: sends (once per send key), opens (once per send), clicks; and issues
+// check-in questions for a batch of readers.
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const internal = (
+  harness: Harness,
+  path: string,
+  body: unknown,
+  credential: string | null = INTERNAL_TOKEN,
+) => internalPost(harness.url, path, body, credential);
+
+const USER = 'a'.repeat(24);
+const sendOf = (userId: string, localDate: string) => ({
+  sendId: sendIdOf(userId, localDate, 'email'),
+  userId,
+  channel: 'email' as const,
+  localDate,
+  templateId: 'b'.repeat(24),
+  subjectId: 's1',
+  subject: 'Breathe',
+  slot: '08:00',
+  timeZone: 'UTC',
+  checkinQuestionId: null,
+  locked: false,
+  sentAt: '2026-11-24T08:00:01.000Z',
+});
+const secret = trackingSecret(INTERNAL_TOKEN);
+const claims = (s: ReturnType<typeof sendOf>) => ({
+  sendId: s.sendId,
+  userId: s.userId,
+  channel: s.channel,
+  localDate: s.localDate,
+  templateId: s.templateId,
+  subjectId: s.subjectId,
+});
+const get = (harness: Harness, path: string) => fetch(`${harness.url}${path}`, { redirect: 'manual' });
+
+describe('reminder sends (internal)', () => {
+  it('records a send once per send key, whatever the retries', async () => {
+    h = await startEngagement();
+    const a = sendOf(USER, '2026-11-24');
+    const b = sendOf(USER, '2026-11-25');
+    expect(
+      (await internal(h, '/internal/reminders/recorded', { sendIds: [a.sendId, b.sendId] })).body,
+    ).toEqual({
+      status: true,
+      recorded: [],
+      opened: [],
+      clicked: [],
+    });
+    expect((await internal(h, '/internal/reminders/sent', { sends: [a] })).body).toEqual({
+      status: true,
+      recorded: 1,
+      duplicates: 0,
+    });
+    expect((await internal(h, '/internal/reminders/sent', { sends: [a, b] })).body).toEqual({
+      status: true,
+      recorded: 1,
+      duplicates: 1,
+    });
+    const recorded = (await internal(h, '/internal/reminders/recorded', { sendIds: [a.sendId, b.sendId] }))
+      .body;
+    expect(recorded.recorded.sort()).toEqual([a.sendId, b.sendId].sort());
+    const events = await h.ownEvents(ReminderEvents.ReminderSent.type);
+    expect(events).toHaveLength(2);
+    expect(events[0]?.stream).toBe(`reminder-${a.sendId}`);
+  });
+
+  it('refuses calls without the credential and bad batches, and records nothing then', async () => {
+    h = await startEngagement();
+    const a = sendOf(USER, '2026-11-24');
+    expect((await internal(h, '/internal/reminders/sent', { sends: [a] }, null)).status).toBe(403);
+    expect(
+      (await internal(h, '/internal/reminders/recorded', { sendIds: [a.sendId] }, 'x'.repeat(40))).status,
+    ).toBe(403);
+    const bad = await internal(h, '/internal/reminders/sent', { sends: [{ ...a, sendId: 'short' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ status: false, message: expect.any(String) });
+    expect((await internal(h, '/internal/reminders/sent', { sends: [] })).status).toBe(400);
+    expect((await internal(h, '/internal/checkin/issue-batch', { userIds: ['x'] })).status).toBe(400);
+    expect(await h.ownEvents(ReminderEvents.ReminderSent.type)).toEqual([]);
+  });
+});
+
+describe('open and click tracking (public)', () => {
+  it('the open image answers a GIF and records one open per send, however often it loads', async () => {
+    h = await startEngagement();
+    const a = sendOf(USER, '2026-11-24');
+    await internal(h, '/internal/reminders/sent', { sends: [a] });
+    const token = signTracking(secret, claims(a));
+    for (let i = 0; i < 3; i++) {
+      const res = await get(h, `/api/reminder/open/${token}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/gif');
+    }
+    const opens = await h.ownEvents(ReminderEvents.ReminderOpened.type);
+    expect(opens).toHaveLength(1);
+    expect(opens[0]?.data).toMatchObject({
+      sendId: a.sendId,
+      userId: USER,
+      subjectId: 's1',
+      localDate: '2026-11-24',
+    });
+  });
+
+  it('a click records the link kind and redirects to the signed destination on our site', async () => {
+    h = await startEngagement();
+    const a = sendOf(USER, '2026-11-24');
+    await internal(h, '/internal/reminders/sent', { sends: [a] });
+    const token = signTracking(secret, { ...claims(a), link: 'like', to: '/post/p1?uid=u&a=like' });
+    const res = await get(h, `/api/reminder/go/${token}`);
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${PUBLIC_URL}/post/p1?uid=u&a=like`);
+    const clicks = await h.ownEvents(ReminderEvents.ReminderClicked.type);
+    expect(clicks.map((c) => (c.data as { link: string }).link)).toEqual(['like']);
+    expect((await internal(h, '/internal/reminders/recorded', { sendIds: [a.sendId] })).body.clicked).toEqual(
+      [a.sendId],
+    );
+  });
+
+  it('refuses forged, tampered and foreign-destination tokens with 400, recording nothing', async () => {
+    h = await startEngagement();
+    const a = sendOf(USER, '2026-11-24');
+    await internal(h, '/internal/reminders/sent', { sends: [a] });
+    const forged = signTracking(Buffer.from('not our secret'), claims(a));
+    const good = signTracking(secret, { ...claims(a), link: 'like', to: '/post/p1' });
+    const tampered = `${Buffer.from(JSON.stringify({ ...claims(a), link: 'like', to: '/x' })).toString('base64url')}.${good.split('.')[1]}`;
+    const away = signTracking(secret, { ...claims(a), link: 'like', to: 'https://evil.example/' });
+    for (const path of [
+      `/api/reminder/open/${forged}`,
+      `/api/reminder/open/garbage-token`,
+      `/api/reminder/go/${tampered}`,
+      `/api/reminder/go/${away}`,
+      `/api/reminder/go/${signTracking(secret, claims(a))}`,
+    ]) {
+      const res = await get(h, path);
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toEqual({ status: false, message: 'This link is not valid' });
+    }
+    expect(await h.ownEvents(ReminderEvents.ReminderOpened.type)).toEqual([]);
+    expect(await h.ownEvents(ReminderEvents.ReminderClicked.type)).toEqual([]);
+  });
+
+  it('an open of a send never recorded records nothing', async () => {
+    h = await startEngagement();
+    const a = sendOf(USER, '2026-11-24');
+    expect((await get(h, `/api/reminder/open/${signTracking(secret, claims(a))}`)).status).toBe(200);
+    expect(await h.ownEvents(ReminderEvents.ReminderOpened.type)).toEqual([]);
+  });
+});
+
+describe('check-in questions for a batch (internal)', () => {
+  it('issues the next active question to each user; none when no question is active', async () => {
+    h = await startEngagement();
+    const admin = await h.user({ role: 'admin' });
+    const r1 = await h.user();
+    const r2 = await h.user();
+    expect((await internal(h, '/internal/checkin/issue-batch', { userIds: [r1.userId] })).body).toEqual({
+      status: true,
+      checkins: {},
+    });
+    await h.post('/api/checkin/add', { token: admin.token, body: 'Second', order: 2 });
+    await h.post('/api/checkin/add', { token: admin.token, body: 'First', order: 1 });
+    const res = await internal(h, '/internal/checkin/issue-batch', { userIds: [r1.userId, r2.userId] });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.checkins).sort()).toEqual([r1.userId, r2.userId].sort());
+    expect(res.body.checkins[r1.userId].question.body).toBe('First');
+    expect(res.body.checkins[r1.userId].links).toHaveLength(5);
+    // The next one for r1 is the question not sent to them yet.
+    const next = await internal(h, '/internal/checkin/issue-batch', { userIds: [r1.userId] });
+    expect(next.body.checkins[r1.userId].question.body).toBe('Second');
+  });
+});

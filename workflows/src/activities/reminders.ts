@@ -1,0 +1,252 @@
+import type {
+  CheckinIssueBatchResponse,
+  DueReader,
+  DueReadersResponse,
+  MintLinksResponse,
+  RecordSendsResponse,
+  ReminderEventData,
+  ReminderLinkKind,
+  RemindersPostsResponse,
+  SendsRecordedResponse,
+} from '@nudge/contracts';
+import { type Logger, type MailSender, sendIdOf, signTracking, type WhatsAppSender } from '@nudge/platform';
+import type { z } from 'zod';
+import { chooseSubject, type SubjectStats } from '../bandit';
+import { paragraphsOf, type ReminderEmailModel, renderReminderEmail, whatsappText } from '../email';
+import type { InternalCall } from './internal-client';
+
+export interface ReminderDeps {
+  call: InternalCall;
+  mail: MailSender;
+  whatsapp: WhatsAppSender;
+  /** HMAC key of tracking links (platform trackingSecret(internal credential)). */
+  trackingSecret: Buffer;
+  /** The public site (PUBLIC_URL): where every link of a reminder points. */
+  publicUrl: string;
+  log: Logger;
+  clock: () => Date;
+  random?: () => number;
+  /** How long the subject bandit waits for reporting's counts before choosing uniformly. */
+  statsTimeoutMs?: number;
+}
+
+export interface BatchResult {
+  /** Messages delivered and recorded in this call. */
+  sent: number;
+  /** Send keys already recorded before this call (a resumed slot, a fall-back hour, a retry). */
+  alreadySent: number;
+  /** Readers with nothing to send (no post today). */
+  nothing: number;
+  /** Messages the transport refused (not recorded; a retry of the batch tries them again). */
+  failed: number;
+}
+
+type Sent = ReminderEventData<'ReminderSent'>;
+type Send = { reader: DueReader; channel: 'email' | 'whatsapp'; sendId: string };
+type StatsResponse = {
+  templates?: Record<string, { subjects?: Record<string, SubjectStats> }>;
+};
+
+/** The reminder activities: one page of due readers; one batch sent by the delivery rule. */
+export function createReminderActivities(deps: ReminderDeps) {
+  const base = deps.publicUrl.replace(/\/$/, '');
+  const random = deps.random ?? Math.random;
+
+  async function dueReaders(input: { at: string; cursor?: string | null; limit: number }) {
+    const res = await deps.call<z.infer<typeof DueReadersResponse>>('auth', '/internal/reminders/due', {
+      at: input.at,
+      limit: input.limit,
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+    });
+    return { readers: res.readers, next: res.next };
+  }
+
+  /** Subject counts from reporting; null (uniform choice) when reporting is absent or slow. */
+  async function subjectStats(templateIds: string[]) {
+    try {
+      const res = await deps.call<StatsResponse>(
+        'reporting',
+        '/internal/email-stats',
+        { templateIds },
+        deps.statsTimeoutMs ?? 1_000,
+      );
+      return res.templates ?? {};
+    } catch (err) {
+      deps.log.info(
+        { err: (err as Error).message },
+        'subject counts unavailable from reporting: choosing subject lines uniformly',
+      );
+      return null;
+    }
+  }
+
+  /**
+   * The delivery rule: skip send keys already recorded; render; hand each message to the transport with the send
+   * key as idempotency key; then record the delivered ones in one call. A crash between delivery and record
+   * delivers the same keys again on the resumed batch (stored once by the capture outbox; SMTP: see README).
+   */
+  async function sendBatch(input: { slot: string; readers: DueReader[] }): Promise<BatchResult> {
+    const wanted: Send[] = [];
+    for (const reader of input.readers) {
+      if (reader.email_on)
+        wanted.push({ reader, channel: 'email', sendId: sendIdOf(reader.userId, reader.localDate, 'email') });
+      if (reader.whatsapp)
+        wanted.push({
+          reader,
+          channel: 'whatsapp',
+          sendId: sendIdOf(reader.userId, reader.localDate, 'whatsapp'),
+        });
+    }
+    const result: BatchResult = { sent: 0, alreadySent: 0, nothing: 0, failed: 0 };
+    if (wanted.length === 0) return result;
+    const { recorded } = await deps.call<z.infer<typeof SendsRecordedResponse>>(
+      'engagement',
+      '/internal/reminders/recorded',
+      { sendIds: wanted.map((s) => s.sendId) },
+    );
+    const done = new Set(recorded);
+    const todo = wanted.filter((s) => !done.has(s.sendId));
+    result.alreadySent = wanted.length - todo.length;
+    if (todo.length === 0) return result;
+
+    const readers = [...new Map(todo.map((s) => [s.reader.userId, s.reader])).values()];
+    const ids = readers.map((r) => r.userId);
+    const [{ settings, posts }, { links }] = await Promise.all([
+      deps.call<z.infer<typeof RemindersPostsResponse>>('content', '/internal/reminders/posts', {
+        readers: readers.map((r) => ({ userId: r.userId, role: r.role, localDate: r.localDate })),
+        recommendations: 3,
+      }),
+      deps.call<z.infer<typeof MintLinksResponse>>('auth', '/internal/tokens/links', { userIds: ids }),
+    ]);
+    const mailTo = [
+      ...new Set(
+        todo.filter((s) => s.channel === 'email' && posts[s.reader.userId]).map((s) => s.reader.userId),
+      ),
+    ];
+    const checkins =
+      settings.emailcheckin && mailTo.length > 0
+        ? (
+            await deps.call<z.infer<typeof CheckinIssueBatchResponse>>(
+              'engagement',
+              '/internal/checkin/issue-batch',
+              {
+                userIds: mailTo,
+              },
+            )
+          ).checkins
+        : {};
+    const templateIds = [...new Set(Object.values(posts).map((p) => p.template._id))];
+    const stats = templateIds.length > 0 ? await subjectStats(templateIds) : null;
+
+    const delivered: Sent[] = [];
+    for (const send of todo) {
+      const { reader, channel, sendId } = send;
+      const post = posts[reader.userId];
+      const link = links[reader.userId];
+      if (!post || !link) {
+        result.nothing += 1;
+        continue;
+      }
+      const subject = chooseSubject(
+        post.subjects,
+        stats ? (stats[post.template._id]?.subjects ?? {}) : null,
+        random,
+      );
+      const facts = {
+        sendId,
+        userId: reader.userId,
+        channel,
+        localDate: reader.localDate,
+        templateId: post.template._id,
+        subjectId: channel === 'email' ? (subject?.id ?? null) : null,
+      };
+      const tracked = (kind: ReminderLinkKind, to: string) =>
+        `${base}/api/reminder/go/${signTracking(deps.trackingSecret, { ...facts, link: kind, to })}`;
+      const uid = encodeURIComponent(link.signin);
+      const postPath = (id: string) => `/post/${id}?uid=${uid}`;
+      const subjectLine = `${settings.subjectprefix}${subject?.title ?? post.template.heading}`;
+      const continueUrl = tracked('continue_reading', postPath(post.template._id));
+      try {
+        if (channel === 'whatsapp') {
+          await deps.whatsapp.send({
+            to: reader.whatsapp ?? '',
+            text: whatsappText(subjectLine, post.template.heading, continueUrl),
+            idempotencyKey: sendId,
+          });
+        } else {
+          const checkin = checkins[reader.userId];
+          const unsubscribePage = `/unsubscribe/${encodeURIComponent(link.unsubscribe)}`;
+          const model: ReminderEmailModel = {
+            settings,
+            firstname: reader.firstname,
+            heading: post.template.heading,
+            paragraphs: paragraphsOf(post.template.locked ? post.template.preview : post.template.body),
+            locked: post.template.locked === true,
+            image: post.template.image ? `${base}${post.template.image}?w=960` : null,
+            continueUrl,
+            likeUrl: tracked('like', `${postPath(post.template._id)}&a=like`),
+            upgradeUrl: post.template.locked ? tracked('upgrade', '/setting') : null,
+            recommendations: settings.emailrecommendation
+              ? post.recommendations.map((r) => ({
+                  heading: r.heading,
+                  url: tracked('recommendation', postPath(r._id)),
+                }))
+              : [],
+            checkin: checkin
+              ? {
+                  body: checkin.question.body,
+                  answers: checkin.links.map((l) => ({
+                    answer: l.answer,
+                    url: tracked('checkin', new URL(l.url).pathname + new URL(l.url).search),
+                  })),
+                }
+              : null,
+            unsubscribeUrl: tracked('unsubscribe', unsubscribePage),
+            openPixelUrl: `${base}/api/reminder/open/${signTracking(deps.trackingSecret, facts)}`,
+          };
+          const { html, text } = await renderReminderEmail(model);
+          await deps.mail.send({
+            to: reader.email,
+            subject: subjectLine,
+            html,
+            text,
+            headers: {
+              'List-Unsubscribe': `<${base}/api/user/unsubscribe/${encodeURIComponent(link.unsubscribe)}>`,
+              'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+            },
+            idempotencyKey: sendId,
+          });
+        }
+      } catch (err) {
+        deps.log.warn({ err, sendId, channel }, 'reminder delivery failed; not recorded, a retry sends it');
+        result.failed += 1;
+        continue;
+      }
+      delivered.push({
+        ...facts,
+        subject: channel === 'email' ? subjectLine : null,
+        slot: reader.slot,
+        timeZone: reader.timeZone,
+        checkinQuestionId: channel === 'email' ? (checkins[reader.userId]?.question._id ?? null) : null,
+        locked: post.template.locked === true,
+        sentAt: deps.clock().toISOString(),
+      });
+    }
+    if (delivered.length > 0) {
+      // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
+      const res = await deps.call<z.infer<typeof RecordSendsResponse>>(
+        'engagement',
+        '/internal/reminders/sent',
+        { sends: delivered },
+        120_000,
+      );
+      result.sent = res.recorded;
+      result.alreadySent += res.duplicates;
+    }
+    return result;
+  }
+
+  return { dueReaders, sendBatch };
+}
+
+export type ReminderActivities = ReturnType<typeof createReminderActivities>;

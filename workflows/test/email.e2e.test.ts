@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReminderEmailModel, renderReminderEmail } from '../src/email';
+
+// The reminder e-mail looked at: rendered in headless Chromium at a phone's and a desktop's width; the
+// screenshots go to test-artifacts/screenshots (email-375.png, email-1280.png).
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/screenshots');
+const unavailable = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
+if (unavailable) console.warn(`reminder e-mail screenshots skipped: ${unavailable}`);
+
+const model: ReminderEmailModel = {
+  settings: {
+    sitetitle: 'Nudge',
+    footersitetitle: 'Nudge',
+    emaillogo: '',
+    headingcolor: '#1f2937',
+    paragraphcolor: '#374151',
+    buttoncolor: '#2563eb',
+    buttonfontcolor: '#ffffff',
+    backgroundcolor: '#ffffff',
+    recommendationheading: 'You might also like these',
+    emailupdateheadline: '',
+  },
+  firstname: 'Asha',
+  heading: 'The fourth breath is the one that counts',
+  paragraphs: [
+    'Sit comfortably and let your shoulders drop. Breathe in through your nose for four counts, hold for four, and let it go for six.',
+    'By the fourth breath most people notice their jaw has unclenched. That is the moment to notice: nothing else needs to change yet.',
+  ],
+  locked: false,
+  image: null,
+  continueUrl: 'https://nudge.example/api/reminder/go/c',
+  likeUrl: 'https://nudge.example/api/reminder/go/l',
+  upgradeUrl: null,
+  recommendations: [
+    { heading: 'A two-minute reset for busy afternoons', url: 'https://nudge.example/r1' },
+    { heading: 'Why slow exhales calm you down', url: 'https://nudge.example/r2' },
+    { heading: 'Sleep starts in the morning', url: 'https://nudge.example/r3' },
+  ],
+  checkin: {
+    body: 'How rested do you feel today?',
+    answers: [1, 2, 3, 4, 5].map((answer) => ({ answer, url: `https://nudge.example/a${answer}` })),
+  },
+  unsubscribeUrl: 'https://nudge.example/u',
+  openPixelUrl: 'https://nudge.example/api/reminder/open/o',
+};
+
+let browser: Browser | undefined;
+beforeAll(async () => {
+  if (unavailable) return;
+  await mkdir(SHOTS, { recursive: true });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe.skipIf(Boolean(unavailable))('the reminder e-mail in a browser', () => {
+  for (const width of [375, 1280]) {
+    it(`fits ${width} px without sideways scrolling and shows every part`, async () => {
+      const { html, text } = await renderReminderEmail(model);
+      const page = await (browser as Browser).newPage({ viewport: { width, height: 900 } });
+      await page.route('**/*', (route) => route.fulfill({ status: 204, body: '' }));
+      await page.setContent(html, { waitUntil: 'load' });
+      const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth).toBeLessThanOrEqual(width);
+      for (const label of [
+        'Continue reading',
+        'Like',
+        'How rested do you feel today?',
+        'Unsubscribe',
+        'Completely',
+      ])
+        expect(await page.getByText(label, { exact: false }).first().isVisible()).toBe(true);
+      await page.screenshot({ path: resolve(SHOTS, `email-${width}.png`), fullPage: true });
+      await page.close();
+      expect(text.toLowerCase()).toContain('the fourth breath is the one that counts');
+      expect(text).toContain('https://nudge.example/api/reminder/go/c');
+    });
+  }
+});
