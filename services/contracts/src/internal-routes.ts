@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { IdParams, MintLinkResponse, MintRequest, SessionResponse, UserResponse } from './auth';
 import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
 import { EventHistoryQuery, EventHistoryResponse } from './event-history';
-import { EmailStatsRequest, EmailStatsResponse } from './reporting';
 import {
   CheckinIssueBatchRequest,
   CheckinIssueBatchResponse,
@@ -19,6 +18,7 @@ import {
   SendsRecordedRequest,
   SendsRecordedResponse,
 } from './reminders';
+import { EmailStatsRequest, EmailStatsResponse } from './reporting';
 import type { HttpMethod, ServiceName } from './route-types';
 
 /**
