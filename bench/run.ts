@@ -6,7 +6,7 @@
 //   2. every scenario of bench/scenarios through the gateway of the standalone process (started in-process).
 // Prints a table and writes the same to bench/results/latest.json. Responses that are not 2xx, connection
 // errors and timeouts are counted; a measurement with any of them is flagged and the run exits with 1.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -41,6 +41,10 @@ interface Measurement {
   flagged: boolean;
   /** Why the scenario could not be measured (setup or start-up failed). */
   failure?: string;
+  /** The bench process's resident memory (it hosts the standalone process) right after the measurement, in MB. */
+  rssMb?: number;
+  /** The standalone data directory's size on disk right after the measurement, in MB. */
+  dataMb?: number;
 }
 
 const CEILING = 'ceiling (bare express)';
@@ -72,6 +76,21 @@ function readSettings(): Settings {
   };
 }
 
+/** How many distinct bodies a scenario with `bodies` gets (its sequence repeats after that many requests). */
+const BODY_COUNT = 40_000;
+const bodyFeeder = join(dirname(fileURLToPath(import.meta.url)), 'body-feeder.cjs');
+
+/**
+ * Writes bodies(from) .. bodies(from + BODY_COUNT - 1) as JSON texts for body-feeder.cjs, which autocannon's worker
+ * loads by path (a function cannot be cloned into the worker: that is why like/add used to fail).
+ */
+async function writeBodies(dir: string, bodies: (i: number) => unknown, from: number): Promise<string> {
+  const file = join(dir, `bodies-${from}.json`);
+  const texts = Array.from({ length: BODY_COUNT }, (_, i) => JSON.stringify(bodies(from + i)));
+  await writeFile(file, JSON.stringify(texts));
+  return file;
+}
+
 /** One autocannon measurement of one request, after a short warm-up whose numbers are discarded. */
 async function measure(
   name: string,
@@ -82,45 +101,53 @@ async function measure(
   const rawBody = !request.bodies && (typeof request.body === 'string' || request.body === undefined);
   const body = rawBody ? (request.body as string | undefined) : JSON.stringify(request.body);
   const { bodies } = request;
-  let sent = 0;
-  const options: autocannon.Options = {
-    url: new URL(request.path, baseUrl).toString(),
-    method: request.method,
-    headers: { ...(rawBody ? {} : { 'content-type': 'application/json' }), ...request.headers },
-    ...(bodies
-      ? {
-          requests: [
-            {
-              setupRequest: (req: autocannon.Request) => {
-                const i = sent;
-                sent += 1;
-                return { ...req, body: JSON.stringify(bodies(i)) };
-              },
-            },
-          ],
-        }
-      : body === undefined
-        ? {}
-        : { body }),
-    connections: settings.connections,
-    // The load generator runs on its own thread, so it does not share the event loop it is measuring.
-    workers: 1,
+  const scratch = bodies ? await mkdtemp(join(tmpdir(), 'nudge-bench-bodies-')) : null;
+  const run = async (duration: number, from: number): Promise<autocannon.Result> => {
+    if (bodies && scratch) process.env.NUDGE_BENCH_BODIES = await writeBodies(scratch, bodies, from);
+    return autocannon({
+      url: new URL(request.path, baseUrl).toString(),
+      method: request.method,
+      headers: { ...(rawBody ? {} : { 'content-type': 'application/json' }), ...request.headers },
+      ...(bodies ? { requests: [{ setupRequest: bodyFeeder }] } : body === undefined ? {} : { body }),
+      connections: settings.connections,
+      duration,
+      // The load generator runs on its own thread, so it does not share the event loop it is measuring.
+      workers: 1,
+    });
   };
-  if (settings.warmup > 0) await autocannon({ ...options, duration: settings.warmup });
-  const result = await autocannon({ ...options, duration: settings.duration });
-  const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-  return {
-    scenario: name,
-    reqPerSec: round(result.requests.average, 1),
-    p50Ms: round(result.latency.p50),
-    p99Ms: round(result.latency.p99),
-    percentOfCeiling: null,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    flagged: result.non2xx + result.errors + result.timeouts > 0,
-  };
+  try {
+    // The measured run continues the warm-up's sequence of bodies, so a toggle is not sent twice.
+    const warm = settings.warmup > 0 ? await run(settings.warmup, 0) : null;
+    const result = await run(settings.duration, warm ? warm.requests.total + settings.connections : 0);
+    const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+    return {
+      scenario: name,
+      reqPerSec: round(result.requests.average, 1),
+      p50Ms: round(result.latency.p50),
+      p99Ms: round(result.latency.p99),
+      percentOfCeiling: null,
+      requests: result.requests.total,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      flagged: result.non2xx + result.errors + result.timeouts > 0 || result.requests.total === 0,
+    };
+  } finally {
+    delete process.env.NUDGE_BENCH_BODIES;
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** Bytes of every file under dir. */
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    total += (await stat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
 }
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -204,12 +231,17 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
     try {
       for (const scenario of selected) {
         process.stdout.write(`measuring ${scenario.name} ...\n`);
+        let row: Measurement;
         try {
           const request = await scenario.setup({ url: standalone.url });
-          results.push(await measure(scenario.name, standalone.url, request, settings));
+          row = await measure(scenario.name, standalone.url, request, settings);
         } catch (err) {
-          results.push(failed(scenario.name, err));
+          row = failed(scenario.name, err);
+          process.stdout.write(`SCENARIO FAILED: ${scenario.name}: ${row.failure}\n`);
         }
+        row.rssMb = mb(process.memoryUsage.rss());
+        row.dataMb = mb(await sizeOf(dataDir));
+        results.push(row);
       }
     } finally {
       await standalone.close();
@@ -221,13 +253,15 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
 }
 
 function table(rows: Measurement[]): string {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '% of ceiling', 'problems'];
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '% of ceiling', 'RSS MB', 'data MB', 'problems'];
   const lines = rows.map((r) => [
     r.scenario,
     r.failure ? '-' : r.reqPerSec.toFixed(1),
     r.failure ? '-' : r.p50Ms.toFixed(2),
     r.failure ? '-' : r.p99Ms.toFixed(2),
     r.percentOfCeiling === null ? '-' : `${r.percentOfCeiling.toFixed(1)}%`,
+    r.rssMb === undefined ? '-' : r.rssMb.toFixed(1),
+    r.dataMb === undefined ? '-' : r.dataMb.toFixed(1),
     problems(r),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
@@ -268,11 +302,14 @@ async function main(): Promise<void> {
       row.percentOfCeiling = Math.round((row.reqPerSec / ceilingRate) * 1000) / 10;
   }
 
+  process.stdout.write(
+    `\n${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}\n`,
+  );
   process.stdout.write(`\n${table(rows)}\n`);
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
     process.stdout.write(
-      `\n${flagged.length} measurement(s) flagged: their numbers include failed requests or are missing.\n`,
+      `\nBENCH FAILED: ${flagged.length} measurement(s) flagged (${flagged.map((r) => r.scenario).join(', ')}): their numbers include failed requests or are missing.\n`,
     );
     process.exitCode = 1;
   }

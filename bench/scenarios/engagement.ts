@@ -38,3 +38,20 @@ export const eventLog: Scenario = {
     };
   },
 };
+
+/** A signed-in reader comments on post (i mod 1000): gateway -> engagement (comment appended, counters projected). */
+export const comment: Scenario = {
+  name: 'comment/add',
+  async setup({ url }) {
+    const { reader, postIds } = await seededData(url);
+    return {
+      method: 'POST',
+      path: '/api/comment/add',
+      bodies: (i) => ({
+        token: reader.token,
+        templateid: postIds[i % postIds.length],
+        message: `Comment number ${i + 1}: this one helped me slow down today.`,
+      }),
+    };
+  },
+};

@@ -1,9 +1,9 @@
 import { feedPage, openPost } from './content';
-import { eventLog, like } from './engagement';
+import { comment, eventLog, like } from './engagement';
 import { isauth } from './isauth';
 import type { Scenario } from './types';
 
 export type { BenchContext, BenchRequest, Scenario } from './types';
 
 /** Every scenario `npm run bench` measures through the standalone gateway, in this order. */
-export const scenarios: Scenario[] = [isauth, feedPage, openPost, like, eventLog];
+export const scenarios: Scenario[] = [isauth, feedPage, openPost, like, comment, eventLog];
