@@ -43,7 +43,7 @@ async function api<T = unknown>(
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: method === 'GET' ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
+    signal: AbortSignal.timeout(300_000),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -78,7 +78,7 @@ async function seed(url: string): Promise<Seeded> {
   for (const t of topics) if (TOPICS.includes(t.topic)) topicIds.push(t._id);
 
   const userBatches = Array.from({ length: Math.ceil(USERS / USER_BATCH) }, (_, b) => b * USER_BATCH);
-  await inParallel(userBatches, 2, async (from) => {
+  await inParallel(userBatches, 1, async (from) => {
     const emails = Array.from(
       { length: Math.min(USER_BATCH, USERS - from) },
       (_, i) => `reader${from + i}@bench.example`,
