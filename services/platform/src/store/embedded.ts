@@ -42,9 +42,28 @@ export interface EmbeddedStoreOptions {
 
 type Raw = Record<string, unknown>;
 
+/** nedb's index (lib/indexes.js): an AVL tree from key to documents. */
 interface NedbIndex {
   fieldName: string;
   unique: boolean;
+  getMatching(value: unknown): Raw[];
+  getBetweenBounds(query: Record<string, unknown>): Raw[];
+}
+
+type IndexKey = string | number | boolean;
+const isIndexKey = (v: unknown): v is IndexKey =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v));
+const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
+
+/** The filter's per-field conditions that must all hold: its top-level fields and those of top-level $and. */
+function indexableConditions(filter: Filter): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const part of value) if (isPlainObject(part)) out.push(...indexableConditions(part));
+    } else if (!key.startsWith('$')) out.push([key, value]);
+  }
+  return out;
 }
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
@@ -124,53 +143,80 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return (this.db as unknown as { indexes: Record<string, NedbIndex> }).indexes;
   }
 
-  /** A nedb query that lets its indexes narrow the candidates, then applies the exact MongoDB predicate. */
-  private nedbQuery(filter: Filter | undefined, predicate: Predicate): Raw {
-    const query: Raw = {
-      $where(this: unknown) {
-        return predicate(this);
-      },
-    };
-    if (!filter) return query;
+  /**
+   * The stored documents (nedb's own objects, never handed out) that can match the filter: the smallest set any
+   * index offers for the filter's conditions on indexed fields (equality, $eq, $in, ranges, every field of a
+   * compound index), or every document when no index applies. Always a superset of the matches: the exact
+   * MongoDB predicate runs on each candidate afterwards.
+   */
+  private candidates(filter: Filter | undefined): Raw[] {
+    if (!filter) return this.db.getAllData();
     const indexes = this.indexes;
-    for (const [key, value] of Object.entries(filter)) {
-      if (key.startsWith('$') || key.includes('.') || !indexes[key]) continue;
-      if (
-        typeof value === 'string' ||
-        typeof value === 'boolean' ||
-        (typeof value === 'number' && !Number.isNaN(value))
-      ) {
-        query[key] = value;
+    const conditions = indexableConditions(filter);
+    let best: Raw[] | null = null;
+    const consider = (docs: Raw[]) => {
+      if (best === null || docs.length < best.length) best = docs;
+    };
+    const equalities = new Map<string, IndexKey>();
+    for (const [field, condition] of conditions) {
+      const index = indexes[field];
+      if (isIndexKey(condition)) {
+        equalities.set(field, condition);
+        if (index) consider(index.getMatching(condition));
+        continue;
+      }
+      if (!index || !isPlainObject(condition)) continue;
+      const ops = Object.keys(condition);
+      if (ops.length === 1 && ops[0] === '$eq' && isIndexKey(condition.$eq)) {
+        equalities.set(field, condition.$eq);
+        consider(index.getMatching(condition.$eq));
       } else if (
-        key === '_id' &&
-        isPlainObject(value) &&
-        Object.keys(value).length === 1 &&
-        Array.isArray(value.$in) &&
-        value.$in.every((v) => typeof v === 'string')
+        ops.length === 1 &&
+        ops[0] === '$in' &&
+        Array.isArray(condition.$in) &&
+        condition.$in.every(isIndexKey)
       ) {
-        query[key] = { $in: value.$in };
+        consider(index.getMatching(condition.$in));
+      } else if (
+        ops.length > 0 &&
+        ops.every((op) => RANGE_OPERATORS.has(op) && isIndexKey(condition[op]) && condition[op] !== null)
+      ) {
+        consider(index.getBetweenBounds(condition));
       }
     }
-    return query;
+    for (const [name, index] of Object.entries(indexes)) {
+      if (!name.includes(',')) continue;
+      const key: Raw = {};
+      const fields = name.split(',');
+      if (!fields.every((f) => equalities.has(f))) continue;
+      for (const f of fields) key[f] = equalities.get(f);
+      consider(index.getMatching(key));
+    }
+    return best ?? this.db.getAllData();
   }
 
+  /** The stored documents matching the predicate, sorted, skipped and limited (not copies: never hand them out). */
+  private matchingStored(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
+    const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
+    const start = opts.skip ?? 0;
+    const limit = opts.limit ?? 0;
+    const found: Raw[] = [];
+    for (const doc of this.candidates(filter)) {
+      if (!predicate(doc)) continue;
+      found.push(doc);
+      if (!hasSort && limit && found.length >= start + limit) break;
+    }
+    const ordered = hasSort ? sortDocs(found, opts.sort) : found;
+    return limit ? ordered.slice(start, start + limit) : start ? ordered.slice(start) : ordered;
+  }
+
+  /** Copies of the matching documents (safe to hand out and to change). */
   private async matching(
     filter: Filter | undefined,
     predicate: Predicate,
     opts: FindOptions = {},
   ): Promise<Raw[]> {
-    const query = this.nedbQuery(filter, predicate);
-    const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
-    if (!hasSort) {
-      let cursor = this.db.findAsync<Raw>(query);
-      if (opts.skip) cursor = cursor.skip(opts.skip);
-      if (opts.limit) cursor = cursor.limit(opts.limit);
-      return (await cursor) as unknown as Raw[];
-    }
-    const all = (await this.db.findAsync<Raw>(query)) as unknown as Raw[];
-    const sorted = sortDocs(all, opts.sort);
-    const start = opts.skip ?? 0;
-    return opts.limit ? sorted.slice(start, start + opts.limit) : sorted.slice(start);
+    return this.matchingStored(filter, predicate, opts).map((doc) => cloneValue(doc));
   }
 
   /** MongoDB indexes a missing field as null; nedb tells them apart. Checks that case before a write. */
@@ -181,7 +227,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const keyFilter = uniqueKeyFilter(doc, fields);
       if (!keyFilter) continue;
       const same = compileFilter(keyFilter);
-      const clash = this.db.getAllData().find((other) => other._id !== doc._id && same(other));
+      const clash = this.candidates(keyFilter).find((other) => other._id !== doc._id && same(other));
       if (clash) {
         throw new DuplicateKeyError(
           `E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(keyFilter)}`,
@@ -250,9 +296,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async countDocuments(filter: Filter = {}): Promise<number> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
-    return this.exclusive(
-      async () => (await this.db.countAsync(this.nedbQuery(filter, predicate))) as unknown as number,
-    );
+    return this.exclusive(async () => this.matchingStored(filter, predicate).length);
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
