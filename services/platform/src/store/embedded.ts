@@ -66,6 +66,9 @@ function indexableConditions(filter: Filter): Array<[string, unknown]> {
   return out;
 }
 
+/** Appended datafile lines below which no compaction is triggered by writes (the periodic one still runs). */
+const COMPACT_AFTER_LINES = 5_000;
+
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 
 /** Runs tasks one after another. */
@@ -113,6 +116,33 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (!this.filename) return;
     await this.loaded;
     await this.db.compactDatafileAsync();
+    this.appended = 0;
+    this.nextCheck = COMPACT_AFTER_LINES;
+    this.compactionQueued = false;
+  }
+
+  /** Lines appended to the datafile since the last compaction (nedb appends every write). */
+  private appended = 0;
+  private compactionQueued = false;
+  private nextCheck = COMPACT_AFTER_LINES;
+
+  /**
+   * Counts appended lines; once they outnumber the live documents twice over (and at least COMPACT_AFTER_LINES),
+   * queues a compaction, so the file stays proportional to the live data between the periodic ones.
+   */
+  private noteAppended(lines: number): void {
+    if (!this.filename) return;
+    this.appended += lines;
+    if (this.compactionQueued || this.appended < this.nextCheck) return;
+    // Counting the live documents walks the _id index: do it once per COMPACT_AFTER_LINES / 5 lines at most.
+    this.nextCheck = this.appended + COMPACT_AFTER_LINES / 5;
+    if (this.appended < 2 * this.db.getAllData().length) return;
+    this.compactionQueued = true;
+    void this.queue
+      .run(() => this.compact())
+      .catch(() => {
+        this.compactionQueued = false;
+      });
   }
 
   // --- plumbing ------------------------------------------------------------------------------
@@ -239,11 +269,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private async insertRaw(doc: Raw): Promise<void> {
     this.checkNullishUniqueKeys(doc);
     await this.db.insertAsync(doc);
+    this.noteAppended(1);
   }
 
   private async replaceRaw(id: unknown, doc: Raw): Promise<void> {
     this.checkNullishUniqueKeys(doc);
     await this.db.updateAsync({ _id: id }, doc, {});
+    this.noteAppended(1);
   }
 
   private prepareInsert(doc: T): Raw {
@@ -388,7 +420,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.exclusive(async () => {
       const [found] = await this.matching(filter, predicate, { limit: 1 });
       if (!found) return { deletedCount: 0 };
-      return { deletedCount: await this.db.removeAsync({ _id: found._id }, {}) };
+      const deletedCount = await this.db.removeAsync({ _id: found._id }, {});
+      this.noteAppended(deletedCount);
+      return { deletedCount };
     });
   }
 
@@ -396,12 +430,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
     return this.exclusive(async () => {
-      if (Object.keys(filter).length === 0)
-        return { deletedCount: await this.db.removeAsync({}, { multi: true }) };
-      const found = await this.matching(filter, predicate);
-      if (found.length === 0) return { deletedCount: 0 };
-      const ids = found.map((d) => d._id);
-      return { deletedCount: await this.db.removeAsync({ _id: { $in: ids } }, { multi: true }) };
+      const ids =
+        Object.keys(filter).length === 0 ? null : this.matchingStored(filter, predicate).map((d) => d._id);
+      if (ids?.length === 0) return { deletedCount: 0 };
+      const deletedCount = await this.db.removeAsync(ids ? { _id: { $in: ids } } : {}, { multi: true });
+      this.noteAppended(deletedCount);
+      return { deletedCount };
     });
   }
 

@@ -933,6 +933,18 @@ describe('embedded (directory)', () => {
     ]);
     expect(() => store.collection('x')).toThrow(/closed/);
   });
+
+  it('compacts a datafile while it is open once appended lines far outnumber the live documents', async () => {
+    const store = createEmbeddedStore({ dir });
+    const c = store.collection<Loose>('busy_check');
+    await c.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: `d${i}`, n: 0 })));
+    for (let i = 0; i < 12_000; i++) await c.updateOne({ _id: `d${i % 10}` }, { $inc: { n: 1 } });
+    expect(await c.findOne({ _id: 'd3' })).toEqual({ _id: 'd3', n: 1_200 });
+    const lines = readFileSync(join(dir, 'busy_check.db'), 'utf8').split('\n').filter(Boolean);
+    // Without compaction the file would hold 12,010 lines (nedb appends every write).
+    expect(lines.length).toBeLessThan(8_000);
+    await store.close();
+  });
 });
 
 const mongoUrlFromEnv = process.env.MONGODB_URL;
