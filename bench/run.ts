@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
-import { bundleTable, measureBundle } from './bundle';
+import { bundleTable, kb, measureBundle } from './bundle';
+import { type FirstLoad, measureFirstLoad } from './first-load';
 import { type BenchRequest, scenarios } from './scenarios';
 import { BENCH_ADMIN } from './scenarios/seed';
 
@@ -50,6 +51,8 @@ interface Measurement {
 const CEILING = 'ceiling (bare express)';
 /** Issue budget: the reader's first load ships at most 200 KB of gzipped JavaScript. */
 const FIRST_LOAD_BUDGET = 200 * 1024;
+/** Issue 13: the reader's first load, everything over the wire as Chromium counts it, at most 150 KB. */
+const WIRE_BUDGET = 150 * 1024;
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
 function readSettings(): Settings {
@@ -197,6 +200,9 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
   }
 }
 
+let firstLoad: FirstLoad | null = null;
+let firstLoadFailure: string | undefined;
+
 async function measureScenarios(settings: Settings): Promise<Measurement[]> {
   const selected = settings.only.length ? scenarios.filter((s) => settings.only.includes(s.name)) : scenarios;
   const unknown = settings.only.filter((name) => !scenarios.some((s) => s.name === name));
@@ -242,6 +248,12 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
         row.rssMb = mb(process.memoryUsage.rss());
         row.dataMb = mb(await sizeOf(dataDir));
         results.push(row);
+      }
+      process.stdout.write("measuring the reader's first load in Chromium ...\n");
+      try {
+        firstLoad = await measureFirstLoad(standalone.url);
+      } catch (err) {
+        firstLoadFailure = describe(err);
       }
     } finally {
       await standalone.close();
@@ -314,6 +326,22 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   }
 
+  if (firstLoadFailure) {
+    process.stdout.write(`\nBENCH FAILED: the first load could not be measured: ${firstLoadFailure}\n`);
+    process.exitCode = 1;
+  } else if (firstLoad) {
+    const lines = firstLoad.requests.map(
+      (r) => `| ${new URL(r.url).pathname} | ${r.encoding} | ${kb(r.wireBytes)} |`,
+    );
+    process.stdout.write(
+      `\n| first load in Chromium | encoding | over the wire |\n|---|---|---:|\n${lines.join('\n')}\n| **total** | | **${kb(firstLoad.wireBytes)}** (budget ${kb(WIRE_BUDGET)}) |\n`,
+    );
+    if (firstLoad.wireBytes > WIRE_BUDGET) {
+      process.stdout.write("\nThe reader's first load over the wire is over its budget.\n");
+      process.exitCode = 1;
+    }
+  }
+
   const bundle = await measureBundle(join(dirname(fileURLToPath(import.meta.url)), '../web/dist'));
   if (bundle) {
     process.stdout.write(`\n${bundleTable(bundle, FIRST_LOAD_BUDGET)}\n`);
@@ -340,6 +368,7 @@ async function main(): Promise<void> {
       warmupSeconds: settings.warmup,
     },
     results: rows,
+    firstLoad,
     bundle,
   };
   const file = join(resultsDir, 'latest.json');
