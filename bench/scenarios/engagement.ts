@@ -44,6 +44,19 @@ export const comment: Scenario = {
   name: 'comment/add',
   async setup({ url }) {
     const { reader, postIds } = await seededData(url);
+    // Engagement learns of posts from content's events on the bus: wait until it knows the last one seeded.
+    const deadline = Date.now() + 300_000;
+    for (;;) {
+      const response = await fetch(new URL('/api/comment/add', url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: reader.token, templateid: postIds.at(-1), message: 'First!' }),
+      });
+      if (response.ok) break;
+      if (response.status !== 404 || Date.now() > deadline)
+        throw new Error(`comment/add answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
     return {
       method: 'POST',
       path: '/api/comment/add',
