@@ -90,8 +90,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly loaded: Promise<void>;
   private readonly timer: NodeJS.Timeout | null = null;
   private closed = false;
-  /** Single-field indexes made for a compound index's leading field (see createIndex). */
-  private readonly leadingOnly = new Set<string>();
+  /** Single-field indexes made to serve a compound index's fields (see createIndex). */
+  private readonly servingOnly = new Set<string>();
 
   constructor(
     readonly name: string,
@@ -211,7 +211,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         ops.length > 0 &&
         ops.every((op) => RANGE_OPERATORS.has(op) && isIndexKey(condition[op]) && condition[op] !== null)
       ) {
-        consider(index.getBetweenBounds(condition));
+        // A document with an array value sits under several keys of the range: once is enough.
+        consider([...new Set(index.getBetweenBounds(condition))]);
       }
     }
     for (const [name, index] of Object.entries(indexes)) {
@@ -453,9 +454,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.exclusive(async () => {
       if (fieldName === '_id') return; // always there, always unique
       const existing = this.indexes[fieldName];
-      if (existing && this.leadingOnly.has(fieldName)) {
-        // Created only to serve a compound index's leading field: the index asked for now replaces it.
-        this.leadingOnly.delete(fieldName);
+      if (existing && this.servingOnly.has(fieldName)) {
+        // Created only to serve a compound index's field: the index asked for now replaces it.
+        this.servingOnly.delete(fieldName);
         await this.db.removeIndexAsync(fieldName);
       } else if (existing) {
         if (existing.unique !== unique) {
@@ -466,13 +467,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         return;
       }
       await this.db.ensureIndexAsync({ fieldName: fields.length === 1 ? fieldName : fields, unique });
-      // Queries narrow candidates by single-field indexes only (nedbQuery). Like MongoDB, where a compound index
-      // serves queries on its leading field, the leading field of a compound index gets a plain index too, so
-      // `{stream}` or `{published: false}` lookups do not scan the whole collection.
-      const leading = fields[0];
-      if (fields.length > 1 && leading && leading !== '_id' && !this.indexes[leading]) {
-        await this.db.ensureIndexAsync({ fieldName: leading });
-        this.leadingOnly.add(leading);
+      // nedb's compound index answers equality on all its fields only, and orders its keys by field name, not by
+      // the index's field order, so it cannot serve a prefix or a range. Every field of a compound index gets a
+      // plain index too: `{stream}` or `{published: false}` are lookups, and `{topic, offset: {$gt: n}}` takes the
+      // smaller of the topic's messages and the messages past n (see candidates), instead of scanning.
+      if (fields.length > 1) {
+        for (const field of fields) {
+          if (field === '_id' || this.indexes[field]) continue;
+          await this.db.ensureIndexAsync({ fieldName: field });
+          this.servingOnly.add(field);
+        }
       }
     });
   }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from '../errors';
 import { createEmbeddedStore } from './embedded';
 import { createMongoStore, dropMongoDatabase } from './mongo';
-import type { Collection, Doc, DocumentStore } from './types';
+import type { Collection, Doc, DocumentStore, Filter } from './types';
 
 export interface StoreContractOptions {
   /** Calling makeStore again reaches the same data (a directory, a database): also test close and reopen. */
@@ -825,6 +825,41 @@ export function describeStoreContract(
         expect(await c.countDocuments({ email: 'same' })).toBe(1);
         expect(await c.countDocuments()).toBe(2);
         expect(await c.findOne({ _id: '1' })).toMatchObject({ email: expect.any(String) });
+      });
+
+      it('answers indexed queries exactly as unindexed ones (equality, $in, ranges, arrays, compound prefixes)', async () => {
+        const docs = [
+          { _id: '1', topic: 't1', offset: 1, tags: [1, 5, 9], on: true },
+          { _id: '2', topic: 't1', offset: 2, tags: [2], on: false },
+          { _id: '3', topic: 't2', offset: 1, tags: [], on: true },
+          { _id: '4', topic: 't2', offset: 2, tags: 'x', on: true },
+          { _id: '5', topic: 't2', offset: 3, on: false },
+        ];
+        const plain = fresh();
+        const indexed = fresh();
+        await indexed.createIndex({ topic: 1, offset: 1 }, { unique: true });
+        await indexed.createIndex({ tags: 1 });
+        await indexed.createIndex({ on: 1, offset: -1 });
+        await plain.insertMany(docs);
+        await indexed.insertMany(docs);
+        const filters: Filter[] = [
+          { topic: 't2', offset: { $gt: 1 } },
+          { topic: 't1', offset: 2 },
+          { offset: { $gte: 2, $lt: 3 } },
+          { tags: { $gt: 0 } },
+          { tags: { $lte: 5 } },
+          { tags: 5 },
+          { tags: { $in: [2, 9, 'x'] } },
+          { on: false, offset: { $lt: 3 } },
+          { $and: [{ topic: 't2' }, { on: true }] },
+          { topic: { $in: ['t1', 't3'] }, tags: { $gt: 4 } },
+        ];
+        for (const filter of filters) {
+          const want = await plain.find(filter, { sort: { _id: 1 } });
+          expect(await indexed.find(filter, { sort: { _id: 1 } }), JSON.stringify(filter)).toEqual(want);
+          expect(await indexed.countDocuments(filter), JSON.stringify(filter)).toBe(want.length);
+        }
+        expect((await indexed.find({ tags: { $gt: 0 } })).map((d) => d._id).sort()).toEqual(['1', '2']);
       });
 
       it('a compound unique index is unique across the whole key', async () => {
