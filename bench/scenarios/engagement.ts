@@ -39,11 +39,13 @@ export const eventLog: Scenario = {
   },
 };
 
-/** A signed-in reader comments on post (i mod 1000): gateway -> engagement (comment appended, counters projected). */
+/** A signed-in reader comments on the free posts in turn: gateway -> engagement (comment appended and projected). */
 export const comment: Scenario = {
   name: 'comment/add',
   async setup({ url }) {
     const { reader, postIds } = await seededData(url);
+    // Every tenth seeded post is premium, where a reader without a plan may not comment.
+    const free = postIds.filter((_, i) => i % 10 !== 0);
     // Commenting needs a name: the reader gives one, as the web app asks them to.
     const named = await fetch(new URL('/api/user/updatename', url), {
       method: 'POST',
@@ -70,7 +72,7 @@ export const comment: Scenario = {
       path: '/api/comment/add',
       bodies: (i) => ({
         token: reader.token,
-        templateid: postIds[i % postIds.length],
+        templateid: free[i % free.length],
         message: `Comment number ${i + 1}: this one helped me slow down today.`,
       }),
     };
