@@ -108,6 +108,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private closed = false;
   /** Single-field indexes made to serve a compound index's fields (see createIndex). */
   private readonly servingOnly = new Set<string>();
+  /** Plain (not unique) compound indexes: declared, served by their fields' own indexes (see createIndex). */
+  private readonly declaredOnly = new Map<string, boolean>();
 
   constructor(
     readonly name: string,
@@ -497,6 +499,15 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const fieldName = fields.join(',');
     return this.exclusive(async () => {
       if (fieldName === '_id') return; // always there, always unique
+      const declared = this.declaredOnly.get(fieldName);
+      if (declared !== undefined) {
+        if (declared !== unique)
+          throw new Error(
+            `An index on ${fieldName} already exists with different options (unique: ${declared})`,
+          );
+        return;
+      }
+      const compound = fields.length > 1;
       const existing = this.indexes[fieldName];
       if (existing && this.servingOnly.has(fieldName)) {
         // Created only to serve a compound index's field: the index asked for now replaces it.
@@ -508,14 +519,19 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
             `An index on ${fieldName} already exists with different options (unique: ${existing.unique})`,
           );
         }
-        return;
+        if (!compound || unique) return;
+        // A plain compound index an older version kept in nedb: its fields' own indexes serve it now.
+        await this.db.removeIndexAsync(fieldName);
       }
-      await this.db.ensureIndexAsync({ fieldName: fields.length === 1 ? fieldName : fields, unique });
       // nedb's compound index answers equality on all its fields only, and orders its keys by field name, not by
-      // the index's field order, so it cannot serve a prefix or a range. Every field of a compound index gets a
-      // plain index too: `{stream}` or `{published: false}` are lookups, and `{topic, offset: {$gt: n}}` takes the
-      // smaller of the topic's messages and the messages past n (see candidates), instead of scanning.
-      if (fields.length > 1) {
+      // the index's field order, so it cannot serve a prefix or a range; and every write updates every index.
+      // So each field of a compound index gets a plain index (`{stream}` or `{published: false}` are lookups,
+      // `{topic, offset: {$gt: n}}` takes the smaller of the topic's messages and the messages past n, see
+      // candidates), and nedb keeps a compound index only where it enforces uniqueness.
+      if (!compound || unique)
+        await this.db.ensureIndexAsync({ fieldName: compound ? fields : fieldName, unique });
+      else this.declaredOnly.set(fieldName, false);
+      if (compound) {
         for (const field of fields) {
           if (field === '_id' || this.indexes[field]) continue;
           await this.db.ensureIndexAsync({ fieldName: field });
