@@ -54,7 +54,6 @@ interface NedbPersistence {
   inMemoryOnly: boolean;
   filename: string;
   modes: { fileMode: number };
-  afterSerialization(line: string): string;
   persistNewStateAsync(docs: unknown[]): Promise<void>;
 }
 
@@ -132,25 +131,73 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   /** The datafile, open for appending (nedb's own append opens and closes it for every write). */
   private datafile: Promise<FileHandle> | undefined;
+  /** Lines nedb handed over and not yet written, and counters of batches queued and written. */
+  private pendingLines = '';
+  private queuedBatches = 0;
+  private writtenBatches = 0;
+  private writing: Promise<void> | null = null;
+  private readonly durableWaiters: Array<{ upTo: number; resolve(): void; reject(err: unknown): void }> = [];
 
   /**
-   * nedb appends every write with fs.appendFile, one open and close per write; under load that was the largest
-   * cost left. Same lines, same order (nedb still runs one operation at a time per collection), through a handle
-   * kept open until the next compaction replaces the file.
+   * Group commit. nedb appends every write with fs.appendFile (an open, a write and a close) and runs the next
+   * operation of the collection only after that; under load the file system was the largest cost left. Here nedb's
+   * append only queues its lines; one writer appends whatever has queued meanwhile, in order, through a handle kept
+   * open until the next compaction replaces the file; and an operation resolves to its caller only once its lines
+   * are written (see exclusive), so an acknowledged write is in the file as before.
    */
   private keepDatafileOpen(): void {
     const persistence = (this.db as unknown as { persistence: NedbPersistence }).persistence;
     persistence.persistNewStateAsync = async (docs) => {
       let lines = '';
-      for (const doc of docs) lines += `${persistence.afterSerialization(nedbModel.serialize(doc))}\n`;
+      // The adapter sets no serialization hooks, so a line is nedb's serialization itself.
+      for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
       if (lines.length === 0) return;
-      this.datafile ??= open(persistence.filename, 'a', persistence.modes.fileMode);
-      await (await this.datafile).appendFile(lines, 'utf8');
+      this.pendingLines += lines;
+      this.queuedBatches += 1;
+      this.writing ??= this.writePending(persistence);
     };
   }
 
-  /** Closes the append handle (before the file is replaced by a compaction). */
+  private async writePending(persistence: NedbPersistence): Promise<void> {
+    try {
+      while (this.pendingLines) {
+        const lines = this.pendingLines;
+        const upTo = this.queuedBatches;
+        this.pendingLines = '';
+        try {
+          this.datafile ??= open(persistence.filename, 'a', persistence.modes.fileMode);
+          await (await this.datafile).appendFile(lines, 'utf8');
+          this.written(upTo);
+        } catch (err) {
+          this.written(upTo, err);
+        }
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  /** Settles the callers whose lines are in batches up to upTo. */
+  private written(upTo: number, err?: unknown): void {
+    this.writtenBatches = Math.max(this.writtenBatches, upTo);
+    for (let i = this.durableWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.durableWaiters[i];
+      if (!waiter || waiter.upTo > upTo) continue;
+      this.durableWaiters.splice(i, 1);
+      if (err === undefined) waiter.resolve();
+      else waiter.reject(err);
+    }
+  }
+
+  /** Resolves once the batches queued up to upTo are written (rejects if writing them failed). */
+  private durable(upTo: number): Promise<void> {
+    if (this.writtenBatches >= upTo) return Promise.resolve();
+    return new Promise((resolve, reject) => this.durableWaiters.push({ upTo, resolve, reject }));
+  }
+
+  /** Lets queued lines finish and closes the append handle (before a compaction replaces the file). */
   private async closeDatafile(): Promise<void> {
+    await this.writing;
     const handle = this.datafile;
     this.datafile = undefined;
     if (handle) await (await handle.catch(() => null))?.close();
@@ -162,6 +209,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     await this.loaded;
     await this.closeDatafile();
     await this.db.compactDatafileAsync();
+    // The rewritten file holds everything queued so far.
+    this.written(this.queuedBatches);
     this.appended = 0;
     this.nextCheck = COMPACT_AFTER_LINES;
     this.compactionQueued = false;
@@ -195,13 +244,21 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   private exclusive<R>(task: () => Promise<R>): Promise<R> {
     if (this.closed) return Promise.reject(new Error(`document store is closed (collection ${this.name})`));
-    return this.queue.run(async () => {
+    let upTo = 0;
+    const done = this.queue.run(async () => {
       try {
         await this.loaded;
         return await task();
       } catch (err) {
         throw this.translate(err);
+      } finally {
+        upTo = this.queuedBatches;
       }
+    });
+    // The next operation runs while this one's lines are being written; its caller hears back once they are.
+    return done.then(async (result) => {
+      await this.durable(upTo);
+      return result;
     });
   }
 

@@ -969,6 +969,27 @@ describe('embedded (directory)', () => {
     expect(() => store.collection('x')).toThrow(/closed/);
   });
 
+  it('has every acknowledged write in the datafile, also when many arrive at once', async () => {
+    const store = createEmbeddedStore({ dir });
+    const c = store.collection<Loose>('group_check');
+    await Promise.all(Array.from({ length: 300 }, (_, i) => c.insertOne({ _id: `g${i}`, n: i })));
+    await c.updateOne({ _id: 'g7' }, { $set: { n: -7 } });
+    const lines = readFileSync(join(dir, 'group_check.db'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Loose);
+    expect(new Set(lines.map((d) => d._id)).size).toBe(300);
+    expect(lines.at(-1)).toEqual({ _id: 'g7', n: -7 });
+    await store.close();
+    const reopened = createEmbeddedStore({ dir });
+    expect(await reopened.collection<Loose>('group_check').countDocuments({})).toBe(300);
+    expect(await reopened.collection<Loose>('group_check').findOne({ _id: 'g7' })).toEqual({
+      _id: 'g7',
+      n: -7,
+    });
+    await reopened.close();
+  });
+
   it('compacts a datafile while it is open once appended lines far outnumber the live documents', async () => {
     const store = createEmbeddedStore({ dir });
     const c = store.collection<Loose>('busy_check');
