@@ -5,7 +5,7 @@
  * same as on MongoDB. Every operation on a collection runs in one queue per collection, which makes
  * findOneAndUpdate (and every other read-modify-write) atomic within the process.
  */
-import { type FileHandle, open } from 'node:fs/promises';
+import { type FileHandle, open, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Datastore from '@seald-io/nedb';
@@ -83,6 +83,8 @@ function indexableConditions(filter: Filter): Array<[string, unknown]> {
 
 /** Appended datafile lines below which no compaction is triggered by writes (the periodic one still runs). */
 const COMPACT_AFTER_LINES = 5_000;
+/** Appended bytes (characters) below which no compaction is triggered by writes. */
+const COMPACT_AFTER_BYTES = 4 * 1024 * 1024;
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 
@@ -153,6 +155,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
       if (lines.length === 0) return;
       this.pendingLines += lines;
+      this.appendedBytes += lines.length;
       this.queuedBatches += 1;
       this.writing ??= this.writePending(persistence);
     };
@@ -212,26 +215,36 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     // The rewritten file holds everything queued so far.
     this.written(this.queuedBatches);
     this.appended = 0;
+    this.appendedBytes = 0;
+    this.compactedBytes = (await stat(this.filename).catch(() => ({ size: 0 }))).size;
     this.nextCheck = COMPACT_AFTER_LINES;
     this.compactionQueued = false;
   }
 
-  /** Lines appended to the datafile since the last compaction (nedb appends every write). */
+  /** Lines and bytes appended to the datafile since the last compaction (nedb appends every write). */
   private appended = 0;
+  private appendedBytes = 0;
+  /** The datafile's size right after the last compaction (about the live data's size). */
+  private compactedBytes = 0;
   private compactionQueued = false;
   private nextCheck = COMPACT_AFTER_LINES;
 
   /**
    * Counts appended lines; once they outnumber the live documents twice over (and at least COMPACT_AFTER_LINES),
-   * queues a compaction, so the file stays proportional to the live data between the periodic ones.
+   * or the bytes appended are twice the file's size after the last compaction (and at least COMPACT_AFTER_BYTES:
+   * one large document rewritten again and again), queues a compaction, so the file stays proportional to the live
+   * data between the periodic ones.
    */
   private noteAppended(lines: number): void {
     if (!this.filename) return;
     this.appended += lines;
-    if (this.compactionQueued || this.appended < this.nextCheck) return;
-    // Counting the live documents walks the _id index: do it once per COMPACT_AFTER_LINES / 5 lines at most.
-    this.nextCheck = this.appended + COMPACT_AFTER_LINES / 5;
-    if (this.appended < 2 * this.db.getAllData().length) return;
+    if (this.compactionQueued) return;
+    if (this.appendedBytes < Math.max(COMPACT_AFTER_BYTES, 2 * this.compactedBytes)) {
+      if (this.appended < this.nextCheck) return;
+      // Counting the live documents walks the _id index: do it once per COMPACT_AFTER_LINES / 5 lines at most.
+      this.nextCheck = this.appended + COMPACT_AFTER_LINES / 5;
+      if (this.appended < 2 * this.db.getAllData().length) return;
+    }
     this.compactionQueued = true;
     void this.queue
       .run(() => this.compact())

@@ -969,6 +969,21 @@ describe('embedded (directory)', () => {
     expect(() => store.collection('x')).toThrow(/closed/);
   });
 
+  it('compacts a datafile whose one large document is rewritten again and again', async () => {
+    const store = createEmbeddedStore({ dir });
+    const c = store.collection<Loose>('big_check');
+    const ids: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      ids.push(`post-${String(i).padStart(20, '0')}`);
+      await c.replaceOne({ _id: 'order' }, { _id: 'order', ids }, { upsert: true });
+    }
+    const size = readFileSync(join(dir, 'big_check.db'), 'utf8').length;
+    // Every rewrite appended: about 28 * (1 + ... + 600) = 5 MB without compaction; one copy is about 17 KB.
+    expect(size).toBeLessThan(3 * 1024 * 1024);
+    expect((await c.findOne({ _id: 'order' }))?.ids).toHaveLength(600);
+    await store.close();
+  });
+
   it('has every acknowledged write in the datafile, also when many arrive at once', async () => {
     const store = createEmbeddedStore({ dir });
     const c = store.collection<Loose>('group_check');
