@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { DocumentStore } from '../store/types';
 import { type CommitDoc, EVENTS, EVENTS_META, eventsOf, PROJECTION_CHECKPOINTS } from './commits';
-import { createKeyedSerial } from './serial';
+import { createSerial } from './serial';
 import type { EventEnvelope, Projection } from './types';
 
 type CheckpointDoc = { _id: string; projection: string; seq: number; stream?: string };
@@ -33,9 +33,9 @@ const markerId = (projection: string) => `projection:${projection}`;
  *   did, so catch-up after a failure or a crash applies it to the others only.
  * - A projection only ever sees a stream's events in version order: before a commit, the stream's earlier commits
  *   still unprojected (an earlier failure) are applied to the projections that missed them (the gap is filled).
- * - Live projection work is ordered per stream: commits of one stream are applied one after another, commits of
- *   different streams concurrently. catchUp and rebuild run alone (they wait for live work and hold it off).
- *   Consequently a projection must not call append itself (it would wait for itself).
+ * - All projection work in a process runs one piece at a time (append, catchUp and rebuild never overlap): some
+ *   projections read, then write a document several streams share (content's feed order, a post's read count), which
+ *   per-stream ordering alone would let two commits interleave on. A projection must not call append itself.
  * - Each projection keeps one checkpoint, `projection_checkpoints/<name>`: the highest commit sequence it applied.
  * - A projection registered after events exist (a new read model) has no "built" marker: catchUp() replays
  *   the whole store through it once.
@@ -47,7 +47,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const checkpoints = store.collection<CheckpointDoc>(PROJECTION_CHECKPOINTS);
   const meta = store.collection<MarkerDoc>(EVENTS_META);
   const projections: Projection[] = [];
-  const serial = createKeyedSerial();
+  const serial = createSerial();
   /** Projections whose checkpoint document exists (so advancing it is one conditional update). */
   const checkpointed = new Set<string>();
 
@@ -118,7 +118,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     return ok;
   };
 
-  /** reset + replay everything, for the given projections. Caller holds the exclusive lock. */
+  /** reset + replay everything, for the given projections. Caller holds the serial lock. */
   const rebuildLocked = async (targets: Projection[]) => {
     if (targets.length === 0) return;
     const names = targets.map((p) => p.name);
@@ -185,10 +185,10 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     get projections() {
       return projections;
     },
-    projectCommit: (commit) => serial.byKey(commit.stream, () => applyCommit(commit)),
-    catchUp: () => serial.exclusive(catchUpLocked),
+    projectCommit: (commit) => serial(() => applyCommit(commit)),
+    catchUp: () => serial(catchUpLocked),
     rebuild: (name) =>
-      serial.exclusive(async () => {
+      serial(async () => {
         const targets = name === undefined ? [...projections] : projections.filter((p) => p.name === name);
         if (name !== undefined && targets.length === 0) throw new Error(`no projection named ${name}`);
         await rebuildLocked(targets);
