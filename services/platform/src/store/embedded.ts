@@ -69,6 +69,8 @@ type IndexKey = string | number | boolean;
 const isIndexKey = (v: unknown): v is IndexKey =>
   typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v));
 const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
+/** Candidates few enough that narrowing them further by a range is not worth walking the range. */
+const SMALL_ENOUGH = 64;
 
 /** The filter's per-field conditions that must all hold: its top-level fields and those of top-level $and. */
 function indexableConditions(filter: Filter): Array<[string, unknown]> {
@@ -304,6 +306,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       if (best === null || docs.length < best.length) best = docs;
     };
     const equalities = new Map<string, IndexKey>();
+    const ranges: Array<[NedbIndex, Record<string, unknown>]> = [];
     for (const [field, condition] of conditions) {
       const index = indexes[field];
       if (isIndexKey(condition)) {
@@ -327,9 +330,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         ops.length > 0 &&
         ops.every((op) => RANGE_OPERATORS.has(op) && isIndexKey(condition[op]) && condition[op] !== null)
       ) {
-        // A document with an array value sits under several keys of the range: once is enough.
-        consider([...new Set(index.getBetweenBounds(condition))]);
+        ranges.push([index, condition]);
       }
+    }
+    // A range can hold most of the collection: walk it only when no equality already narrowed the search enough.
+    for (const [index, condition] of ranges) {
+      if (best !== null && (best as Raw[]).length <= SMALL_ENOUGH) break;
+      // A document with an array value sits under several keys of the range: once is enough.
+      consider([...new Set(index.getBetweenBounds(condition))]);
     }
     for (const [name, index] of Object.entries(indexes)) {
       if (!name.includes(',')) continue;
