@@ -6,7 +6,7 @@
 //   2. every scenario of bench/scenarios through the gateway of the standalone process (started in-process).
 // Prints a table and writes the same to bench/results/latest.json. Responses that are not 2xx, connection
 // errors and timeouts are counted; a measurement with any of them is flagged and the run exits with 1.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
-import { bundleTable, measureBundle } from './bundle';
+import { bundleTable, kb, measureBundle } from './bundle';
+import { type FirstLoad, measureFirstLoad } from './first-load';
 import { measureReminders, REMINDER_TARGET, type ReminderMeasurement } from './reminders';
 import { type BenchRequest, scenarios } from './scenarios';
 import { BENCH_ADMIN } from './scenarios/seed';
@@ -50,11 +51,17 @@ interface Measurement {
   itemsPerSec?: number;
   /** What a scenario's verify found missing. */
   lost?: string;
+  /** The bench process's resident memory (it hosts the standalone process) right after the measurement, in MB. */
+  rssMb?: number;
+  /** The standalone data directory's size on disk right after the measurement, in MB. */
+  dataMb?: number;
 }
 
 const CEILING = 'ceiling (bare express)';
 /** Issue budget: the reader's first load ships at most 200 KB of gzipped JavaScript. */
 const FIRST_LOAD_BUDGET = 200 * 1024;
+/** Issue 13: the reader's first load, everything over the wire as Chromium counts it, at most 150 KB. */
+const WIRE_BUDGET = 150 * 1024;
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 
 function readSettings(): Settings {
@@ -83,6 +90,21 @@ function readSettings(): Settings {
   };
 }
 
+/** How many distinct bodies a scenario with `bodies` gets (its sequence repeats after that many requests). */
+const BODY_COUNT = 40_000;
+const bodyFeeder = join(dirname(fileURLToPath(import.meta.url)), 'body-feeder.cjs');
+
+/**
+ * Writes bodies(from) .. bodies(from + BODY_COUNT - 1) as JSON texts for body-feeder.cjs, which autocannon's worker
+ * loads by path (a function cannot be cloned into the worker: that is why like/add used to fail).
+ */
+async function writeBodies(dir: string, bodies: (i: number) => unknown, from: number): Promise<string> {
+  const file = join(dir, `bodies-${from}.json`);
+  const texts = Array.from({ length: BODY_COUNT }, (_, i) => JSON.stringify(bodies(from + i)));
+  await writeFile(file, JSON.stringify(texts));
+  return file;
+}
+
 /** One autocannon measurement of one request, after a short warm-up whose numbers are discarded. */
 async function measure(
   name: string,
@@ -93,47 +115,54 @@ async function measure(
   const rawBody = !request.bodies && (typeof request.body === 'string' || request.body === undefined);
   const body = rawBody ? (request.body as string | undefined) : JSON.stringify(request.body);
   const { bodies } = request;
-  let sent = 0;
-  const options: autocannon.Options = {
-    url: new URL(request.path, baseUrl).toString(),
-    method: request.method,
-    headers: { ...(rawBody ? {} : { 'content-type': 'application/json' }), ...request.headers },
-    ...(bodies
-      ? {
-          requests: [
-            {
-              setupRequest: (req: autocannon.Request) => {
-                const i = sent;
-                sent += 1;
-                return { ...req, body: JSON.stringify(bodies(i)) };
-              },
-            },
-          ],
-        }
-      : body === undefined
-        ? {}
-        : { body }),
-    connections: settings.connections,
-    // The load generator runs on its own thread, so it does not share the event loop it is measuring.
-    workers: 1,
+  const scratch = bodies ? await mkdtemp(join(tmpdir(), 'nudge-bench-bodies-')) : null;
+  const run = async (duration: number, from: number): Promise<autocannon.Result> => {
+    if (bodies && scratch) process.env.NUDGE_BENCH_BODIES = await writeBodies(scratch, bodies, from);
+    return autocannon({
+      url: new URL(request.path, baseUrl).toString(),
+      method: request.method,
+      headers: { ...(rawBody ? {} : { 'content-type': 'application/json' }), ...request.headers },
+      ...(bodies ? { requests: [{ setupRequest: bodyFeeder }] } : body === undefined ? {} : { body }),
+      connections: settings.connections,
+      duration,
+      // The load generator runs on its own thread, so it does not share the event loop it is measuring.
+      workers: 1,
+    });
   };
-  const warm = settings.warmup > 0 ? await autocannon({ ...options, duration: settings.warmup }) : undefined;
-  const result = await autocannon({ ...options, duration: settings.duration });
-  const ok2xx = (r: autocannon.Result) => r['2xx'];
-  const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-  return {
-    scenario: name,
-    reqPerSec: round(result.requests.average, 1),
-    p50Ms: round(result.latency.p50),
-    p99Ms: round(result.latency.p99),
-    percentOfCeiling: null,
-    requests: result.requests.total,
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    flagged: result.non2xx + result.errors + result.timeouts > 0,
-    answered2xx: ok2xx(result) + (warm ? ok2xx(warm) : 0),
-  };
+  try {
+    // The measured run continues the warm-up's sequence of bodies, so a toggle is not sent twice.
+    const warm = settings.warmup > 0 ? await run(settings.warmup, 0) : null;
+    const result = await run(settings.duration, warm ? warm.requests.total + settings.connections : 0);
+    const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+    return {
+      scenario: name,
+      reqPerSec: round(result.requests.average, 1),
+      p50Ms: round(result.latency.p50),
+      p99Ms: round(result.latency.p99),
+      percentOfCeiling: null,
+      requests: result.requests.total,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      flagged: result.non2xx + result.errors + result.timeouts > 0 || result.requests.total === 0,
+      answered2xx: result['2xx'] + (warm ? warm['2xx'] : 0),
+    };
+  } finally {
+    delete process.env.NUDGE_BENCH_BODIES;
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/** Bytes of every file under dir. */
+async function sizeOf(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    total += (await stat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
+  }
+  return total;
 }
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -184,6 +213,9 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
   }
 }
 
+let firstLoad: FirstLoad | null = null;
+let firstLoadFailure: string | undefined;
+
 async function measureScenarios(settings: Settings): Promise<Measurement[]> {
   const selected = settings.only.length ? scenarios.filter((s) => settings.only.includes(s.name)) : scenarios;
   const unknown = settings.only.filter((name) => !scenarios.some((s) => s.name === name));
@@ -218,25 +250,35 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
     try {
       for (const scenario of selected) {
         process.stdout.write(`measuring ${scenario.name} ...\n`);
+        let row: Measurement;
         try {
           const request = await scenario.setup({
             url: standalone.url,
             ...(standalone.analytics ? { analytics: standalone.analytics } : {}),
           });
-          const measured = await measure(scenario.name, standalone.url, request, settings);
-          if (request.itemsPerRequest) measured.itemsPerSec = measured.reqPerSec * request.itemsPerRequest;
+          row = await measure(scenario.name, standalone.url, request, settings);
+          if (request.itemsPerRequest) row.itemsPerSec = row.reqPerSec * request.itemsPerRequest;
           if (request.verify) {
             try {
-              await request.verify(measured.answered2xx);
+              await request.verify(row.answered2xx);
             } catch (err) {
-              measured.flagged = true;
-              measured.lost = describe(err);
+              row.flagged = true;
+              row.lost = describe(err);
             }
           }
-          results.push(measured);
         } catch (err) {
-          results.push(failed(scenario.name, err));
+          row = failed(scenario.name, err);
+          process.stdout.write(`SCENARIO FAILED: ${scenario.name}: ${row.failure}\n`);
         }
+        row.rssMb = mb(process.memoryUsage.rss());
+        row.dataMb = mb(await sizeOf(dataDir));
+        results.push(row);
+      }
+      process.stdout.write("measuring the reader's first load in Chromium ...\n");
+      try {
+        firstLoad = await measureFirstLoad(standalone.url);
+      } catch (err) {
+        firstLoadFailure = describe(err);
       }
     } finally {
       await standalone.close();
@@ -248,7 +290,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
 }
 
 function table(rows: Measurement[]): string {
-  const header = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', '% of ceiling', 'problems'];
+  const header = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', '% of ceiling', 'RSS MB', 'data MB', 'problems'];
   const lines = rows.map((r) => [
     r.scenario,
     r.failure ? '-' : r.reqPerSec.toFixed(1),
@@ -256,6 +298,8 @@ function table(rows: Measurement[]): string {
     r.failure ? '-' : r.p50Ms.toFixed(2),
     r.failure ? '-' : r.p99Ms.toFixed(2),
     r.percentOfCeiling === null ? '-' : `${r.percentOfCeiling.toFixed(1)}%`,
+    r.rssMb === undefined ? '-' : r.rssMb.toFixed(1),
+    r.dataMb === undefined ? '-' : r.dataMb.toFixed(1),
     problems(r),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
@@ -297,13 +341,32 @@ async function main(): Promise<void> {
       row.percentOfCeiling = Math.round((row.reqPerSec / ceilingRate) * 1000) / 10;
   }
 
+  process.stdout.write(
+    `\n${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}\n`,
+  );
   process.stdout.write(`\n${table(rows)}\n`);
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
     process.stdout.write(
-      `\n${flagged.length} measurement(s) flagged: their numbers include failed requests or are missing.\n`,
+      `\nBENCH FAILED: ${flagged.length} measurement(s) flagged (${flagged.map((r) => r.scenario).join(', ')}): their numbers include failed requests or are missing.\n`,
     );
     process.exitCode = 1;
+  }
+
+  if (firstLoadFailure) {
+    process.stdout.write(`\nBENCH FAILED: the first load could not be measured: ${firstLoadFailure}\n`);
+    process.exitCode = 1;
+  } else if (firstLoad) {
+    const lines = firstLoad.requests.map(
+      (r) => `| ${new URL(r.url).pathname} | ${r.encoding} | ${kb(r.wireBytes)} |`,
+    );
+    process.stdout.write(
+      `\n| first load in Chromium | encoding | over the wire |\n|---|---|---:|\n${lines.join('\n')}\n| **total** | | **${kb(firstLoad.wireBytes)}** (budget ${kb(WIRE_BUDGET)}) |\n`,
+    );
+    if (firstLoad.wireBytes > WIRE_BUDGET) {
+      process.stdout.write("\nThe reader's first load over the wire is over its budget.\n");
+      process.exitCode = 1;
+    }
   }
 
   const bundle = await measureBundle(join(dirname(fileURLToPath(import.meta.url)), '../web/dist'));
@@ -350,6 +413,7 @@ async function main(): Promise<void> {
       warmupSeconds: settings.warmup,
     },
     results: rows,
+    firstLoad,
     bundle,
     reminders,
   };

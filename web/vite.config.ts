@@ -1,5 +1,9 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const backend = 'http://localhost:8080';
 
@@ -23,8 +27,48 @@ const vendorGroups = [
   { name: 'toastify', test: /node_modules[\\/](react-toastify|clsx)[\\/]/, priority: 1 },
 ];
 
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map|webmanifest|ico)$/;
+
+/**
+ * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip, level 9) next to every compressible file of the
+ * build, once, at build time; the gateway serves them with Content-Encoding (gateway/src/web.ts).
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'nudge-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const entries = await readdir(outDir, { recursive: true, withFileTypes: true });
+      const files = entries.filter((e) => e.isFile() && COMPRESSIBLE.test(e.name));
+      await Promise.all(
+        files.map(async (entry) => {
+          const file = join(entry.parentPath, entry.name);
+          const bytes = await readFile(file);
+          if (bytes.length < 1024) return;
+          const [br, gz] = await Promise.all([
+            brotli(bytes, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+                [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+              },
+            }),
+            gzipped(bytes, { level: 9 }),
+          ]);
+          await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+        }),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

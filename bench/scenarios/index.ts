@@ -1,5 +1,5 @@
 import { feedPage, openPost } from './content';
-import { like } from './engagement';
+import { comment, like } from './engagement';
 import { isauth } from './isauth';
 import { reportData, webEventBatches, webEventSingle } from './reporting';
 import type { Scenario } from './types';
@@ -12,6 +12,7 @@ export const scenarios: Scenario[] = [
   feedPage,
   openPost,
   like,
+  comment,
   webEventSingle,
   webEventBatches,
   reportData,

@@ -7,6 +7,23 @@ const USERS = 10_000;
 const POSTS = 1_000;
 const TOPICS = ['Sleep', 'Focus', 'Movement', 'Gratitude', 'Calm'];
 const USER_BATCH = 500;
+/** Requests in flight while seeding posts: an admin's browser tabs, or an import script, not one at a time. */
+const SEED_CONCURRENCY = 8;
+
+/** Runs work(item) for every item with at most `limit` in flight; results keep the items' order. */
+async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next;
+      next += 1;
+      results[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
 
 export interface Seeded {
   admin: SignedIn;
@@ -26,7 +43,7 @@ async function api<T = unknown>(
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: method === 'GET' ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
+    signal: AbortSignal.timeout(300_000),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
@@ -60,7 +77,8 @@ async function seed(url: string): Promise<Seeded> {
   );
   for (const t of topics) if (TOPICS.includes(t.topic)) topicIds.push(t._id);
 
-  for (let from = 0; from < USERS; from += USER_BATCH) {
+  const userBatches = Array.from({ length: Math.ceil(USERS / USER_BATCH) }, (_, b) => b * USER_BATCH);
+  await inParallel(userBatches, 1, async (from) => {
     const emails = Array.from(
       { length: Math.min(USER_BATCH, USERS - from) },
       (_, i) => `reader${from + i}@bench.example`,
@@ -72,27 +90,30 @@ async function seed(url: string): Promise<Seeded> {
       { info: { emails: emails.join(' '), topics: topicIds.slice(0, 2) } },
       admin.token,
     );
-  }
+  });
 
-  const postIds: string[] = [];
-  for (let i = 0; i < POSTS; i += 1) {
-    const { template } = await api<{ template: { _id: string } }>(
-      url,
-      'POST',
-      '/api/template/add',
-      {
-        heading: `Daily nudge number ${i + 1}`,
-        body: paragraph.repeat(3),
-        subject: '',
-        subjects: [{ title: `Your nudge for today (${i + 1})` }],
-        topic: topicIds[i % topicIds.length],
-        status: true,
-        type: i % 10 === 0 ? 1 : 0,
-      },
-      admin.token,
-    );
-    postIds.push(template._id);
-  }
+  const postIds = await inParallel(
+    Array.from({ length: POSTS }, (_, i) => i),
+    SEED_CONCURRENCY,
+    async (i) => {
+      const { template } = await api<{ template: { _id: string } }>(
+        url,
+        'POST',
+        '/api/template/add',
+        {
+          heading: `Daily nudge number ${i + 1}`,
+          body: paragraph.repeat(3),
+          subject: '',
+          subjects: [{ title: `Your nudge for today (${i + 1})` }],
+          topic: topicIds[i % topicIds.length],
+          status: true,
+          type: i % 10 === 0 ? 1 : 0,
+        },
+        admin.token,
+      );
+      return template._id;
+    },
+  );
   const reader = await signIn(url, 'bench-reader@example.com');
   process.stdout.write(
     `seeded ${USERS} users, ${POSTS} posts in ${TOPICS.length} topics in ${Math.round((Date.now() - started) / 1000)} s\n`,

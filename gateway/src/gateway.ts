@@ -1,5 +1,6 @@
 import type { ServiceName } from '@nudge/contracts';
 import type { DevOutbox as PlatformDevOutbox } from '@nudge/platform';
+import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
@@ -41,6 +42,10 @@ export function createGateway(opts: GatewayOptions): Express {
 
   app.use(requestIdAndLog(opts.log));
   app.use(securityHeaders());
+  // Responses above 1 KB (JSON from the services included, as it streams back through the proxy) go out
+  // compressed when the client accepts it. Request bodies are never touched: they stream to the services as sent.
+  // Precompressed web assets already carry a Content-Encoding, which compression leaves alone.
+  app.use(compression({ threshold: 1024 }));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: true });

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { type Router } from 'express';
+import expressStaticGzip from 'express-static-gzip';
 
 /** Paths that belong to the gateway or the services: never answered with the web app. */
 const NOT_WEB = /^\/(?:api|auth|internal|healthz|readyz)(?:\/|$)/;
@@ -9,21 +10,29 @@ const NOT_WEB = /^\/(?:api|auth|internal|healthz|readyz)(?:\/|$)/;
  * The built web app: its files, and index.html for browser navigations to client-side routes
  * (GET/HEAD that ask for text/html, outside /api, /auth, /healthz and /readyz). Undefined when the
  * folder does not exist.
+ *
+ * The build writes a brotli (`.br`) and a gzip (`.gz`) copy next to every compressible file
+ * (web/vite.config.ts); the browser gets the smallest one it accepts, with `Content-Encoding` and
+ * `Vary: Accept-Encoding`, and no CPU is spent compressing per request.
  */
 export function webRouter(webDist: string | undefined): Router | undefined {
   if (!webDist) return undefined;
   const root = resolve(webDist);
   if (!existsSync(root) || !statSync(root).isDirectory()) return undefined;
   const indexHtml = join(root, 'index.html');
+  const assets = join(root, 'assets');
   const router = express.Router();
   router.use((req, _res, next) => (NOT_WEB.test(req.path) ? next('router') : next()));
   router.use(
-    express.static(root, {
-      setHeaders(res, path) {
-        // Vite puts content-hashed files under /assets; everything else may change between deploys.
-        if (path.startsWith(join(root, 'assets')))
-          res.setHeader('cache-control', 'public, max-age=31536000, immutable');
-        else res.setHeader('cache-control', 'no-cache');
+    expressStaticGzip(root, {
+      enableBrotli: true,
+      orderPreference: ['br', 'gzip'],
+      serveStatic: {
+        setHeaders(res, path) {
+          // Vite puts content-hashed files under /assets; everything else may change between deploys.
+          if (path.startsWith(assets)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+          else res.setHeader('cache-control', 'no-cache');
+        },
       },
     }),
   );

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { apiRoutes } from '@nudge/contracts';
 import type { OutboxMessage as DevOutboxMessage } from '@nudge/platform';
 import express, { type Express } from 'express';
@@ -82,11 +83,41 @@ let outboxBase: string;
 let ready = true;
 const logs = captureLog();
 const webDist = mkdtempSync(join(tmpdir(), 'nudge-web-'));
+const bigAsset = Buffer.from(
+  Array.from({ length: 400 }, (_, i) => `export const nudge${i} = "take a breath ${i}";`).join('\n'),
+);
+
+/** A raw HTTP exchange (fetch would decode Content-Encoding itself and hide it). */
+function raw(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: Buffer } = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      { method: init.method ?? 'GET', headers: init.headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
 
 beforeAll(async () => {
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Nudge web</title><div id="root"></div>');
   writeFileSync(join(webDist, 'assets', 'app-1234.js'), 'console.log("app");');
+  // What the web build writes: each compressible file with a brotli and a gzip copy next to it.
+  writeFileSync(join(webDist, 'assets', 'big-5678.js'), bigAsset);
+  writeFileSync(join(webDist, 'assets', 'big-5678.js.br'), brotliCompressSync(bigAsset));
+  writeFileSync(join(webDist, 'assets', 'big-5678.js.gz'), gzipSync(bigAsset));
 
   const auth = await start(fakeService('auth', seen));
   const content = await start(fakeService('content', seen));
@@ -241,6 +272,39 @@ describe('bodies', () => {
       body: raw,
     });
     expect(Buffer.from(json.bodyBase64!, 'base64').toString('utf8')).toBe(raw);
+  });
+});
+
+describe('compression', () => {
+  it('compresses a service answer above 1 KB for a client that accepts it; the request body arrives untouched', async () => {
+    const body = Buffer.from(JSON.stringify({ token: 't', note: 'é'.repeat(2000) }));
+    const res = await raw('/api/user/isauth', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+      body,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    const echo = JSON.parse(gunzipSync(res.body).toString('utf8')) as Echo;
+    expect(echo.bodySha256).toBe(createHash('sha256').update(body).digest('hex'));
+    expect(echo.headers['content-length']).toBe(String(body.length));
+  });
+
+  it('leaves small answers and clients that do not accept compression alone', async () => {
+    const small = await raw('/healthz', { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString('utf8'))).toEqual({ status: true });
+    const body = Buffer.from(JSON.stringify({ token: 't', note: 'x'.repeat(3000) }));
+    const identity = await raw('/api/user/isauth', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect((JSON.parse(identity.body.toString('utf8')) as Echo).bodySha256).toBe(
+      createHash('sha256').update(body).digest('hex'),
+    );
   });
 });
 
@@ -405,6 +469,25 @@ describe('web app', () => {
     expect(text).toBe('console.log("app");');
     const root = await call('/', { headers: { accept: 'text/html' } });
     expect(root.text).toContain('Nudge web');
+  });
+
+  it('serves the precompressed copy of a built file the browser accepts, with Content-Encoding and Vary', async () => {
+    const br = await raw('/assets/big-5678.js', { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(br.body).equals(bigAsset)).toBe(true);
+    expect(br.body.length).toBeLessThan(bigAsset.length / 3);
+
+    const gz = await raw('/assets/big-5678.js', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(bigAsset)).toBe(true);
+
+    const plain = await raw('/assets/big-5678.js', { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(bigAsset)).toBe(true);
   });
 
   it('never answers /api, /auth or a missing file with index.html', async () => {

@@ -53,9 +53,17 @@ const sendCsv = (res: Response, filename: string, csv: string) => {
 export function userRoutes(deps: UserRoutesDeps): Router {
   const { users, signIn, profile, admin, verifier } = deps;
   const router = Router();
-  // Roles are read from the users read model, so a role change applies at once to older tokens.
-  const currentRole = async (userId: string): Promise<Role | null> => (await users.get(userId))?.role ?? null;
-  router.use(authenticate({ verifier, currentRole }));
+  // Roles are read from the users read model, so a role change applies at once to older tokens. The user read for
+  // that is kept on the response (res.locals.signedInUser), so a handler that needs the user (isauth) does not read
+  // it a second time.
+  router.use((req, res, next) => {
+    const currentRole = async (userId: string): Promise<Role | null> => {
+      const user = await users.get(userId);
+      res.locals.signedInUser = user;
+      return user?.role ?? null;
+    };
+    authenticate({ verifier, currentRole })(req, res, next);
+  });
   const admins = requireRole('admin');
 
   router.post('/api/user/auth', async (req, res) => {
@@ -72,7 +80,8 @@ export function userRoutes(deps: UserRoutesDeps): Router {
   router.post('/api/user/isauth', async (req, res) => {
     parseBody(IsAuthRequest, req);
     if (!req.auth) throw unauthorized('Your session has expired; please sign in again');
-    const user = await users.get(req.auth.userId);
+    const read = res.locals.signedInUser as Awaited<ReturnType<UserRepository['get']>> | undefined;
+    const user = read?._id === req.auth.userId ? read : await users.get(req.auth.userId);
     if (!user) throw unauthorized('Your session has expired; please sign in again');
     // A token signed before a role change carries the old role: hand out a current one.
     const token =

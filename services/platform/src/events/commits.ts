@@ -32,6 +32,11 @@ export type CommitDoc = Doc & {
   published: boolean;
   /** Set once every registered projection applied the commit. */
   projected: boolean;
+  /**
+   * While `projected` is false: the projections that did apply the commit (one failed, or a later commit of the
+   * stream filled the gap), so catch-up applies it to the others only. Absent on a commit projected at once.
+   */
+  projectedBy?: string[];
 };
 
 export const commitId = (stream: string, fromVersion: number): string => `${stream}@${fromVersion}`;

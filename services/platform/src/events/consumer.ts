@@ -15,6 +15,14 @@ export interface ConsumerOptions {
   /** By event type; events of other types are recorded and otherwise ignored. */
   handlers: Record<string, EventHandler>;
   log: Logger;
+  /**
+   * How long a processed event id is kept (default 7 days, Kafka's default retention: a redelivery older than
+   * that cannot happen). Older ids are deleted now and then while the consumer works, so the collection stays
+   * proportional to recent traffic instead of growing forever.
+   */
+  processedRetentionMs?: number;
+  /** For tests: the consumer's clock. */
+  clock?: () => Date;
 }
 
 export interface Consumer {
@@ -23,6 +31,10 @@ export interface Consumer {
 }
 
 type ProcessedDoc = { _id: string; groupId: string; eventId: string; type: string; processedAt: string };
+
+const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
+/** At most one expiry sweep per this long (and never more often than the retention itself). */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
   try {
@@ -50,7 +62,24 @@ const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
 export function createConsumer(opts: ConsumerOptions): Consumer {
   const { bus, groupId, handlers, log } = opts;
   const processed = opts.store.collection<ProcessedDoc>(PROCESSED_EVENTS);
+  const clock = opts.clock ?? (() => new Date());
+  const retentionMs = opts.processedRetentionMs ?? DEFAULT_RETENTION_MS;
+  const sweepEveryMs = Math.min(SWEEP_EVERY_MS, retentionMs);
   let subscription: Subscription | undefined;
+  let lastSweep = clock().getTime();
+
+  /** Deletes this group's ids older than the retention, at most once per sweep interval (no timer: on traffic). */
+  const expireOld = async (now: Date): Promise<void> => {
+    if (now.getTime() - lastSweep < sweepEveryMs) return;
+    lastSweep = now.getTime();
+    const cutoff = new Date(now.getTime() - retentionMs).toISOString();
+    try {
+      const { deletedCount } = await processed.deleteMany({ groupId, processedAt: { $lt: cutoff } });
+      if (deletedCount > 0) log.debug({ groupId, deletedCount }, 'consumer: expired processed event ids');
+    } catch (err) {
+      log.warn({ err, groupId }, 'consumer: expiring processed event ids failed; retried later');
+    }
+  };
 
   const handle = async (message: BusMessage): Promise<void> => {
     const event = parseEnvelope(message);
@@ -79,22 +108,25 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
         throw err;
       }
     }
+    const now = clock();
     try {
       await processed.insertOne({
         _id: id,
         groupId,
         eventId: event.id,
         type: event.type,
-        processedAt: new Date().toISOString(),
+        processedAt: now.toISOString(),
       });
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
+    await expireOld(now);
   };
 
   return {
     async start() {
       if (subscription) return;
+      await processed.createIndex({ groupId: 1, processedAt: 1 });
       subscription = await bus.subscribe(groupId, opts.topics, handle);
       log.info({ groupId, topics: opts.topics }, 'consumer started');
     },

@@ -65,8 +65,13 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     return indexes;
   };
 
-  const head = async (stream: string): Promise<number> =>
-    (await events.findOne({ stream }, { sort: { toVersion: -1 } }))?.toVersion ?? 0;
+  /**
+   * Whether expectedVersion is the stream's head. The insert's unique _id (`<stream>@<expectedVersion>`) refuses a
+   * version that is taken (for 0: any existing stream); what is left to refuse is a version no commit ends at
+   * (a future one): one point lookup on the {stream, toVersion} index, none for a new stream.
+   */
+  const mayAppendAt = async (stream: string, expectedVersion: number): Promise<boolean> =>
+    expectedVersion === 0 || (await events.findOne({ stream, toVersion: expectedVersion })) !== null;
 
   const nextSeq = async (): Promise<number> => {
     const counter = await meta.findOneAndUpdate({ _id: 'seq' }, { $inc: { value: 1 } }, { upsert: true });
@@ -135,9 +140,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     if (newEvents.length === 0) return [];
     await ready();
 
-    // The unique _id alone stops two writers at the same version; this refuses a version that is
+    // The unique _id stops two writers at the same version and any stale version; this refuses a version that is
     // free but not the head (it would fork the stream).
-    if ((await head(stream)) !== expectedVersion) throw new ConcurrencyError(stream, expectedVersion);
+    if (!(await mayAppendAt(stream, expectedVersion))) throw new ConcurrencyError(stream, expectedVersion);
 
     const seq = await nextSeq();
     const now = clock();

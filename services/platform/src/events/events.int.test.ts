@@ -44,8 +44,12 @@ function world() {
 
   const received = mailerStore.collection<Received>('received');
   const handled: EventEnvelope[] = [];
-  const startMailer = async (groupId = 'mailer') => {
+  const startMailer = async (
+    groupId = 'mailer',
+    expiry: { processedRetentionMs?: number; clock?: () => Date } = {},
+  ) => {
     const consumer = createConsumer({
+      ...expiry,
       store: mailerStore,
       bus,
       groupId,
@@ -287,5 +291,36 @@ describe('event mechanism end to end (embedded adapters)', () => {
     await waitFor(() => seen.length === 1, 5_000, 'the retried handler');
     expect(seen).toEqual([event!.id]);
     await consumer.stop();
+  });
+
+  it('expires processed event ids older than the retention, so the collection shrinks', async () => {
+    w = world();
+    let now = new Date('2026-01-01T00:00:00Z');
+    await w.startMailer('mailer', { processedRetentionMs: 60_000, clock: () => now });
+    const processed = w.mailerStore.collection(PROCESSED_EVENTS);
+    const message = (id: string, stream: string): BusMessage => ({
+      topic: topicFor('orders'),
+      key: stream,
+      value: JSON.stringify({
+        id,
+        type: 'orders.Placed.v1',
+        stream,
+        version: 1,
+        occurredAt: now.toISOString(),
+        actor: null,
+        data: { n: 1 },
+        meta: {},
+      }),
+      headers: { 'event-id': id, 'event-type': 'orders.Placed.v1' },
+    });
+    await w.bus.publish(Array.from({ length: 5 }, (_, i) => message(`old-${i}`, `order-old-${i}`)));
+    await waitFor(async () => (await processed.countDocuments({})) === 5, 5_000, 'five ids recorded');
+
+    now = new Date(now.getTime() + 2 * 60_000); // past the retention
+    await w.bus.publish([message('new-1', 'order-new-1')]);
+    await waitFor(async () => (await w.receivedBy('order-new-1'))?.count === 1, 5_000, 'the new event');
+    await waitFor(async () => (await processed.countDocuments({})) === 1, 5_000, 'the old ids expired');
+    expect(await processed.findOne({ _id: 'mailer:new-1' })).toMatchObject({ eventId: 'new-1' });
+    expect(await processed.findOne({ _id: 'mailer:old-0' })).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { type CommitDoc, EVENTS, EVENTS_META, eventsOf, PROJECTION_CHECKPOINTS }
 import { createSerial } from './serial';
 import type { EventEnvelope, Projection } from './types';
 
-type CheckpointDoc = { _id: string; projection: string; stream: string; version: number };
+type CheckpointDoc = { _id: string; projection: string; seq: number; stream?: string };
 type MarkerDoc = { _id: string; projection: string; builtAt: string };
 
 export interface ProjectionRunner {
@@ -24,18 +24,19 @@ export interface ProjectionRunnerOptions {
   pageSize?: number;
 }
 
-const checkpointId = (projection: string, stream: string) => `${projection}:${stream}`;
 const markerId = (projection: string) => `projection:${projection}`;
 
 /**
  * Applies the event store's commits to the registered read models.
  *
- * - Every projection keeps a checkpoint per stream (the highest version it applied); events at or below it
- *   are skipped, so catch-up after a crash never applies an event twice in one process's view.
- * - A projection only ever sees a stream's events in version order: if its checkpoint is behind the commit
- *   being applied (an earlier commit failed to project), the missing events are read from the stream first.
- * - All projection work in a process runs one piece at a time (append, catchUp and rebuild never overlap).
- *   Consequently a projection must not call append itself (it would wait for itself).
+ * - A commit is marked `projected` once every projection applied it; until then `projectedBy` lists those that
+ *   did, so catch-up after a failure or a crash applies it to the others only.
+ * - A projection only ever sees a stream's events in version order: before a commit, the stream's earlier commits
+ *   still unprojected (an earlier failure) are applied to the projections that missed them (the gap is filled).
+ * - All projection work in a process runs one piece at a time (append, catchUp and rebuild never overlap): some
+ *   projections read, then write a document several streams share (content's feed order, a post's read count), which
+ *   per-stream ordering alone would let two commits interleave on. A projection must not call append itself.
+ * - Each projection keeps one checkpoint, `projection_checkpoints/<name>`: the highest commit sequence it applied.
  * - A projection registered after events exist (a new read model) has no "built" marker: catchUp() replays
  *   the whole store through it once.
  */
@@ -47,6 +48,8 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const meta = store.collection<MarkerDoc>(EVENTS_META);
   const projections: Projection[] = [];
   const serial = createSerial();
+  /** Projections whose checkpoint document exists (so advancing it is one conditional update). */
+  const checkpointed = new Set<string>();
 
   const register = (projection: Projection): void => {
     if (projections.some((p) => p.name === projection.name)) {
@@ -55,43 +58,49 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     projections.push(projection);
   };
 
-  const readCheckpoint = async (projection: string, stream: string): Promise<number> =>
-    (await checkpoints.findOne({ _id: checkpointId(projection, stream) }))?.version ?? 0;
-
-  const writeCheckpoint = (projection: string, stream: string, version: number) =>
-    checkpoints.replaceOne(
-      { _id: checkpointId(projection, stream) },
-      { _id: checkpointId(projection, stream), projection, stream, version },
-      { upsert: true },
-    );
-
-  /** Applies the commit's events (and any earlier ones the projection missed) past its checkpoint. */
-  const applyTo = async (projection: Projection, stream: string, commitEvents: EventEnvelope[]) => {
-    const first = commitEvents[0];
-    if (!first) return;
-    let checkpoint = await readCheckpoint(projection.name, stream);
-    let todo = commitEvents;
-    if (checkpoint < first.version - 1) {
-      const missed = (await opts.readStream(stream)).filter(
-        (e) => e.version > checkpoint && e.version < first.version,
+  /** Moves the projection's checkpoint up to seq (never down). */
+  const advanceCheckpoint = async (projection: string, seq: number): Promise<void> => {
+    if (!checkpointed.has(projection)) {
+      await checkpoints.updateOne(
+        { _id: projection },
+        { $setOnInsert: { projection, seq: 0 } },
+        { upsert: true },
       );
-      todo = [...missed, ...commitEvents];
+      checkpointed.add(projection);
     }
-    for (const event of todo) {
-      if (event.version <= checkpoint) continue;
-      await projection.apply(event);
-      checkpoint = event.version;
-      await writeCheckpoint(projection.name, stream, checkpoint);
-    }
+    await checkpoints.updateOne({ _id: projection, seq: { $lt: seq } }, { $set: { seq } });
   };
 
-  /** Applies one commit to every projection; true when all succeeded (the commit is then marked projected). */
+  /** The stream's commits before this one that are still unprojected, in stream order. */
+  const gapBefore = async (commit: CommitDoc): Promise<CommitDoc[]> =>
+    commit.fromVersion === 0
+      ? []
+      : events.find(
+          { stream: commit.stream, projected: false, toVersion: { $lte: commit.fromVersion } },
+          { sort: { fromVersion: 1 } },
+        );
+
+  const applyEvents = async (projection: Projection, commitEvents: EventEnvelope[]) => {
+    for (const event of commitEvents) await projection.apply(event);
+  };
+
+  /** Applies one commit to every projection that has not; true when all succeeded (the commit is then marked). */
   const applyCommit = async (commit: CommitDoc): Promise<boolean> => {
     const commitEvents = eventsOf(commit);
+    const gap = await gapBefore(commit);
+    const done = new Set(commit.projectedBy ?? []);
+    const succeeded: string[] = [];
     let ok = true;
     for (const projection of projections) {
+      if (done.has(projection.name)) continue;
       try {
-        await applyTo(projection, commit.stream, commitEvents);
+        for (const earlier of gap) {
+          if (earlier.projectedBy?.includes(projection.name)) continue;
+          await applyEvents(projection, eventsOf(earlier));
+          await events.updateOne({ _id: earlier._id }, { $addToSet: { projectedBy: projection.name } });
+        }
+        await applyEvents(projection, commitEvents);
+        succeeded.push(projection.name);
       } catch (err) {
         ok = false;
         log.error(
@@ -100,17 +109,24 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
         );
       }
     }
-    if (ok) await events.updateOne({ _id: commit._id }, { $set: { projected: true } });
+    if (ok) {
+      await events.updateOne({ _id: commit._id }, { $set: { projected: true }, $unset: { projectedBy: '' } });
+    } else if (succeeded.length > 0) {
+      await events.updateOne({ _id: commit._id }, { $addToSet: { projectedBy: { $each: succeeded } } });
+    }
+    for (const name of succeeded) await advanceCheckpoint(name, commit.seq);
     return ok;
   };
 
   /** reset + replay everything, for the given projections. Caller holds the serial lock. */
   const rebuildLocked = async (targets: Projection[]) => {
     if (targets.length === 0) return;
+    const names = targets.map((p) => p.name);
     for (const projection of targets) {
       await meta.deleteOne({ _id: markerId(projection.name) });
       await projection.reset();
       await checkpoints.deleteMany({ projection: projection.name });
+      checkpointed.delete(projection.name);
     }
     const applied = new Map<string, number>();
     for await (const event of opts.readAll()) {
@@ -118,18 +134,23 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       for (const projection of targets) await projection.apply(event);
       applied.set(event.stream, event.version);
     }
+    const last = await events.findOne({}, { sort: { seq: -1 } });
+    // The replay covered every commit, also those still unprojected: catch-up must not apply them again.
+    await events.updateMany({ projected: false }, { $addToSet: { projectedBy: { $each: names } } });
     for (const projection of targets) {
-      for (const [stream, version] of applied) await writeCheckpoint(projection.name, stream, version);
+      await advanceCheckpoint(projection.name, last?.seq ?? 0);
       await meta.replaceOne(
         { _id: markerId(projection.name) },
         { _id: markerId(projection.name), projection: projection.name, builtAt: new Date().toISOString() },
         { upsert: true },
       );
     }
-    log.info({ projections: targets.map((p) => p.name), streams: applied.size }, 'projections rebuilt');
+    log.info({ projections: names, streams: applied.size }, 'projections rebuilt');
   };
 
   const catchUpLocked = async (): Promise<number> => {
+    // Checkpoints used to be kept per stream; one per projection replaces them.
+    await checkpoints.deleteMany({ stream: { $exists: true } });
     const unbuilt: Projection[] = [];
     for (const projection of projections) {
       if (!(await meta.findOne({ _id: markerId(projection.name) }))) unbuilt.push(projection);
@@ -146,7 +167,10 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       if (page.length === 0) break;
       for (const commit of page) {
         afterSeq = commit.seq;
-        if (!(await applyCommit(commit))) {
+        // A gap filled since the page was read changed projectedBy: apply what the stored commit says.
+        const current = await events.findOne({ _id: commit._id });
+        if (!current || current.projected) continue;
+        if (!(await applyCommit(current))) {
           throw new Error(`catch-up stopped: a projection failed on commit ${commit._id} (see the log)`);
         }
         count += 1;

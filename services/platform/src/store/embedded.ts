@@ -5,6 +5,8 @@
  * same as on MongoDB. Every operation on a collection runs in one queue per collection, which makes
  * findOneAndUpdate (and every other read-modify-write) atomic within the process.
  */
+import { type FileHandle, open, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Datastore from '@seald-io/nedb';
 import { DuplicateKeyError } from '../errors';
@@ -42,10 +44,49 @@ export interface EmbeddedStoreOptions {
 
 type Raw = Record<string, unknown>;
 
+/** nedb's serializer (the datafile's line format), from the module its persistence uses. */
+const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
+  serialize(doc: unknown): string;
+};
+
+/** The parts of nedb's persistence (lib/persistence.js) the append path replaces. */
+interface NedbPersistence {
+  inMemoryOnly: boolean;
+  filename: string;
+  modes: { fileMode: number };
+  persistNewStateAsync(docs: unknown[]): Promise<void>;
+}
+
+/** nedb's index (lib/indexes.js): an AVL tree from key to documents. */
 interface NedbIndex {
   fieldName: string;
   unique: boolean;
+  getMatching(value: unknown): Raw[];
+  getBetweenBounds(query: Record<string, unknown>): Raw[];
 }
+
+type IndexKey = string | number | boolean;
+const isIndexKey = (v: unknown): v is IndexKey =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v));
+const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
+/** Candidates few enough that narrowing them further by a range is not worth walking the range. */
+const SMALL_ENOUGH = 64;
+
+/** The filter's per-field conditions that must all hold: its top-level fields and those of top-level $and. */
+function indexableConditions(filter: Filter): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const part of value) if (isPlainObject(part)) out.push(...indexableConditions(part));
+    } else if (!key.startsWith('$')) out.push([key, value]);
+  }
+  return out;
+}
+
+/** Appended datafile lines below which no compaction is triggered by writes (the periodic one still runs). */
+const COMPACT_AFTER_LINES = 5_000;
+/** Appended bytes (characters) below which no compaction is triggered by writes. */
+const COMPACT_AFTER_BYTES = 4 * 1024 * 1024;
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 
@@ -68,8 +109,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly loaded: Promise<void>;
   private readonly timer: NodeJS.Timeout | null = null;
   private closed = false;
-  /** Single-field indexes made for a compound index's leading field (see createIndex). */
-  private readonly leadingOnly = new Set<string>();
+  /** Single-field indexes made to serve a compound index's fields (see createIndex). */
+  private readonly servingOnly = new Set<string>();
+  /** Plain (not unique) compound indexes: declared, served by their fields' own indexes (see createIndex). */
+  private readonly declaredOnly = new Map<string, boolean>();
 
   constructor(
     readonly name: string,
@@ -77,6 +120,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     compactEveryMs: number,
   ) {
     this.db = new Datastore<Raw>(filename ? { filename } : { inMemoryOnly: true });
+    if (filename) this.keepDatafileOpen();
     // Every task awaits the load first; a datafile that cannot be read fails every operation (never hangs).
     this.loaded = this.db.loadDatabaseAsync();
     this.loaded.catch(() => undefined);
@@ -89,24 +133,147 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  /** The datafile, open for appending (nedb's own append opens and closes it for every write). */
+  private datafile: Promise<FileHandle> | undefined;
+  /** Lines nedb handed over and not yet written, and counters of batches queued and written. */
+  private pendingLines = '';
+  private queuedBatches = 0;
+  private writtenBatches = 0;
+  private writing: Promise<void> | null = null;
+  private readonly durableWaiters: Array<{ upTo: number; resolve(): void; reject(err: unknown): void }> = [];
+
+  /**
+   * Group commit. nedb appends every write with fs.appendFile (an open, a write and a close) and runs the next
+   * operation of the collection only after that; under load the file system was the largest cost left. Here nedb's
+   * append only queues its lines; one writer appends whatever has queued meanwhile, in order, through a handle kept
+   * open until the next compaction replaces the file; and an operation resolves to its caller only once its lines
+   * are written (see exclusive), so an acknowledged write is in the file as before.
+   */
+  private keepDatafileOpen(): void {
+    const persistence = (this.db as unknown as { persistence: NedbPersistence }).persistence;
+    persistence.persistNewStateAsync = async (docs) => {
+      let lines = '';
+      // The adapter sets no serialization hooks, so a line is nedb's serialization itself.
+      for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
+      if (lines.length === 0) return;
+      this.pendingLines += lines;
+      this.appendedBytes += lines.length;
+      this.queuedBatches += 1;
+      this.writing ??= this.writePending(persistence);
+    };
+  }
+
+  private async writePending(persistence: NedbPersistence): Promise<void> {
+    try {
+      while (this.pendingLines) {
+        const lines = this.pendingLines;
+        const upTo = this.queuedBatches;
+        this.pendingLines = '';
+        try {
+          this.datafile ??= open(persistence.filename, 'a', persistence.modes.fileMode);
+          await (await this.datafile).appendFile(lines, 'utf8');
+          this.written(upTo);
+        } catch (err) {
+          this.written(upTo, err);
+        }
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  /** Settles the callers whose lines are in batches up to upTo. */
+  private written(upTo: number, err?: unknown): void {
+    this.writtenBatches = Math.max(this.writtenBatches, upTo);
+    for (let i = this.durableWaiters.length - 1; i >= 0; i--) {
+      const waiter = this.durableWaiters[i];
+      if (!waiter || waiter.upTo > upTo) continue;
+      this.durableWaiters.splice(i, 1);
+      if (err === undefined) waiter.resolve();
+      else waiter.reject(err);
+    }
+  }
+
+  /** Resolves once the batches queued up to upTo are written (rejects if writing them failed). */
+  private durable(upTo: number): Promise<void> {
+    if (this.writtenBatches >= upTo) return Promise.resolve();
+    return new Promise((resolve, reject) => this.durableWaiters.push({ upTo, resolve, reject }));
+  }
+
+  /** Lets queued lines finish and closes the append handle (before a compaction replaces the file). */
+  private async closeDatafile(): Promise<void> {
+    await this.writing;
+    const handle = this.datafile;
+    this.datafile = undefined;
+    if (handle) await (await handle.catch(() => null))?.close();
+  }
+
   /** Rewrites the append-only datafile with one line per live document. */
   private async compact(): Promise<void> {
     if (!this.filename) return;
     await this.loaded;
+    await this.closeDatafile();
     await this.db.compactDatafileAsync();
+    // The rewritten file holds everything queued so far.
+    this.written(this.queuedBatches);
+    this.appended = 0;
+    this.appendedBytes = 0;
+    this.compactedBytes = (await stat(this.filename).catch(() => ({ size: 0 }))).size;
+    this.nextCheck = COMPACT_AFTER_LINES;
+    this.compactionQueued = false;
+  }
+
+  /** Lines and bytes appended to the datafile since the last compaction (nedb appends every write). */
+  private appended = 0;
+  private appendedBytes = 0;
+  /** The datafile's size right after the last compaction (about the live data's size). */
+  private compactedBytes = 0;
+  private compactionQueued = false;
+  private nextCheck = COMPACT_AFTER_LINES;
+
+  /**
+   * Counts appended lines; once they outnumber the live documents twice over (and at least COMPACT_AFTER_LINES),
+   * or the bytes appended are twice the file's size after the last compaction (and at least COMPACT_AFTER_BYTES:
+   * one large document rewritten again and again), queues a compaction, so the file stays proportional to the live
+   * data between the periodic ones.
+   */
+  private noteAppended(lines: number): void {
+    if (!this.filename) return;
+    this.appended += lines;
+    if (this.compactionQueued) return;
+    if (this.appendedBytes < Math.max(COMPACT_AFTER_BYTES, 2 * this.compactedBytes)) {
+      if (this.appended < this.nextCheck) return;
+      // Counting the live documents walks the _id index: do it once per COMPACT_AFTER_LINES / 5 lines at most.
+      this.nextCheck = this.appended + COMPACT_AFTER_LINES / 5;
+      if (this.appended < 2 * this.db.getAllData().length) return;
+    }
+    this.compactionQueued = true;
+    void this.queue
+      .run(() => this.compact())
+      .catch(() => {
+        this.compactionQueued = false;
+      });
   }
 
   // --- plumbing ------------------------------------------------------------------------------
 
   private exclusive<R>(task: () => Promise<R>): Promise<R> {
     if (this.closed) return Promise.reject(new Error(`document store is closed (collection ${this.name})`));
-    return this.queue.run(async () => {
+    let upTo = 0;
+    const done = this.queue.run(async () => {
       try {
         await this.loaded;
         return await task();
       } catch (err) {
         throw this.translate(err);
+      } finally {
+        upTo = this.queuedBatches;
       }
+    });
+    // The next operation runs while this one's lines are being written; its caller hears back once they are.
+    return done.then(async (result) => {
+      await this.durable(upTo);
+      return result;
     });
   }
 
@@ -124,53 +291,87 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return (this.db as unknown as { indexes: Record<string, NedbIndex> }).indexes;
   }
 
-  /** A nedb query that lets its indexes narrow the candidates, then applies the exact MongoDB predicate. */
-  private nedbQuery(filter: Filter | undefined, predicate: Predicate): Raw {
-    const query: Raw = {
-      $where(this: unknown) {
-        return predicate(this);
-      },
-    };
-    if (!filter) return query;
+  /**
+   * The stored documents (nedb's own objects, never handed out) that can match the filter: the smallest set any
+   * index offers for the filter's conditions on indexed fields (equality, $eq, $in, ranges, every field of a
+   * compound index), or every document when no index applies. Always a superset of the matches: the exact
+   * MongoDB predicate runs on each candidate afterwards.
+   */
+  private candidates(filter: Filter | undefined): Raw[] {
+    if (!filter) return this.db.getAllData();
     const indexes = this.indexes;
-    for (const [key, value] of Object.entries(filter)) {
-      if (key.startsWith('$') || key.includes('.') || !indexes[key]) continue;
-      if (
-        typeof value === 'string' ||
-        typeof value === 'boolean' ||
-        (typeof value === 'number' && !Number.isNaN(value))
-      ) {
-        query[key] = value;
+    const conditions = indexableConditions(filter);
+    let best: Raw[] | null = null;
+    const consider = (docs: Raw[]) => {
+      if (best === null || docs.length < best.length) best = docs;
+    };
+    const equalities = new Map<string, IndexKey>();
+    const ranges: Array<[NedbIndex, Record<string, unknown>]> = [];
+    for (const [field, condition] of conditions) {
+      const index = indexes[field];
+      if (isIndexKey(condition)) {
+        equalities.set(field, condition);
+        if (index) consider(index.getMatching(condition));
+        continue;
+      }
+      if (!index || !isPlainObject(condition)) continue;
+      const ops = Object.keys(condition);
+      if (ops.length === 1 && ops[0] === '$eq' && isIndexKey(condition.$eq)) {
+        equalities.set(field, condition.$eq);
+        consider(index.getMatching(condition.$eq));
       } else if (
-        key === '_id' &&
-        isPlainObject(value) &&
-        Object.keys(value).length === 1 &&
-        Array.isArray(value.$in) &&
-        value.$in.every((v) => typeof v === 'string')
+        ops.length === 1 &&
+        ops[0] === '$in' &&
+        Array.isArray(condition.$in) &&
+        condition.$in.every(isIndexKey)
       ) {
-        query[key] = { $in: value.$in };
+        consider(index.getMatching(condition.$in));
+      } else if (
+        ops.length > 0 &&
+        ops.every((op) => RANGE_OPERATORS.has(op) && isIndexKey(condition[op]) && condition[op] !== null)
+      ) {
+        ranges.push([index, condition]);
       }
     }
-    return query;
+    // A range can hold most of the collection: walk it only when no equality already narrowed the search enough.
+    for (const [index, condition] of ranges) {
+      if (best !== null && (best as Raw[]).length <= SMALL_ENOUGH) break;
+      // A document with an array value sits under several keys of the range: once is enough.
+      consider([...new Set(index.getBetweenBounds(condition))]);
+    }
+    for (const [name, index] of Object.entries(indexes)) {
+      if (!name.includes(',')) continue;
+      const key: Raw = {};
+      const fields = name.split(',');
+      if (!fields.every((f) => equalities.has(f))) continue;
+      for (const f of fields) key[f] = equalities.get(f);
+      consider(index.getMatching(key));
+    }
+    return best ?? this.db.getAllData();
   }
 
+  /** The stored documents matching the predicate, sorted, skipped and limited (not copies: never hand them out). */
+  private matchingStored(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
+    const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
+    const start = opts.skip ?? 0;
+    const limit = opts.limit ?? 0;
+    const found: Raw[] = [];
+    for (const doc of this.candidates(filter)) {
+      if (!predicate(doc)) continue;
+      found.push(doc);
+      if (!hasSort && limit && found.length >= start + limit) break;
+    }
+    const ordered = hasSort ? sortDocs(found, opts.sort) : found;
+    return limit ? ordered.slice(start, start + limit) : start ? ordered.slice(start) : ordered;
+  }
+
+  /** Copies of the matching documents (safe to hand out and to change). */
   private async matching(
     filter: Filter | undefined,
     predicate: Predicate,
     opts: FindOptions = {},
   ): Promise<Raw[]> {
-    const query = this.nedbQuery(filter, predicate);
-    const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
-    if (!hasSort) {
-      let cursor = this.db.findAsync<Raw>(query);
-      if (opts.skip) cursor = cursor.skip(opts.skip);
-      if (opts.limit) cursor = cursor.limit(opts.limit);
-      return (await cursor) as unknown as Raw[];
-    }
-    const all = (await this.db.findAsync<Raw>(query)) as unknown as Raw[];
-    const sorted = sortDocs(all, opts.sort);
-    const start = opts.skip ?? 0;
-    return opts.limit ? sorted.slice(start, start + opts.limit) : sorted.slice(start);
+    return this.matchingStored(filter, predicate, opts).map((doc) => cloneValue(doc));
   }
 
   /** MongoDB indexes a missing field as null; nedb tells them apart. Checks that case before a write. */
@@ -181,7 +382,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const keyFilter = uniqueKeyFilter(doc, fields);
       if (!keyFilter) continue;
       const same = compileFilter(keyFilter);
-      const clash = this.db.getAllData().find((other) => other._id !== doc._id && same(other));
+      const clash = this.candidates(keyFilter).find((other) => other._id !== doc._id && same(other));
       if (clash) {
         throw new DuplicateKeyError(
           `E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(keyFilter)}`,
@@ -193,11 +394,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private async insertRaw(doc: Raw): Promise<void> {
     this.checkNullishUniqueKeys(doc);
     await this.db.insertAsync(doc);
+    this.noteAppended(1);
   }
 
   private async replaceRaw(id: unknown, doc: Raw): Promise<void> {
     this.checkNullishUniqueKeys(doc);
     await this.db.updateAsync({ _id: id }, doc, {});
+    this.noteAppended(1);
   }
 
   private prepareInsert(doc: T): Raw {
@@ -250,9 +453,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async countDocuments(filter: Filter = {}): Promise<number> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
-    return this.exclusive(
-      async () => (await this.db.countAsync(this.nedbQuery(filter, predicate))) as unknown as number,
-    );
+    return this.exclusive(async () => this.matchingStored(filter, predicate).length);
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -344,7 +545,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.exclusive(async () => {
       const [found] = await this.matching(filter, predicate, { limit: 1 });
       if (!found) return { deletedCount: 0 };
-      return { deletedCount: await this.db.removeAsync({ _id: found._id }, {}) };
+      const deletedCount = await this.db.removeAsync({ _id: found._id }, {});
+      this.noteAppended(deletedCount);
+      return { deletedCount };
     });
   }
 
@@ -352,12 +555,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
     return this.exclusive(async () => {
-      if (Object.keys(filter).length === 0)
-        return { deletedCount: await this.db.removeAsync({}, { multi: true }) };
-      const found = await this.matching(filter, predicate);
-      if (found.length === 0) return { deletedCount: 0 };
-      const ids = found.map((d) => d._id);
-      return { deletedCount: await this.db.removeAsync({ _id: { $in: ids } }, { multi: true }) };
+      const ids =
+        Object.keys(filter).length === 0 ? null : this.matchingStored(filter, predicate).map((d) => d._id);
+      if (ids?.length === 0) return { deletedCount: 0 };
+      const deletedCount = await this.db.removeAsync(ids ? { _id: { $in: ids } } : {}, { multi: true });
+      this.noteAppended(deletedCount);
+      return { deletedCount };
     });
   }
 
@@ -374,10 +577,19 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const fieldName = fields.join(',');
     return this.exclusive(async () => {
       if (fieldName === '_id') return; // always there, always unique
+      const declared = this.declaredOnly.get(fieldName);
+      if (declared !== undefined) {
+        if (declared !== unique)
+          throw new Error(
+            `An index on ${fieldName} already exists with different options (unique: ${declared})`,
+          );
+        return;
+      }
+      const compound = fields.length > 1;
       const existing = this.indexes[fieldName];
-      if (existing && this.leadingOnly.has(fieldName)) {
-        // Created only to serve a compound index's leading field: the index asked for now replaces it.
-        this.leadingOnly.delete(fieldName);
+      if (existing && this.servingOnly.has(fieldName)) {
+        // Created only to serve a compound index's field: the index asked for now replaces it.
+        this.servingOnly.delete(fieldName);
         await this.db.removeIndexAsync(fieldName);
       } else if (existing) {
         if (existing.unique !== unique) {
@@ -385,16 +597,24 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
             `An index on ${fieldName} already exists with different options (unique: ${existing.unique})`,
           );
         }
-        return;
+        if (!compound || unique) return;
+        // A plain compound index an older version kept in nedb: its fields' own indexes serve it now.
+        await this.db.removeIndexAsync(fieldName);
       }
-      await this.db.ensureIndexAsync({ fieldName: fields.length === 1 ? fieldName : fields, unique });
-      // Queries narrow candidates by single-field indexes only (nedbQuery). Like MongoDB, where a compound index
-      // serves queries on its leading field, the leading field of a compound index gets a plain index too, so
-      // `{stream}` or `{published: false}` lookups do not scan the whole collection.
-      const leading = fields[0];
-      if (fields.length > 1 && leading && leading !== '_id' && !this.indexes[leading]) {
-        await this.db.ensureIndexAsync({ fieldName: leading });
-        this.leadingOnly.add(leading);
+      // nedb's compound index answers equality on all its fields only, and orders its keys by field name, not by
+      // the index's field order, so it cannot serve a prefix or a range; and every write updates every index.
+      // So each field of a compound index gets a plain index (`{stream}` or `{published: false}` are lookups,
+      // `{topic, offset: {$gt: n}}` takes the smaller of the topic's messages and the messages past n, see
+      // candidates), and nedb keeps a compound index only where it enforces uniqueness.
+      if (!compound || unique)
+        await this.db.ensureIndexAsync({ fieldName: compound ? fields : fieldName, unique });
+      else this.declaredOnly.set(fieldName, false);
+      if (compound) {
+        for (const field of fields) {
+          if (field === '_id' || this.indexes[field]) continue;
+          await this.db.ensureIndexAsync({ fieldName: field });
+          this.servingOnly.add(field);
+        }
       }
     });
   }

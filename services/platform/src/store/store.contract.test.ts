@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from '../errors';
 import { createEmbeddedStore } from './embedded';
 import { createMongoStore, dropMongoDatabase } from './mongo';
-import type { Collection, Doc, DocumentStore } from './types';
+import type { Collection, Doc, DocumentStore, Filter } from './types';
 
 export interface StoreContractOptions {
   /** Calling makeStore again reaches the same data (a directory, a database): also test close and reopen. */
@@ -827,6 +827,41 @@ export function describeStoreContract(
         expect(await c.findOne({ _id: '1' })).toMatchObject({ email: expect.any(String) });
       });
 
+      it('answers indexed queries exactly as unindexed ones (equality, $in, ranges, arrays, compound prefixes)', async () => {
+        const docs = [
+          { _id: '1', topic: 't1', offset: 1, tags: [1, 5, 9], on: true },
+          { _id: '2', topic: 't1', offset: 2, tags: [2], on: false },
+          { _id: '3', topic: 't2', offset: 1, tags: [], on: true },
+          { _id: '4', topic: 't2', offset: 2, tags: 'x', on: true },
+          { _id: '5', topic: 't2', offset: 3, on: false },
+        ];
+        const plain = fresh();
+        const indexed = fresh();
+        await indexed.createIndex({ topic: 1, offset: 1 }, { unique: true });
+        await indexed.createIndex({ tags: 1 });
+        await indexed.createIndex({ on: 1, offset: -1 });
+        await plain.insertMany(docs);
+        await indexed.insertMany(docs);
+        const filters: Filter[] = [
+          { topic: 't2', offset: { $gt: 1 } },
+          { topic: 't1', offset: 2 },
+          { offset: { $gte: 2, $lt: 3 } },
+          { tags: { $gt: 0 } },
+          { tags: { $lte: 5 } },
+          { tags: 5 },
+          { tags: { $in: [2, 9, 'x'] } },
+          { on: false, offset: { $lt: 3 } },
+          { $and: [{ topic: 't2' }, { on: true }] },
+          { topic: { $in: ['t1', 't3'] }, tags: { $gt: 4 } },
+        ];
+        for (const filter of filters) {
+          const want = await plain.find(filter, { sort: { _id: 1 } });
+          expect(await indexed.find(filter, { sort: { _id: 1 } }), JSON.stringify(filter)).toEqual(want);
+          expect(await indexed.countDocuments(filter), JSON.stringify(filter)).toBe(want.length);
+        }
+        expect((await indexed.find({ tags: { $gt: 0 } })).map((d) => d._id).sort()).toEqual(['1', '2']);
+      });
+
       it('a compound unique index is unique across the whole key', async () => {
         const c = fresh();
         await c.createIndex({ tenant: 1, slug: 1 }, { unique: true });
@@ -932,6 +967,54 @@ describe('embedded (directory)', () => {
       { _id: 'a', n: 5 },
     ]);
     expect(() => store.collection('x')).toThrow(/closed/);
+  });
+
+  it('compacts a datafile whose one large document is rewritten again and again', async () => {
+    const store = createEmbeddedStore({ dir });
+    const c = store.collection<Loose>('big_check');
+    const ids: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      ids.push(`post-${String(i).padStart(20, '0')}`);
+      await c.replaceOne({ _id: 'order' }, { _id: 'order', ids }, { upsert: true });
+    }
+    const size = readFileSync(join(dir, 'big_check.db'), 'utf8').length;
+    // Every rewrite appended: about 28 * (1 + ... + 600) = 5 MB without compaction; one copy is about 17 KB.
+    expect(size).toBeLessThan(3 * 1024 * 1024);
+    expect((await c.findOne({ _id: 'order' }))?.ids).toHaveLength(600);
+    await store.close();
+  });
+
+  it('has every acknowledged write in the datafile, also when many arrive at once', async () => {
+    const store = createEmbeddedStore({ dir });
+    const c = store.collection<Loose>('group_check');
+    await Promise.all(Array.from({ length: 300 }, (_, i) => c.insertOne({ _id: `g${i}`, n: i })));
+    await c.updateOne({ _id: 'g7' }, { $set: { n: -7 } });
+    const lines = readFileSync(join(dir, 'group_check.db'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Loose);
+    expect(new Set(lines.map((d) => d._id)).size).toBe(300);
+    expect(lines.at(-1)).toEqual({ _id: 'g7', n: -7 });
+    await store.close();
+    const reopened = createEmbeddedStore({ dir });
+    expect(await reopened.collection<Loose>('group_check').countDocuments({})).toBe(300);
+    expect(await reopened.collection<Loose>('group_check').findOne({ _id: 'g7' })).toEqual({
+      _id: 'g7',
+      n: -7,
+    });
+    await reopened.close();
+  });
+
+  it('compacts a datafile while it is open once appended lines far outnumber the live documents', async () => {
+    const store = createEmbeddedStore({ dir });
+    const c = store.collection<Loose>('busy_check');
+    await c.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: `d${i}`, n: 0 })));
+    for (let i = 0; i < 12_000; i++) await c.updateOne({ _id: `d${i % 10}` }, { $inc: { n: 1 } });
+    expect(await c.findOne({ _id: 'd3' })).toEqual({ _id: 'd3', n: 1_200 });
+    const lines = readFileSync(join(dir, 'busy_check.db'), 'utf8').split('\n').filter(Boolean);
+    // Without compaction the file would hold 12,010 lines (nedb appends every write).
+    expect(lines.length).toBeLessThan(8_000);
+    await store.close();
   });
 });
 
