@@ -290,7 +290,17 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
 }
 
 function table(rows: Measurement[]): string {
-  const header = ['scenario', 'req/s', 'items/s', 'p50 ms', 'p99 ms', '% of ceiling', 'RSS MB', 'data MB', 'problems'];
+  const header = [
+    'scenario',
+    'req/s',
+    'items/s',
+    'p50 ms',
+    'p99 ms',
+    '% of ceiling',
+    'RSS MB',
+    'data MB',
+    'problems',
+  ];
   const lines = rows.map((r) => [
     r.scenario,
     r.failure ? '-' : r.reqPerSec.toFixed(1),
