@@ -1,0 +1,24 @@
+import { ConfigError, createLogger, loadConfig } from '@nudge/platform';
+import { Client, Connection } from '@temporalio/client';
+import { ensureSchedules } from './worker';
+
+/**
+ * One-shot (the Kubernetes setup Job): creates the reminder and renewal Schedules if they do not exist, then exits.
+ * Idempotent; the worker does the same at every start, so this only makes the Schedules exist before any worker runs.
+ */
+async function main() {
+  const config = loadConfig(process.env);
+  if (!config.TEMPORAL_ADDRESS) throw new ConfigError(['TEMPORAL_ADDRESS is not set: nothing to bootstrap']);
+  const log = createLogger('nudge', config.LOG_LEVEL).child({ service: 'workflows-bootstrap' });
+  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  try {
+    await ensureSchedules(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config, log);
+  } finally {
+    await connection.close();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});
