@@ -308,7 +308,12 @@ export const EventLogRequest = z.object({
 });
 
 /** Request and response schemas of the engagement service's /api routes (likes, comments, history, check-ins, event intake). */
+/** The signed token of a reminder's tracking link (open image, tracked click). */
+export const TrackingParams = z.object({ token: z.string().min(10).max(4000) });
+
 export const ENGAGEMENT_SCHEMAS: RouteSchemas = {
+  'GET /api/reminder/open/:token': { params: TrackingParams, produces: 'image/gif' },
+  'GET /api/reminder/go/:token': { params: TrackingParams, produces: 'text/html' },
   'POST /api/like/getalllikedpost': {
     query: EngagementPageQuery,
     body: LikedPostsRequest,

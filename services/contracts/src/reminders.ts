@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { Id, Role } from './common';
 import { ReaderPost, SiteSettings } from './content';
-import { CheckinScale } from './engagement';
+import { CheckinScale, TrackingParams } from './engagement';
+
+export { TrackingParams };
+
 import { ReminderEvents, ReminderLinkKind } from './events-reminders';
 
 // ── internal routes of the daily reminders (issue 11); all batch: one call per batch of readers ──
@@ -114,8 +117,6 @@ export const TrackingClaims = z.object({
   to: z.string().optional(),
 });
 export type TrackingClaims = z.infer<typeof TrackingClaims>;
-
-export const TrackingParams = z.object({ token: z.string().min(10).max(4000) });
 
 /** billing: one renewal tick at an instant (notices 7 days ahead, expiry after the grace period). */
 export const RunDueRequest = z.object({ at: Instant });
