@@ -762,10 +762,6 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       'page_visit',
       '/eventlogs-check',
     ]);
-    await grid
-      .getByRole('row', { name: new RegExp(`${dee.id}.*sign_in`) })
-      .first()
-      .waitFor();
     expect(
       (await grid.getByRole('columnheader').allInnerTexts()).map((t) => t.trim()).filter(Boolean),
     ).toEqual(['User Id', 'Event Type', 'Event Value']);
@@ -777,7 +773,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       page.getByRole('button', { name: 'Download all' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('EventLogs.csv');
-    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
     expect(lines[0]).toBe('Id,User Id,User Email,Event Type,Event Value,Created On');
     const dees = lines.filter((l) => l.includes(`,${dee.id},dee.reader@example.com,`));
     expect(dees.some((l) => l.includes(',page_visit,/eventlogs-check,'))).toBe(true);
@@ -810,7 +806,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       page.waitForEvent('download', { timeout: 60_000 }),
       (async () => {
         await page.getByRole('button', { name: 'Download all' }).click();
-        const status = page.getByRole('status').filter({ hasText: /Downloading… \d+ KB/ });
+        const status = page.getByRole('status').filter({ hasText: /Downloading… [1-9]\d* KB/ });
         await status.getByRole('progressbar', { name: 'Download progress' }).waitFor();
         expect(await page.getByRole('button', { name: 'Download all' }).isDisabled()).toBe(true);
         await e2e.shot(page, 'admin-eventlogs-progress-1280');
@@ -822,7 +818,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       downloadThroughput: -1,
       uploadThroughput: -1,
     });
-    const bigLines = (await readFile(await big.path(), 'utf8')).trim().split('\n');
+    const bigLines = (await readFile(await big.path(), 'utf8')).trim().split(/\r?\n/);
     expect(bigLines.filter((l) => l.includes(',page_visit,/bulk/')).length).toBe(3000);
     await page.getByRole('status').waitFor({ state: 'detached' });
     await page.setViewportSize({ width: 450, height: 900 });
