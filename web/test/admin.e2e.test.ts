@@ -550,6 +550,8 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     expect(await access.getByText(bea.id).count()).toBe(0);
     await dialog.getByLabel('Upload Logo').setInputFiles(PNG_FILE);
     await dialog.getByText('An uploaded logo is set').waitFor();
+    await e2e.shot(page, 'admin-report-edit-1280');
+    expect(await a11yFailures(page, 'report edit')).toEqual([]);
     await dialog.getByRole('button', { name: 'Submit' }).click();
     await toast(page, 'Report updated successfully');
     await grid

@@ -101,6 +101,11 @@ function IdListField({
   return (
     <Stack spacing={1}>
       {ids.length > 0 && (
+        <Typography variant="caption" color="text.secondary" component="p">
+          {label}
+        </Typography>
+      )}
+      {ids.length > 0 && (
         <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }} role="group" aria-label={label}>
           {ids.map((id) => {
             const remove = () => onIds(ids.filter((x) => x !== id));
