@@ -141,90 +141,6 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     await anonymous.context.close();
   });
 
-  it('the report viewer shows its error view with a way home (reporting answers 503 until merged)', async () => {
-    const { context, page } = await pageAs(reader, 450);
-    await page.goto('/report/0123456789abcdef01234567');
-    // A signed-in non-admin is not redirected: the server decides (a report's access users may view it).
-    await page.getByText('Something Bad Happen!').waitFor();
-    expect(new URL(page.url()).pathname).toBe('/report/0123456789abcdef01234567');
-    await e2e.shot(page, 'admin-report-error-450');
-    await page.getByRole('link', { name: 'Back to Home Page' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
-    await context.close();
-  });
-
-  it('the report viewer renders the spec shape of report data (answers stubbed in the browser until reporting merges)', async () => {
-    const { context, page } = await pageAs(admin);
-    const asked: URLSearchParams[] = [];
-    await page.route('**/api/report/data?**', async (route) => {
-      const query = new URL(route.request().url()).searchParams;
-      asked.push(query);
-      const quarterly = query.get('view') === 'quarterly';
-      const row = (period: string, active: number, answers: Array<{ qid: string; total: number }>) => ({
-        period,
-        uniquePeopleCount: 10,
-        activePeopleCount: active,
-        activePeoplePercentage: active * 10,
-        questionsSent: 8,
-        questionsAnswered: 4,
-        responseRate: 50,
-        answers,
-      });
-      await route.fulfill({
-        json: {
-          success: true,
-          logo: '',
-          data: quarterly
-            ? [row('2026-Q3', 6, []), row('2026-Q4', 7, [{ qid: 'q1', total: 3 }])]
-            : [row('2025-12', 5, []), row('2026-01', 6, [{ qid: 'q1', total: 9 }]), row('2026-02', 7, [])],
-          pagination: { currentPage: Number(query.get('page')), totalPages: 2 },
-          questions: [
-            { _id: 'q1', body: 'How calm were you?', scale: 'normal' },
-            { _id: 'q2', body: 'How tense were you?', scale: 'reverse' },
-          ],
-        },
-      });
-    });
-    await page.goto('/report/0123456789abcdef01234567');
-    const table = page.getByRole('table', { name: 'Report' });
-    await table.getByText('Unique People Count').waitFor();
-    expect(asked.at(-1)?.get('limit')).toBe('6');
-    const headerRows = await table.locator('thead tr').allInnerTexts();
-    expect(headerRows[0]?.split('\t').map((t) => t.trim())).toEqual(['Year', '2026', '2025']);
-    expect(headerRows[1]?.split('\t').map((t) => t.trim())).toEqual([
-      'Month',
-      'February',
-      'January',
-      'December',
-    ]);
-    const calm = await table.getByRole('row', { name: /How calm were you/ }).innerText();
-    expect(
-      calm
-        .split('\t')
-        .slice(1)
-        .map((t) => t.trim()),
-    ).toEqual(['NA', '9', 'NA']);
-    await table.getByRole('img', { name: 'Higher is better' }).waitFor();
-    await table.getByRole('img', { name: 'Lower is better' }).waitFor();
-    await page.getByText('Page 1 of 2').waitFor();
-    expect(await page.getByRole('button', { name: 'Latest' }).isDisabled()).toBe(true);
-    await page.getByRole('button', { name: 'Oldest' }).click();
-    await page.getByText('Page 2 of 2').waitFor();
-    expect(await page.getByRole('button', { name: 'Oldest' }).isDisabled()).toBe(true);
-    await e2e.shot(page, 'admin-report-viewer-data-1280');
-    await page.getByRole('button', { name: 'Quarterly' }).click();
-    await table.getByText('Q4 Oct-Dec').waitFor();
-    expect(asked.at(-1)?.get('limit')).toBe('4');
-    expect(asked.at(-1)?.get('page')).toBe('1');
-    await page.getByRole('button', { name: 'Monthly' }).click();
-    await table.getByText('February').waitFor();
-    expect(asked.at(-1)?.get('limit')).toBe('6');
-    expect(await seriousA11yViolations(page)).toEqual([]);
-    await page.setViewportSize({ width: 450, height: 900 });
-    await e2e.shot(page, 'admin-report-viewer-data-450');
-    await context.close();
-  });
-
   it('adds users and finds them by e-mail search', async () => {
     const { context, page } = await pageAs(admin);
     await section(page, 'users', 'Users');
@@ -504,6 +420,388 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     await plain.context.close();
   });
 
+  /** A month's name as the viewer shows it (English, UTC), from the platform's own calendar. */
+  const monthName = (d: Date) => d.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' });
+  const QUARTER_NAMES = ['Q1 Jan-Mar', 'Q2 Apr-Jun', 'Q3 Jul-Sep', 'Q4 Oct-Dec'];
+  /** The month `back` months before now (UTC). */
+  const monthBack = (back: number) => {
+    const now = new Date();
+    const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+    return { year: String(d.getUTCFullYear()), month: monthName(d), date: d };
+  };
+  /** What the Year row shows over these periods: each year once, in column order. */
+  const yearsOf = (years: string[]) => years.filter((y, i) => years[i - 1] !== y);
+  /** The texts of a table row's cells after its header cell. */
+  const cells = async (page: Page, name: string | RegExp) =>
+    (
+      await page
+        .getByRole('table', { name: 'Report' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name, exact: true }) })
+        .innerText()
+    )
+      .split('\t')
+      .slice(1)
+      .map((t) => t.trim());
+  const headerRows = async (page: Page) =>
+    (await page.getByRole('table', { name: 'Report' }).locator('thead tr').allInnerTexts()).map((row) =>
+      row.split('\t').map((t) => t.trim()),
+    );
+
+  /** How far back the first monitored reader's registration is moved (14 months: 3 monthly pages, 2 years). */
+  const MONTHS_BACK = 14;
+
+  it('a report built from real reader activity: added and edited in the Report section, read monthly and quarterly, downloaded and refreshed; access is decided by the server', async () => {
+    // Real activity: two readers sign in; Cal reads a post and answers a check-in, Bea gets one and leaves it.
+    const cal = await signIn('cal.reader@example.com', { firstname: 'Cal', lastname: 'Reader' });
+    const bea = await signIn('bea.reader@example.com', { firstname: 'Bea', lastname: 'Reader' });
+    const outsider = await signIn('outsider@example.com', { firstname: 'Oz', lastname: 'Outsider' });
+    const topic = (await api('GET', '/api/topic/getalltopics')).topics[0]._id as string;
+    const post = (
+      await api(
+        'POST',
+        '/api/template/add',
+        { heading: 'Report reading', body: 'Read me.', subjects: [], topic, status: true, type: 0 },
+        admin.token,
+      )
+    ).template._id as string;
+    const addQuestion = async (body: string, scale: 'normal' | 'reverse', order: number) =>
+      (await api('POST', '/api/checkin/add', { body, scale, order, tags: [], status: true }, admin.token))
+        .data._id as string;
+    const calm = await addQuestion('How calm were you today?', 'normal', 1);
+    const tense = await addQuestion('How tense were you today?', 'reverse', 2);
+    await api('POST', `/api/template/${post}`, {}, cal.token);
+    const calIssued = await e2e.issueCheckin(cal.id, calm);
+    await api('POST', `/api/checkin${new URL(calIssued.links[3]?.url ?? '').search}`);
+    const beaIssued = await e2e.issueCheckin(bea.id, tense);
+    await expect
+      .poll(
+        async () => {
+          const log = await api('POST', '/api/eventlogs/logs?page=1&limit=100', {}, admin.token);
+          return log.data.some(
+            (r: { userId: string; eventType: string }) =>
+              r.userId === cal.id && r.eventType === 'checkin_answer',
+          );
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBe(true);
+    // The only thing not lived through: Cal registered 14 months ago (reporting's copy of the registration), so the
+    // report has history to page through. Every figure of the current month comes from the calls above.
+    const registeredAt = monthBack(MONTHS_BACK).date.toISOString().slice(0, 10);
+    await e2e.app.analytics?.exec(
+      `INSERT INTO users SELECT {id:String}, {email:String}, toDateTime64({at:String}, 3, 'UTC')`,
+      { id: cal.id, email: 'cal.reader@example.com', at: `${registeredAt} 12:00:00` },
+    );
+
+    // The Report section: add (logo by URL, ids as comma-separated text with blanks and a duplicate).
+    const { context, page } = await pageAs(admin);
+    await section(page, 'report', 'Report');
+    await page.getByRole('button', { name: 'Add Report' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Report Name' }).fill('Calm readers');
+    await dialog.getByRole('textbox', { name: 'Logo Url' }).fill(`${e2e.app.url}/favicon.svg`);
+    await dialog
+      .getByRole('textbox', { name: 'Monitored Users (comma separated ids)' })
+      .fill(` ${cal.id}, ,${bea.id},${cal.id} `);
+    await dialog
+      .getByRole('textbox', { name: 'Access Users (comma separated ids)' })
+      .fill(`${cal.id},${bea.id}`);
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await toast(page, 'Report Added Successfully');
+    const grid = page.getByRole('grid', { name: 'Reports' });
+    const row = grid.getByRole('row', { name: /Calm readers/ });
+    await row.waitFor();
+    await row.getByText(`${cal.id}, ${bea.id}`).first().waitFor();
+    await row.getByText('Active', { exact: true }).waitFor();
+    const reportId = (await row.getByRole('link').innerText()).trim();
+    expect(reportId).toMatch(/^[0-9a-f]{24}$/);
+
+    // Edit: Bea loses access with her cross, and the logo becomes an upload.
+    await page.getByRole('button', { name: 'Edit Calm readers' }).click();
+    const access = dialog.getByRole('group', { name: 'Access Users' });
+    await access
+      .getByRole('button', { name: `Remove ${bea.id}` })
+      .locator('.MuiChip-deleteIcon')
+      .click();
+    expect(await access.getByText(bea.id).count()).toBe(0);
+    await dialog.getByLabel('Upload Logo').setInputFiles(PNG_FILE);
+    await dialog.getByText('An uploaded logo is set').waitFor();
+    await e2e.shot(page, 'admin-report-edit-1280');
+    expect(await a11yFailures(page, 'report edit')).toEqual([]);
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    await toast(page, 'Report updated successfully');
+    await grid
+      .getByRole('row', { name: /Calm readers/ })
+      .getByRole('gridcell', { name: cal.id, exact: true })
+      .waitFor();
+    const saved = (await api('GET', `/api/report/details/${reportId}`, undefined, admin.token)).report;
+    expect(saved.accessUsers).toEqual([cal.id]);
+    expect(saved.monitoredUsers).toEqual([cal.id, bea.id]);
+    expect(saved.logo).toMatch(/^data:image\/png;base64,/);
+    await e2e.shot(page, 'admin-report-section-real-1280');
+
+    // The viewer, monthly: 15 months of periods, 6 a page, newest first.
+    const asked: URLSearchParams[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/api/report/data?')) asked.push(new URL(req.url()).searchParams);
+    });
+    await page.goto(`/report/${reportId}`);
+    await page.getByRole('table', { name: 'Report' }).getByText('Unique People Count').waitFor();
+    expect(
+      await page
+        .getByRole('img', { name: 'Report logo' })
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBe(8);
+    expect(asked.at(-1)?.get('limit')).toBe('6');
+    const firstPage = [0, 1, 2, 3, 4, 5].map(monthBack);
+    expect(await headerRows(page)).toEqual([
+      ['Year', ...yearsOf(firstPage.map((m) => m.year))],
+      ['Month', ...firstPage.map((m) => m.month)],
+    ]);
+    const older = (text: string) => Array.from({ length: 5 }, () => text);
+    expect(await cells(page, 'Unique People Count')).toEqual(['2', ...older('1')]);
+    expect(await cells(page, 'Active People')).toEqual(['2', ...older('0')]);
+    expect(await cells(page, 'Active People %')).toEqual(['100%', ...older('0%')]);
+    expect(await cells(page, 'Questions Sent')).toEqual(['2', ...older('0')]);
+    expect(await cells(page, 'Questions Answered')).toEqual(['1', ...older('0')]);
+    expect(await cells(page, 'Response Rate')).toEqual(['50%', ...older('0%')]);
+    expect(await cells(page, /How calm were you today/)).toEqual(['1', ...older('NA')]);
+    expect(await cells(page, /How tense were you today/)).toEqual(['0', ...older('NA')]);
+    const arrowColour = (name: string) =>
+      page
+        .getByRole('row', { name: new RegExp(name) })
+        .getByRole('img', { name: name.includes('calm') ? 'Higher is better' : 'Lower is better' })
+        .evaluate((svg) => getComputedStyle(svg).color);
+    const rgb = (c: string) => (c.match(/\d+/g) ?? []).map(Number);
+    const [calmR = 0, calmG = 0] = rgb(await arrowColour('How calm were you today'));
+    const [tenseR = 0, tenseG = 0] = rgb(await arrowColour('How tense were you today'));
+    expect(calmG).toBeGreaterThan(calmR); // green
+    expect(tenseR).toBeGreaterThan(tenseG); // red
+    await page.getByText('Page 1 of 3').waitFor();
+    expect(await page.getByRole('button', { name: 'Latest' }).isDisabled()).toBe(true);
+    await e2e.shot(page, 'admin-report-viewer-real-1280');
+    expect(await a11yFailures(page, 'report viewer')).toEqual([]);
+    await page.getByRole('button', { name: 'Oldest' }).click();
+    await page.getByText('Page 2 of 3').waitFor();
+    const secondPage = [6, 7, 8, 9, 10, 11].map(monthBack);
+    expect((await headerRows(page))[0]).toEqual(['Year', ...yearsOf(secondPage.map((m) => m.year))]);
+    await page.getByRole('button', { name: 'Oldest' }).click();
+    await page.getByText('Page 3 of 3').waitFor();
+    expect(await page.getByRole('button', { name: 'Oldest' }).isDisabled()).toBe(true);
+    expect((await headerRows(page))[1]).toEqual(['Month', ...[12, 13, 14].map((b) => monthBack(b).month)]);
+    await page.getByRole('button', { name: 'Latest' }).click();
+    await page.getByText('Page 2 of 3').waitFor();
+
+    // report_data.csv: the header and the current month's row.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('report_data.csv');
+    const csv = (await readFile(await download.path(), 'utf8')).split('\n');
+    const head = csv[0]?.split(',') ?? [];
+    expect(head.slice(0, 8)).toEqual([
+      'Year',
+      'Month',
+      'Unique People Count',
+      'Active People',
+      'Active People %',
+      'Questions Sent',
+      'Questions Answered',
+      'Response Rate',
+    ]);
+    // One column per question (its body), in the order of the report's questions.
+    expect([...head.slice(8)].sort()).toEqual(['How calm were you today?', 'How tense were you today?']);
+    const now = monthBack(0);
+    const current = Object.fromEntries(head.map((h, i) => [h, csv[1]?.split(',')[i]]));
+    expect(current).toEqual({
+      Year: now.year,
+      Month: now.month,
+      'Unique People Count': '2',
+      'Active People': '2',
+      'Active People %': '100',
+      'Questions Sent': '2',
+      'Questions Answered': '1',
+      'Response Rate': '50',
+      'How calm were you today?': '1',
+      'How tense were you today?': '0',
+    });
+    expect(csv).toHaveLength(MONTHS_BACK + 2);
+
+    // Quarterly: page 1 of the quarters, 4 a page.
+    await page.getByRole('button', { name: 'Quarterly' }).click();
+    const quarterOf = (d: Date) => d.getUTCFullYear() * 4 + Math.floor(d.getUTCMonth() / 3);
+    const quarters = quarterOf(now.date) - quarterOf(monthBack(MONTHS_BACK).date) + 1;
+    await page.getByText(`Page 1 of ${Math.ceil(quarters / 4)}`).waitFor();
+    expect(asked.at(-1)?.get('limit')).toBe('4');
+    expect(asked.at(-1)?.get('page')).toBe('1');
+    const shownQuarters = Array.from({ length: Math.min(4, quarters) }, (_, i) => {
+      const q = quarterOf(now.date) - i;
+      return { year: String(Math.floor(q / 4)), label: QUARTER_NAMES[q % 4] };
+    });
+    expect(await headerRows(page)).toEqual([
+      ['Year', ...yearsOf(shownQuarters.map((q) => q.year))],
+      ['Quarter', ...shownQuarters.map((q) => q.label)],
+    ]);
+    expect((await cells(page, 'Unique People Count'))[0]).toBe('2');
+    expect((await cells(page, /How calm were you today/))[0]).toBe('1');
+    await e2e.shot(page, 'admin-report-viewer-quarterly-1280');
+
+    // Refresh: Bea answers now; the refresh button brings her answer in.
+    await api('POST', `/api/checkin${new URL(beaIssued.links[0]?.url ?? '').search}`);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          await page.getByRole('table', { name: 'Report' }).waitFor();
+          return (await cells(page, 'Questions Answered'))[0];
+        },
+        { timeout: 15_000, interval: 500 },
+      )
+      .toBe('2');
+    expect((await cells(page, /How tense were you today/))[0]).toBe('1');
+    expect((await cells(page, 'Response Rate'))[0]).toBe('100%');
+    await page.getByRole('button', { name: 'Monthly' }).click();
+    await page.getByText('Page 1 of 3').waitFor();
+    expect(asked.at(-1)?.get('limit')).toBe('6');
+    await page.setViewportSize({ width: 450, height: 900 });
+    await e2e.shot(page, 'admin-report-viewer-real-450');
+    expect(await a11yFailures(page, 'report viewer 450')).toEqual([]);
+    await context.close();
+
+    // Who may look: Cal (an access user) sees the data; Bea (removed) and an outsider do not.
+    const viewAs = async (session: Session, path: string, text: string) => {
+      const v = await pageAs(session, 450);
+      await v.page.goto(path);
+      await v.page.getByText(text, { exact: true }).first().waitFor();
+      expect(new URL(v.page.url()).pathname).toBe(path);
+      return v;
+    };
+    const calView = await viewAs(cal, `/report/${reportId}`, 'Unique People Count');
+    await calView.context.close();
+    for (const who of [bea, outsider]) {
+      const denied = await viewAs(who, `/report/${reportId}`, 'No Access to this Report..');
+      await denied.page.getByRole('link', { name: 'Back to Home Page' }).click();
+      await denied.page.waitForURL((url) => url.pathname === '/');
+      await denied.context.close();
+    }
+    const malformed = await viewAs(
+      cal,
+      '/report/not-a-report',
+      'Invalid report id, Please check report id...',
+    );
+    await e2e.shot(malformed.page, 'admin-report-invalid-450');
+    await malformed.context.close();
+
+    // Hidden: the report is for admins only.
+    const again = await pageAs(admin);
+    await section(again.page, 'report', 'Report');
+    await again.page.getByRole('button', { name: 'Edit Calm readers' }).click();
+    await again.page.getByRole('dialog').getByLabel('Status: Active').uncheck();
+    await again.page.getByRole('dialog').getByRole('button', { name: 'Submit' }).click();
+    await toast(again.page, 'Report updated successfully');
+    await again.page
+      .getByRole('grid', { name: 'Reports' })
+      .getByRole('row', { name: /Calm readers/ })
+      .getByText('Hidden', { exact: true })
+      .waitFor();
+    await again.page.goto(`/report/${reportId}`);
+    await again.page.getByText('Unique People Count').waitFor();
+    await again.context.close();
+    const hidden = await viewAs(cal, `/report/${reportId}`, 'No Access to this Report..');
+    await hidden.context.close();
+  });
+
+  it("Event Logs shows a reader's events and downloads all of them as EventLogs.csv, with progress for a large log", async () => {
+    const dee = await signIn('dee.reader@example.com', { firstname: 'Dee', lastname: 'Reader' });
+    await api('POST', '/api/eventlogs', {
+      events: [{ eventType: 'page_visit', eventValue: '/eventlogs-check' }],
+      token: dee.token,
+    });
+    await expect
+      .poll(
+        async () => {
+          const log = await api('POST', '/api/eventlogs/logs?page=1&limit=10', {}, admin.token);
+          return log.data.some((r: { userId: string }) => r.userId === dee.id);
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBe(true);
+    const { context, page } = await pageAs(admin);
+    await section(page, 'eventlogs', 'Event Logs');
+    const grid = page.getByRole('grid', { name: 'Event logs' });
+    const visit = grid.getByRole('row', { name: /\/eventlogs-check/ });
+    await visit.waitFor();
+    expect((await visit.getByRole('gridcell').allInnerTexts()).map((t) => t.trim()).filter(Boolean)).toEqual([
+      dee.id,
+      'page_visit',
+      '/eventlogs-check',
+    ]);
+    expect(
+      (await grid.getByRole('columnheader').allInnerTexts()).map((t) => t.trim()).filter(Boolean),
+    ).toEqual(['User Id', 'Event Type', 'Event Value']);
+    await e2e.shot(page, 'admin-eventlogs-real-1280');
+    expect(await a11yFailures(page, 'event logs')).toEqual([]);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download all' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('EventLogs.csv');
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
+    expect(lines[0]).toBe('Id,User Id,User Email,Event Type,Event Value,Created On');
+    const dees = lines.filter((l) => l.includes(`,${dee.id},dee.reader@example.com,`));
+    expect(dees.some((l) => l.includes(',page_visit,/eventlogs-check,'))).toBe(true);
+    expect(dees.some((l) => l.includes(',sign_in,'))).toBe(true);
+
+    // A large log (3,000 more page visits) over a slow line: the progress shows while it streams.
+    for (let batch = 0; batch < 30; batch += 1)
+      await api('POST', '/api/eventlogs', {
+        events: Array.from({ length: 100 }, (_, i) => ({
+          eventType: 'page_visit',
+          eventValue: `/bulk/${batch * 100 + i}`,
+        })),
+        token: dee.token,
+      });
+    await expect
+      .poll(async () => (await api('POST', '/api/eventlogs/logs?page=1&limit=10', {}, admin.token)).total, {
+        timeout: 15_000,
+        interval: 250,
+      })
+      .toBeGreaterThanOrEqual(3000);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 50,
+      downloadThroughput: 40 * 1024,
+      uploadThroughput: 40 * 1024,
+    });
+    const [big] = await Promise.all([
+      page.waitForEvent('download', { timeout: 60_000 }),
+      (async () => {
+        await page.getByRole('button', { name: 'Download all' }).click();
+        const status = page.getByRole('status').filter({ hasText: /Downloading… [1-9]\d* KB/ });
+        await status.getByRole('progressbar', { name: 'Download progress' }).waitFor();
+        expect(await page.getByRole('button', { name: 'Download all' }).isDisabled()).toBe(true);
+        await e2e.shot(page, 'admin-eventlogs-progress-1280');
+      })(),
+    ]);
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    const bigLines = (await readFile(await big.path(), 'utf8')).trim().split(/\r?\n/);
+    expect(bigLines.filter((l) => l.includes(',page_visit,/bulk/')).length).toBe(3000);
+    await page.getByRole('status').waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 450, height: 900 });
+    await e2e.shot(page, 'admin-eventlogs-real-450');
+    await context.close();
+  });
+
   it('every admin screen at 1280 px and 450 px: screenshots and no serious or critical axe violation', async () => {
     const screens: Array<[string, string]> = [
       ['users', 'Users'],
@@ -537,7 +835,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       await e2e.shot(page, `admin-create-${width}`);
       failures.push(...(await a11yFailures(page, `create@${width}`)));
       await page.goto('/report/0123456789abcdef01234567');
-      await page.getByText('Something Bad Happen!').waitFor();
+      await page.getByText('Invalid report id, Please check report id...').waitFor();
       await e2e.shot(page, `admin-report-viewer-${width}`);
       failures.push(...(await a11yFailures(page, `report@${width}`)));
       await context.close();

@@ -30,6 +30,8 @@ export interface E2eApp {
   codeFor(email: string): Promise<string>;
   /** Mints an e-mail link token the way the reminder sender will (auth's internal route). */
   mintLink(kind: 'signin-link' | 'unsubscribe', userId: string): Promise<{ token: string; url: string }>;
+  /** Issues a check-in question to a user the way the reminder sender does (engagement's internal route). */
+  issueCheckin(userId: string, questionId: string): Promise<{ links: Array<{ url: string }> }>;
   shot(page: Page, name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -75,6 +77,15 @@ export async function startE2e(env: Record<string, string> = {}): Promise<E2eApp
         body: JSON.stringify({ userId }),
       });
       return (await res.json()) as { token: string; url: string };
+    },
+    async issueCheckin(userId, questionId) {
+      const res = await fetch(`${app.serviceUrls.engagement}/internal/checkin/issue`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-internal-token': internalToken },
+        body: JSON.stringify({ userId, questionId }),
+      });
+      if (!res.ok) throw new Error(`check-in issue: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { links: Array<{ url: string }> };
     },
     async shot(page, name) {
       await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });

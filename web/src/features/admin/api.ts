@@ -82,7 +82,7 @@ export const addCheckin = (payload: Record<string, unknown>) =>
 export const updateCheckin = (id: string, payload: Record<string, unknown>) =>
   adminPost<{ status: boolean; data: CheckinQuestion }>(`/api/checkin/update/${id}`, payload);
 
-// reports and event logs (reporting; built on its own branch, answers 503 until merged)
+// reports and event logs (reporting)
 export const fetchReports = (n: number) => adminGet<ListResponse<Report>>(withQuery('/api/report', page(n)));
 export const addReport = (payload: Record<string, unknown>) =>
   adminPost<{ status: boolean; report: Report }>('/api/report/add', payload);

@@ -1,7 +1,9 @@
 import type {
   AdminTemplate as AdminTemplateSchema,
   CheckinQuestion as CheckinQuestionSchema,
+  EventLogRow as EventLogRowSchema,
   PromotionView as PromotionViewSchema,
+  Report as ReportSchema,
   SiteSettings as SiteSettingsSchema,
   TopicView as TopicViewSchema,
   TransactionRow as TransactionRowSchema,
@@ -18,28 +20,11 @@ export type Transaction = z.output<typeof TransactionRowSchema>;
 export type CheckinQuestion = z.output<typeof CheckinQuestionSchema>;
 export type ServerSiteSettings = z.output<typeof SiteSettingsSchema>;
 
-/** admin.md §3 Report (the reporting service is built on its own branch; this is the spec's shape). */
-export interface Report {
-  _id: string;
-  name: string;
-  logo: string;
-  monitoredUsers: string[];
-  accessUsers: string[];
-  status: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** admin.md §3 Report, as the reporting service answers it. */
+export type Report = z.output<typeof ReportSchema>;
 
-/** admin.md §3 Event log. */
-export interface EventLog {
-  _id: string;
-  userId: string;
-  userEmail: string;
-  eventType: string;
-  eventValue: string;
-  createdAt: string;
-  metadata?: Record<string, unknown> | null;
-}
+/** admin.md §3 Event log, as the reporting service answers it (a web event without a token has no user). */
+export type EventLog = z.output<typeof EventLogRowSchema>;
 
 export interface ListResponse<Row> {
   status: boolean;

@@ -39,6 +39,21 @@ import {
   yearHeaders,
 } from './rules';
 
+/** The row labels stay in view while the periods scroll sideways (narrow screens). */
+const ROW_HEADER = {
+  position: 'sticky',
+  left: 0,
+  zIndex: 1,
+  bgcolor: 'background.paper',
+  minWidth: { xs: 150, md: 220 },
+} as const;
+
+/** A chart axis label: 'Nov 2026', 'Q4 2026'. */
+const shortPeriod = (period: string) => {
+  const { year, label } = periodLabel(period);
+  return `${label.slice(0, label.startsWith('Q') ? 2 : 3)} ${year}`;
+};
+
 type Load =
   | { kind: 'loading' }
   | { kind: 'data'; data: ReportData }
@@ -108,7 +123,12 @@ export function ReportViewerPage() {
     <Box component="main" id="main" sx={{ p: { xs: 1.5, md: 3 }, maxWidth: 1400, mx: 'auto' }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
         {data?.logo && (
-          <Box component="img" src={data.logo} alt="Report logo" sx={{ maxHeight: 56, maxWidth: 200 }} />
+          <Box
+            component="img"
+            src={data.logo}
+            alt="Report logo"
+            sx={{ height: 48, maxWidth: 200, objectFit: 'contain' }}
+          />
         )}
         <Typography variant="h5" component="h1" sx={{ flexGrow: 1 }}>
           Report
@@ -134,11 +154,18 @@ export function ReportViewerPage() {
         <CircularProgress aria-label="Loading report" />
       ) : (
         <>
-          <TableContainer component={Paper} sx={{ overflowX: 'auto' }}>
+          {/* Focusable, so a keyboard user can scroll the periods on a narrow screen (axe scrollable-region-focusable). */}
+          <TableContainer
+            component={Paper}
+            sx={{ overflowX: 'auto' }}
+            tabIndex={0}
+            role="region"
+            aria-label="Report periods"
+          >
             <Table size="small" aria-label="Report">
               <TableHead>
                 <TableRow>
-                  <TableCell component="th" scope="row">
+                  <TableCell component="th" scope="row" sx={ROW_HEADER}>
                     Year
                   </TableCell>
                   {yearHeaders(rows).map((h) => (
@@ -148,7 +175,7 @@ export function ReportViewerPage() {
                   ))}
                 </TableRow>
                 <TableRow>
-                  <TableCell component="th" scope="row">
+                  <TableCell component="th" scope="row" sx={ROW_HEADER}>
                     {view === 'monthly' ? 'Month' : 'Quarter'}
                   </TableCell>
                   {rows.map((r) => (
@@ -161,7 +188,7 @@ export function ReportViewerPage() {
               <TableBody>
                 {METRIC_ROWS.map((metric) => (
                   <TableRow key={metric.label}>
-                    <TableCell component="th" scope="row">
+                    <TableCell component="th" scope="row" sx={ROW_HEADER}>
                       {metric.label}
                     </TableCell>
                     {rows.map((r) => (
@@ -173,7 +200,7 @@ export function ReportViewerPage() {
                 ))}
                 {(data?.questions ?? []).map((q) => (
                   <TableRow key={q._id}>
-                    <TableCell component="th" scope="row">
+                    <TableCell component="th" scope="row" sx={ROW_HEADER}>
                       <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
                         {q.scale === 'normal' ? (
                           <ArrowUpIcon
@@ -230,9 +257,7 @@ export function ReportViewerPage() {
                 xAxis={[
                   {
                     scaleType: 'point',
-                    data: chartRows.map(
-                      (r) => `${periodLabel(r.period).label} ${periodLabel(r.period).year}`,
-                    ),
+                    data: chartRows.map((r) => shortPeriod(r.period)),
                   },
                 ]}
                 series={[

@@ -101,10 +101,19 @@ function IdListField({
   return (
     <Stack spacing={1}>
       {ids.length > 0 && (
-        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }} aria-label={label}>
-          {ids.map((id) => (
-            <Chip key={id} label={id} onDelete={() => onIds(ids.filter((x) => x !== id))} />
-          ))}
+        <Typography variant="caption" color="text.secondary" component="p">
+          {label}
+        </Typography>
+      )}
+      {ids.length > 0 && (
+        <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 0.5 }} role="group" aria-label={label}>
+          {ids.map((id) => {
+            const remove = () => onIds(ids.filter((x) => x !== id));
+            // The chip is one button ("Remove <id>"): its cross, a click, Enter or Delete removes the id.
+            return (
+              <Chip key={id} label={id} aria-label={`Remove ${id}`} onClick={remove} onDelete={remove} />
+            );
+          })}
         </Stack>
       )}
       <TextField
