@@ -28,6 +28,11 @@ export interface GatewayOptions {
   log: Logger;
   /** Express's `trust proxy`: set it when a load balancer sits in front, so rate limits see the client IP. */
   trustProxy?: boolean | number;
+  /**
+   * Requests the gateway has in flight to the services at most (GATEWAY_MAX_IN_FLIGHT); past it, new ones are
+   * answered 503 with Retry-After at once instead of queueing without bound (load shedding).
+   */
+  maxInFlight?: number;
 }
 
 /**
@@ -75,8 +80,9 @@ export function createGateway(opts: GatewayOptions): Express {
   if (opts.devOutbox) app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox));
 
   const proxy = createServiceProxy(opts.services, opts.log);
+  const shed = loadShedding(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, opts.log);
   app.use((req, res, next) => {
-    if (/^\/(?:api|auth)(?:\/|$)/.test(req.path)) proxy(req, res, next);
+    if (/^\/(?:api|auth)(?:\/|$)/.test(req.path)) shed(req, res, () => proxy(req, res, next));
     else next();
   });
 
@@ -167,5 +173,44 @@ function errorHandler(log: Logger): ErrorRequestHandler {
           ? err.message
           : 'Bad request';
     res.status(status).json({ status: false, message });
+  };
+}
+
+export const DEFAULT_MAX_IN_FLIGHT = 512;
+
+/**
+ * Counts requests in flight to the services; past `max`, answers 503 with Retry-After at once. A burst gets answers
+ * or quick refusals, never a pile of queued sockets and a process that stops answering.
+ */
+function loadShedding(max: number, log: Logger): RequestHandler {
+  let inFlight = 0;
+  let lastWarned = 0;
+  return (req, res, next) => {
+    if (inFlight >= max) {
+      const now = Date.now();
+      if (now - lastWarned > 10_000) {
+        lastWarned = now;
+        log.warn(
+          { inFlight, max, requestId: requestIdOf(res) },
+          'shedding load: too many requests in flight',
+        );
+      }
+      res.setHeader('retry-after', '1');
+      res
+        .status(503)
+        .json({ status: false, message: 'The service is busy right now, please retry in a moment' });
+      return;
+    }
+    inFlight += 1;
+    let done = false;
+    const release = () => {
+      if (done) return;
+      done = true;
+      inFlight -= 1;
+    };
+    res.once('finish', release);
+    res.once('close', release);
+    req.once('aborted', release);
+    next();
   };
 }

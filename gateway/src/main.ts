@@ -27,6 +27,7 @@ const app = createGateway({
   services,
   webDist: config.WEB_DIST,
   rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+  maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
   readiness: serviceReadiness(services),
   log,
   // In a container the gateway sits behind one load balancer / ingress hop.

@@ -11,18 +11,34 @@ const STRIPPED_REQUEST_HEADERS = ['x-internal-token'];
 const isResponse = (res: unknown): res is ServerResponse =>
   typeof res === 'object' && res !== null && 'writeHead' in res;
 
+/**
+ * What the gateway tells a service about the request, set on the incoming request before it is proxied: the proxy
+ * copies these headers when it creates the upstream request. (Setting them in http-proxy's `proxyReq` hook is not
+ * safe: that hook runs when a pooled socket is assigned, which under load can be after the request was ended and its
+ * headers sent, and the `ERR_HTTP_HEADERS_SENT` thrown there used to end the whole process.) The client address is
+ * the gateway's own reading (express's `trust proxy` rule): whatever X-Forwarded-* the client sent is overwritten,
+ * never passed on, so a client cannot pick the address that per-IP limits count.
+ */
+function prepareForwarding(req: Request, res: Response) {
+  for (const header of STRIPPED_REQUEST_HEADERS) delete req.headers[header];
+  req.headers['x-request-id'] = requestIdOf(res);
+  req.headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
+  req.headers['x-forwarded-proto'] = req.protocol;
+  if (req.headers.host) req.headers['x-forwarded-host'] = req.headers.host;
+  else delete req.headers['x-forwarded-host'];
+  delete req.headers['x-forwarded-port'];
+  delete req.headers.forwarded;
+}
+
 function proxyFor(service: ServiceName, target: string, log: Logger) {
   return createProxyMiddleware<Request, Response>({
     target,
     // Reuse connections to the service instead of a new TCP connection per request.
     agent: new Agent({ keepAlive: true, maxSockets: 256 }),
     changeOrigin: false,
-    xfwd: true,
+    // The X-Forwarded-* headers are the gateway's own (prepareForwarding), not appended to the client's.
+    xfwd: false,
     on: {
-      proxyReq(proxyReq, _req, res) {
-        for (const header of STRIPPED_REQUEST_HEADERS) proxyReq.removeHeader(header);
-        proxyReq.setHeader('x-request-id', requestIdOf(res));
-      },
       proxyRes(proxyRes, _req, res) {
         proxyRes.headers['x-request-id'] = requestIdOf(res);
         delete proxyRes.headers['x-powered-by'];
@@ -79,6 +95,7 @@ export function createServiceProxy(
       res.status(503).json({ status: false, message: `The ${route.service} service is not available yet` });
       return;
     }
+    prepareForwarding(req, res);
     proxy(req, res, next).catch(next);
   };
 }

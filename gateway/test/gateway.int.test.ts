@@ -341,7 +341,23 @@ describe('request ids and logs', () => {
   it('strips the internal service credential and forwards the client address', async () => {
     const { json } = await call('/api/user/auth', jsonPost('{}', { 'x-internal-token': 'forged' }));
     expect(json.headers?.['x-internal-token']).toBeUndefined();
-    expect(json.headers?.['x-forwarded-for']).toContain('127.0.0.1');
+    expect(json.headers?.['x-forwarded-for']).toBe('127.0.0.1');
+  });
+
+  it('overwrites what a client claims about its address: a fresh X-Forwarded-For cannot dodge per-IP limits', async () => {
+    for (const claimed of ['203.0.113.7', '198.51.100.1, 10.0.0.1']) {
+      const { json } = await call(
+        '/api/user/auth',
+        jsonPost('{}', {
+          'x-forwarded-for': claimed,
+          forwarded: `for=${claimed}`,
+          'x-forwarded-host': 'evil',
+        }),
+      );
+      expect(json.headers?.['x-forwarded-for']).toBe('127.0.0.1');
+      expect(json.headers?.forwarded).toBeUndefined();
+      expect(json.headers?.['x-forwarded-host']).not.toBe('evil');
+    }
   });
 
   it('logs one line per request, without link credentials or query strings', async () => {
@@ -352,6 +368,64 @@ describe('request ids and logs', () => {
     expect(lines[0]).toMatchObject({ method: 'POST', path: '/api/user/signinbytoken/:uid', status: 200 });
     expect(typeof lines[0]!.ms).toBe('number');
     expect(JSON.stringify(logs.lines)).not.toContain('secret-link-token');
+  });
+});
+
+describe('bursts', () => {
+  /** An upstream that answers after a pause, so requests pile up in the gateway's connection pool. */
+  function slowService(ms: number): Express {
+    const app = express();
+    app.use((req, res) => {
+      req.resume();
+      req.on('end', () => setTimeout(() => res.json({ status: true }), ms));
+    });
+    return app;
+  }
+  const burst = (at: string, n: number) =>
+    Promise.all(
+      Array.from({ length: n }, () =>
+        fetch(`${at}/api/logs/getallpost?page=1&limit=5`, jsonPost('{"subscription":false}'))
+          .then(async (r) => ({
+            status: r.status,
+            retryAfter: r.headers.get('retry-after'),
+            body: await r.json(),
+          }))
+          .catch((err: unknown) => ({ status: 0, retryAfter: null, body: String(err) })),
+      ),
+    );
+
+  it('answers every request of a burst larger than the connection pool, and keeps answering after it', async () => {
+    const content = await start(slowService(150));
+    const at = await start(
+      createGateway({ services: { content }, rateLimitPerMinute: 100_000, log: captureLog().log }),
+    );
+    const answers = await burst(at, 400);
+    expect(answers.filter((a) => a.status === 0)).toEqual([]);
+    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    const after = await fetch(`${at}/api/logs/getallpost?page=1&limit=5`, jsonPost('{}'));
+    expect(after.status).toBe(200);
+  });
+
+  it('sheds load past its in-flight bound with 503 and Retry-After, then serves again', async () => {
+    const content = await start(slowService(300));
+    const at = await start(
+      createGateway({
+        services: { content },
+        rateLimitPerMinute: 100_000,
+        maxInFlight: 20,
+        log: captureLog().log,
+      }),
+    );
+    const answers = await burst(at, 100);
+    const shed = answers.filter((a) => a.status === 503);
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(20);
+    expect(shed.length).toBeGreaterThan(0);
+    expect(answers.every((a) => a.status === 200 || a.status === 503)).toBe(true);
+    for (const a of shed) {
+      expect(a.retryAfter).toBe('1');
+      expect(a.body.status).toBe(false);
+    }
+    expect((await fetch(`${at}/api/logs/getallpost?page=1&limit=5`, jsonPost('{}'))).status).toBe(200);
   });
 });
 

@@ -304,7 +304,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     const buyer = await signIn('buyer@example.com', { firstname: 'Bo', lastname: 'Buyer' });
     const checkout = await api('POST', '/api/payment/checkout', { token: buyer.token });
     // The simulated checkout answers with a redirect to the result page: not followed here.
-    const paid = await fetch(`${e2e.app.url}/api/payment/simulated/${checkout.subscription.subscriptionId}`, {
+    const paid = await fetch(`${e2e.app.url}${checkout.checkoutUrl}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ outcome: 'pay' }),

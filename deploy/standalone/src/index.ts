@@ -116,6 +116,8 @@ export async function startStandalone(
     webDist: resolve(config.WEB_DIST),
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+    trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,
     readiness: async () => {
       const checks: Record<string, boolean> = {};
       for (const { name, service } of running) checks[name] = await up(() => service.ready());

@@ -11,7 +11,7 @@ import {
 } from '@nudge/platform';
 import express, { type Express } from 'express';
 import { createCheckout } from './app/checkout';
-import type { BillingContext } from './app/context';
+import { type BillingContext, simulatedCheckoutUrl } from './app/context';
 import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
 import { createRenewal } from './app/renewal';
@@ -73,7 +73,9 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     provider: deps.provider,
     keyId: deps.keyId,
     planId: deps.planId,
-    simulatedCheckout: Boolean(deps.simulated),
+    ...(deps.simulated
+      ? { simulatedCheckoutUrl: (id: string) => simulatedCheckoutUrl(id, deps.webhookSecret) }
+      : {}),
     clock,
     log: deps.log,
     timeZoneOf: async (userId) => (await deps.directory.byId(userId))?.timeZone,

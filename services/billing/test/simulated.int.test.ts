@@ -26,7 +26,9 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     expect(checkout.body).toMatchObject({
       status: true,
       subscription: { key: 'rzp_test_simulated', subscriptionId: expect.stringMatching(/^sub_/) },
-      checkoutUrl: `/api/payment/simulated/${subscriptionId}`,
+      checkoutUrl: expect.stringMatching(
+        new RegExp(`^/api/payment/simulated/${subscriptionId}\\?t=[\\w-]{43}$`),
+      ),
     });
 
     const page = await fetch(h.url + checkout.body.checkoutUrl);
@@ -34,7 +36,7 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     const html = await page.text();
     expect(html).toContain('<html lang="en">');
-    expect(html).toContain(`<form method="post" action="/api/payment/simulated/${subscriptionId}">`);
+    expect(html).toContain(`<form method="post" action="${checkout.body.checkoutUrl}">`);
     expect(html).toContain('>Pay ₹2,500</button>');
     expect(html).toContain('>Fail payment</button>');
     expect(html).not.toMatch(/<script/i);
@@ -88,12 +90,28 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
 
   it('answers 404 for an unknown checkout and 400 for a bad outcome', async () => {
     h = await startBilling({ provider: 'simulated' });
-    expect((await fetch(`${h.url}/api/payment/simulated/sub_unknown0000001`)).status).toBe(404);
-    expect((await submit(h.url, '/api/payment/simulated/sub_unknown0000001', 'pay')).status).toBe(404);
     const user = await h.user();
     const checkout = await h.post('/api/payment/checkout', { token: user.token });
     expect((await submit(h.url, checkout.body.checkoutUrl, 'steal')).status).toBe(400);
     expect((await fetch(`${h.url}/api/payment/simulated/..%2F..%2Fetc`)).status).toBe(400);
+  });
+
+  it('belongs to the reader who opened it: without the link token nobody else can open or complete it', async () => {
+    h = await startBilling({ provider: 'simulated' });
+    const user = await h.user();
+    const checkout = await h.post('/api/payment/checkout', { token: user.token });
+    const subscriptionId = checkout.body.subscription.subscriptionId;
+    const bare = `/api/payment/simulated/${subscriptionId}`;
+    for (const path of [bare, `${bare}?t=forged`, `${bare}?t=${'A'.repeat(43)}`]) {
+      expect((await fetch(h.url + path)).status, path).toBe(403);
+      expect((await submit(h.url, path, 'pay')).status, path).toBe(403);
+    }
+    expect(await h.subscription(subscriptionId)).toMatchObject({ status: 'created', entitled: false });
+    // An unknown checkout with a token made for it is still unknown.
+    expect(
+      (await submit(h.url, checkout.body.checkoutUrl.replace(subscriptionId, 'sub_unknown0000001'), 'pay'))
+        .status,
+    ).toBe(403);
   });
 
   it('renews a year later on its own schedule, and a restart is authorised on the same page', async () => {
@@ -122,7 +140,7 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     );
     const restart = await h.post('/api/payment/restart', { token: user.token });
     const next = restart.body.subscription.subscriptionId;
-    expect(restart.body.checkoutUrl).toBe(`/api/payment/simulated/${next}`);
+    expect(restart.body.checkoutUrl).toMatch(new RegExp(`^/api/payment/simulated/${next}\\?t=`));
     const page = await (await fetch(h.url + restart.body.checkoutUrl)).text();
     expect(page).toContain('Authorise ₹2,500 renewal');
     expect(page).toContain('1 March 2028');
@@ -159,7 +177,7 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     const user = await h.user();
     const checkout = await h.post('/api/payment/checkout', { token: user.token });
     const id = checkout.body.subscription.subscriptionId;
-    expect((await fetch(`${h.url}/api/payment/simulated/${id}`)).status).toBe(404);
-    expect((await submit(h.url, `/api/payment/simulated/${id}`, 'pay')).status).toBe(404);
+    expect((await fetch(`${h.url}/api/payment/simulated/${id}?t=x`)).status).toBe(404);
+    expect((await submit(h.url, `/api/payment/simulated/${id}?t=x`, 'pay')).status).toBe(404);
   });
 });

@@ -18,16 +18,21 @@ const READS: [string, 1 | 2][] = [
   ['2026-03-07T12:00:00.000Z', 2], // 7 Mar in both
 ];
 
+/** Five different posts, one read each at the times above; returns the posts in that order. */
 async function readAll(userId: string) {
-  const post = await h.addPost();
-  for (const [at, type] of READS) await h.opened(userId, post, type, at);
-  return post;
+  const posts: string[] = [];
+  for (const [at, type] of READS) {
+    const post = await h.addPost();
+    await h.opened(userId, post, type, at);
+    posts.push(post);
+  }
+  return posts;
 }
 
 describe('POST /api/history/getuserhistory', () => {
   it('counts days in the reader’s time zone', async () => {
     const reader = await h.user({ timeZone: 'Asia/Kolkata' });
-    const post = await readAll(reader.userId);
+    const [post] = await readAll(reader.userId);
     const res = await h.post('/api/history/getuserhistory', { token: reader.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -87,6 +92,29 @@ describe('POST /api/history/getuserhistory', () => {
     expect(res.body).toMatchObject({ history: [], total: 0, streak: 0 });
     expect(res.body.days.every((d: { read: boolean }) => !d.read)).toBe(true);
     expect((await h.post('/api/history/getuserhistory', {})).status).toBe(401);
+  });
+
+  it('keeps one entry per post per day and counts distinct posts: reopening or refreshing reads nothing more', async () => {
+    const reader = await h.user({ timeZone: 'Asia/Kolkata' });
+    const [first, second] = [await h.addPost(), await h.addPost()];
+    // Kolkata 10 Mar: the first post opened three times, the second once; Kolkata 11 Mar: the first again.
+    for (const at of ['2026-03-10T04:00:00.000Z', '2026-03-10T05:00:00.000Z', '2026-03-10T17:00:00.000Z'])
+      await h.opened(reader.userId, first, 1, at);
+    await h.opened(reader.userId, second, 1, '2026-03-10T06:00:00.000Z');
+    await h.opened(reader.userId, first, 2, '2026-03-10T19:00:00.000Z');
+    const res = await h.post('/api/history/getuserhistory', { token: reader.token });
+    expect(res.body.total).toBe(2);
+    expect(
+      res.body.history.map((e: { templateId: string; createdAt: string }) => [e.templateId, e.createdAt]),
+    ).toEqual([
+      [first, '2026-03-10T19:00:00.000Z'],
+      [second, '2026-03-10T06:00:00.000Z'],
+      [first, '2026-03-10T04:00:00.000Z'],
+    ]);
+    expect(res.body.days.slice(-2)).toEqual([
+      { date: '2026-03-10', read: true, count: 2 },
+      { date: '2026-03-11', read: true, count: 1 },
+    ]);
   });
 
   it('counts a read once however often its event is delivered', async () => {

@@ -184,6 +184,14 @@ export const configSchema = z.object({
     .min(1)
     .default(600)
     .describe('Requests per minute per client IP through the gateway (/api and /auth).'),
+  GATEWAY_MAX_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(512)
+    .describe(
+      'Requests the gateway has in flight to the services at most; past it new ones get 503 with Retry-After (load shedding).',
+    ),
   AUTH_CODE_LIMIT_PER_HOUR: z.coerce
     .number()
     .int()

@@ -1,5 +1,5 @@
 import type { ServiceName } from '@nudge/contracts';
-import type { Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config';
 import type { EventBus } from './events/types';
@@ -28,6 +28,26 @@ export interface ServiceBootOptions {
 export interface BootedService {
   app: Express;
   close(): Promise<void>;
+  /** Resolves when the service's own engines answer (its store; reporting: ClickHouse too); rejects otherwise. */
+  ready?(): Promise<void>;
+}
+
+/**
+ * GET /readyz of a service process: 200 when its engines and the bus answer, 503 naming the one that does not
+ * (Kubernetes' readiness probe; liveness stays on /healthz, which only says the process answers).
+ */
+export function readinessHandler(checks: Record<string, () => Promise<unknown>>): RequestHandler {
+  return async (_req, res) => {
+    const results: Record<string, boolean> = {};
+    for (const [name, check] of Object.entries(checks)) {
+      results[name] = await check().then(
+        () => true,
+        () => false,
+      );
+    }
+    const ready = Object.values(results).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready, checks: results });
+  };
 }
 
 /**
@@ -53,7 +73,17 @@ export function runServiceContainer(
       messaging: createMessaging(config, outboxStore),
       serviceUrls: serviceUrlsOf(config),
     });
-    const { server, url } = await listen(booted.app, config.SERVICE_PORT, '0.0.0.0');
+    const outer = express();
+    outer.disable('x-powered-by');
+    outer.get(
+      '/readyz',
+      readinessHandler({
+        ...(booted.ready ? { [service]: () => booted.ready?.() ?? Promise.resolve() } : {}),
+        bus: () => bus.ping(),
+      }),
+    );
+    outer.use(booted.app);
+    const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0');
     log.info({ url }, `${service} service listening`);
     const stop = async () => {
       await closeServer(server);

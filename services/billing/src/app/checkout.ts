@@ -2,7 +2,7 @@ import { newId } from '@nudge/platform';
 import { PREMIUM_PLAN, TOTAL_COUNT } from '../domain/plan';
 import { decideCreate, type SubscriptionState } from '../domain/subscription';
 import { ProviderError } from '../infra/payment-provider';
-import { type BillingContext, simulatedCheckoutUrl } from './context';
+import type { BillingContext } from './context';
 
 /** A refused or failed checkout: answered `{ status: false, message, user }` (reader.md §4) with this status. */
 export class CheckoutRefusal extends Error {
@@ -79,7 +79,7 @@ export async function openSubscription(
 export const ticketFor = (ctx: BillingContext, subscriptionId: string): CheckoutTicket => ({
   key: ctx.keyId,
   subscriptionId,
-  ...(ctx.simulatedCheckout ? { checkoutUrl: simulatedCheckoutUrl(subscriptionId) } : {}),
+  ...(ctx.simulatedCheckoutUrl ? { checkoutUrl: ctx.simulatedCheckoutUrl(subscriptionId) } : {}),
 });
 
 /** POST /api/payment/checkout: admins and readers with a running subscription are refused. */

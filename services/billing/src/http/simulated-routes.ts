@@ -1,7 +1,7 @@
 import { SimulatedCheckoutOutcome, SimulatedCheckoutParams } from '@nudge/contracts';
 import { type Logger, parseBody, parseParams } from '@nudge/platform';
-import express, { Router } from 'express';
-import { simulatedCheckoutUrl } from '../app/context';
+import express, { type Request, type Response, Router } from 'express';
+import { isSimulatedCheckoutToken, simulatedCheckoutUrl } from '../app/context';
 import { deliveryHeaders, signDelivery } from '../infra/razorpay-webhooks';
 import type { SimulatedRazorpay } from '../infra/simulated-razorpay';
 import { simulatedCheckoutPage, simulatedMessagePage } from './simulated-page';
@@ -21,10 +21,21 @@ export function simulatedRoutes(deps: {
   const router = Router();
   const path = '/api/payment/simulated/:subscriptionId';
 
+  /** Only the reader who opened the checkout has its link (t = the checkout's HMAC). */
+  const refuseWithoutToken = (req: Request, res: Response, subscriptionId: string) => {
+    if (isSimulatedCheckoutToken(subscriptionId, deps.webhookSecret, req.query.t)) return false;
+    res
+      .status(403)
+      .type('html')
+      .send(simulatedMessagePage('Not your checkout', 'Open the checkout from your own Subscribe button.'));
+    return true;
+  };
+
   router.get(path, async (req, res) => {
     const { subscriptionId } = parseParams(SimulatedCheckoutParams, req);
-    const sub = await deps.simulated.find(subscriptionId);
     res.setHeader('cache-control', 'no-store');
+    if (refuseWithoutToken(req, res, subscriptionId)) return;
+    const sub = await deps.simulated.find(subscriptionId);
     if (!sub) {
       res
         .status(404)
@@ -39,11 +50,14 @@ export function simulatedRoutes(deps: {
         .send(simulatedMessagePage('Checkout finished', 'This checkout has already been completed.'));
       return;
     }
-    res.type('html').send(simulatedCheckoutPage(sub, simulatedCheckoutUrl(sub.id), deps.clock()));
+    res
+      .type('html')
+      .send(simulatedCheckoutPage(sub, simulatedCheckoutUrl(sub.id, deps.webhookSecret), deps.clock()));
   });
 
   router.post(path, express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
     const { subscriptionId } = parseParams(SimulatedCheckoutParams, req);
+    if (refuseWithoutToken(req, res, subscriptionId)) return;
     const { outcome } = parseBody(SimulatedCheckoutOutcome, req);
     const before = await deps.simulated.find(subscriptionId);
     const webhooks = await deps.simulated.complete(subscriptionId, outcome);

@@ -1,4 +1,4 @@
-import { usableTimeZone } from '@nudge/contracts';
+import { dayKey, usableTimeZone } from '@nudge/contracts';
 import type { UserDirectory } from '@nudge/platform';
 import { readingDays } from '../domain/reading-days';
 import type { ReadingHistory } from '../events/reading-history';
@@ -9,25 +9,46 @@ export function createHistory(deps: { reads: ReadingHistory; directory: UserDire
     async forUser(userId: string) {
       const [reads, user] = await Promise.all([deps.reads.forUser(userId), deps.directory.byId(userId)]);
       const timeZone = usableTimeZone(user?.timeZone);
+      const entries = onePerPostPerDay(reads, timeZone);
       const days = readingDays(
-        reads.map((r) => r.createdAt),
+        entries.map((r) => r.createdAt),
         deps.clock(),
         timeZone,
       );
       return {
-        history: reads.map((r) => ({
+        history: entries.map((r) => ({
           _id: r._id,
           templateId: r.templateId,
           type: r.type,
           status: true as const,
           createdAt: r.createdAt,
         })),
-        total: reads.length,
+        /** Distinct posts read: opening a post again (a refresh, a second day) does not read more. */
+        total: new Set(entries.map((r) => r.templateId)).size,
         timeZone,
         ...days,
       };
     },
   };
+}
+
+/**
+ * The history a reader sees: one entry per post per calendar day in their time zone (the day's first open), newest
+ * first. Every open stays recorded (content's PostOpened); opening a post twice in a day is one read.
+ */
+export function onePerPostPerDay<R extends { templateId: string; createdAt: string }>(
+  newestFirst: readonly R[],
+  timeZone: string,
+): R[] {
+  const first = new Map<string, R>();
+  for (let i = newestFirst.length - 1; i >= 0; i--) {
+    const read = newestFirst[i] as R;
+    const key = `${read.templateId}|${dayKey(new Date(read.createdAt), timeZone)}`;
+    if (!first.has(key)) first.set(key, read);
+  }
+  return newestFirst.filter(
+    (read) => first.get(`${read.templateId}|${dayKey(new Date(read.createdAt), timeZone)}`) === read,
+  );
 }
 
 export type History = ReturnType<typeof createHistory>;

@@ -8,6 +8,8 @@ import { addDays, dayKeyToUtcDate, dayKey as sharedDayKey, usableTimeZone } from
 
 /** One entry of POST /api/history/getuserhistory (reader.md §3). */
 export interface HistoryEntry {
+  /** The post read (the server keeps one entry per post per day). */
+  templateId?: string;
   type: number;
   status?: boolean;
   createdAt: string | number | Date;
@@ -32,9 +34,14 @@ export function isRead(entry: HistoryEntry): boolean {
   return READ_TYPES.includes(entry.type) && entry.status !== false;
 }
 
-/** Total read (home feed). Choice: the number of read entries; entries carry no post id, so reads are not deduplicated per post. */
+/**
+ * Total read (home feed) and the levels' count: distinct posts read, so reopening or refreshing a post reads nothing
+ * more. An entry without a post id counts on its own.
+ */
 export function totalRead(history: readonly HistoryEntry[]): number {
-  return history.filter(isRead).length;
+  const reads = history.filter(isRead);
+  const posts = new Set(reads.map((entry) => entry.templateId).filter(Boolean));
+  return posts.size + reads.filter((entry) => !entry.templateId).length;
 }
 
 // ── day keys in a time zone (the same rules as the server's: @nudge/contracts/days) ──────────────────────────

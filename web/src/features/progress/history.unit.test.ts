@@ -39,6 +39,15 @@ describe('totalRead', () => {
     expect(totalRead(history)).toBe(2);
     expect(totalRead([])).toBe(0);
   });
+
+  it('counts distinct posts: the same post read on two days is one post read', () => {
+    const history: HistoryEntry[] = [
+      { templateId: 'a', type: 1, status: true, createdAt: '2026-03-10T08:00:00Z' },
+      { templateId: 'b', type: 1, status: true, createdAt: '2026-03-10T09:00:00Z' },
+      { templateId: 'a', type: 2, status: true, createdAt: '2026-03-09T08:00:00Z' },
+    ];
+    expect(totalRead(history)).toBe(2);
+  });
 });
 
 describe('dayKey', () => {

@@ -1,0 +1,36 @@
+import express from 'express';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readinessHandler } from './container';
+import { closeServer, listen } from './runtime';
+
+describe('a service process /readyz', () => {
+  const servers: Awaited<ReturnType<typeof listen>>[] = [];
+  afterAll(async () => {
+    for (const { server } of servers) await closeServer(server);
+  });
+  const serve = async (checks: Record<string, () => Promise<unknown>>) => {
+    const app = express();
+    app.get('/readyz', readinessHandler(checks));
+    const running = await listen(app, 0);
+    servers.push(running);
+    const res = await fetch(`${running.url}/readyz`);
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('is 200 when the store and the bus answer', async () => {
+    expect(await serve({ content: async () => {}, bus: async () => {} })).toEqual({
+      status: 200,
+      body: { status: true, checks: { content: true, bus: true } },
+    });
+  });
+
+  it('is 503 naming the engine that does not answer', async () => {
+    const down = await serve({
+      reporting: async () => {
+        throw new Error('ClickHouse is not reachable');
+      },
+      bus: async () => {},
+    });
+    expect(down).toEqual({ status: 503, body: { status: false, checks: { reporting: false, bus: true } } });
+  });
+});
