@@ -69,11 +69,17 @@ export async function openEventBus(
   config: Config,
   log: Logger,
 ): Promise<{ bus: EventBus; close(): Promise<void> }> {
+  const retry = {
+    maxAttempts: config.BUS_MAX_ATTEMPTS,
+    retryBaseMs: config.BUS_RETRY_BASE_MS,
+    retryMaxMs: config.BUS_RETRY_MAX_MS,
+  };
   if (config.EVENT_BUS === 'kafka') {
     const bus = createEventBus({
       kind: 'kafka',
       brokers: config.KAFKA_BROKERS ?? [],
       clientId: config.KAFKA_CLIENT_ID,
+      ...retry,
       log,
     });
     return { bus, close: () => bus.close() };
@@ -83,7 +89,7 @@ export async function openEventBus(
     dir: join(config.DATA_DIR, 'bus'),
     dbName: 'bus',
   });
-  const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, log });
+  const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, ...retry, log });
   return {
     bus,
     async close() {
