@@ -105,3 +105,13 @@ export async function splitBatch<T>(
   }
   return true;
 }
+
+/** Dead letters counted per group, as /readyz and the replay command show them. */
+export function countDeadLetters(letters: { groupId: string }[]): {
+  total: number;
+  groups: Record<string, number>;
+} {
+  const groups: Record<string, number> = {};
+  for (const { groupId } of letters) groups[groupId] = (groups[groupId] ?? 0) + 1;
+  return { total: letters.length, groups };
+}
