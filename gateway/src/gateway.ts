@@ -25,6 +25,8 @@ export interface GatewayOptions {
   rateLimitPerMinute: number;
   /** /readyz answers 200 when every check is true, 503 otherwise. */
   readiness?: () => Promise<Record<string, boolean>>;
+  /** Extra facts /readyz shows under `detail` (e.g. dead-letter counts); informational, never a failure. */
+  readinessDetail?: () => Promise<Record<string, unknown>>;
   log: Logger;
   /** Express's `trust proxy`: set it when a load balancer sits in front, so rate limits see the client IP. */
   trustProxy?: boolean | number;
@@ -59,7 +61,13 @@ export function createGateway(opts: GatewayOptions): Express {
     try {
       const checks = (await opts.readiness?.()) ?? {};
       const ready = Object.values(checks).every(Boolean);
-      res.status(ready ? 200 : 503).json({ status: ready, checks });
+      const detail = opts.readinessDetail
+        ? await opts.readinessDetail().catch((err: unknown) => {
+            opts.log.warn({ err, requestId: requestIdOf(res) }, 'readiness detail failed');
+            return { error: 'unavailable' };
+          })
+        : undefined;
+      res.status(ready ? 200 : 503).json({ status: ready, checks, ...(detail ? { detail } : {}) });
     } catch (err) {
       opts.log.warn({ err, requestId: requestIdOf(res) }, 'readiness check failed');
       res.status(503).json({ status: false, checks: {}, message: 'The readiness check failed' });

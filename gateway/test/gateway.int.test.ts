@@ -129,6 +129,7 @@ beforeAll(async () => {
       webDist,
       rateLimitPerMinute: 10_000,
       readiness: async () => ({ auth: true, content: ready }),
+      readinessDetail: async () => ({ deadLetters: { total: 2, groups: { 'content.users': 2 } } }),
       log: logs.log,
     }),
   );
@@ -470,15 +471,16 @@ describe('probes', () => {
     expect(json).toEqual({ status: true });
   });
 
-  it('/readyz is 200 when every check passes and 503 otherwise', async () => {
+  it('/readyz is 200 when every check passes and 503 otherwise; its detail (dead letters) is no failure', async () => {
+    const detail = { deadLetters: { total: 2, groups: { 'content.users': 2 } } };
     ready = true;
     const ok = await call('/readyz');
     expect(ok.res.status).toBe(200);
-    expect(ok.json).toEqual({ status: true, checks: { auth: true, content: true } });
+    expect(ok.json).toEqual({ status: true, checks: { auth: true, content: true }, detail });
     ready = false;
     const notReady = await call('/readyz');
     expect(notReady.res.status).toBe(503);
-    expect(notReady.json).toEqual({ status: false, checks: { auth: true, content: false } });
+    expect(notReady.json).toEqual({ status: false, checks: { auth: true, content: false }, detail });
     ready = true;
   });
 });

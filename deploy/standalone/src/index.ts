@@ -11,6 +11,7 @@ import {
   type BootedService,
   type Config,
   closeServer,
+  countDeadLetters,
   createLogger,
   createMessaging,
   isEmbedded,
@@ -124,6 +125,8 @@ export async function startStandalone(
       checks.bus = await up(() => bus.ping());
       return checks;
     },
+    // Dead letters wait for `npm run bus -- replay-dead-letters`: shown, but the process stays ready.
+    readinessDetail: async () => ({ deadLetters: countDeadLetters(await bus.deadLetters()) }),
     log: log.child({ service: 'gateway' }),
   });
   const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');

@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Email } from '@nudge/contracts';
 import {
@@ -7,6 +6,7 @@ import {
   createEventStore,
   createLogger,
   loadConfig,
+  refuseWhileRunning,
 } from '@nudge/platform';
 import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
@@ -24,7 +24,8 @@ async function main(argv: string[]) {
 
   const config = loadConfig();
   const dataDir = resolve(config.DATA_DIR);
-  if (config.DOCUMENT_STORE === 'embedded') refuseWhileRunning(dataDir);
+  if (config.DOCUMENT_STORE === 'embedded')
+    refuseWhileRunning(dataDir, 'stop it first, or add the e-mail to ADMIN_EMAILS and restart it');
 
   const log = createLogger('admin-cli', 'warn');
   const store = await createDocumentStore({
@@ -47,21 +48,6 @@ async function main(argv: string[]) {
     events.close();
     await store.close();
   }
-}
-
-/** The embedded store is one process's files: writing them beside a running server would lose data. */
-function refuseWhileRunning(dataDir: string) {
-  const lock = join(dataDir, 'standalone.pid');
-  if (!existsSync(lock)) return;
-  const pid = Number(readFileSync(lock, 'utf8'));
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return; // a stale lock from a crash
-  }
-  throw new ConfigError([
-    `Nudge is running (pid ${pid}) on ${dataDir}: stop it first, or add the e-mail to ADMIN_EMAILS and restart it`,
-  ]);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {

@@ -68,6 +68,28 @@ export const configSchema = z.object({
     .optional()
     .describe('Comma-separated Kafka bootstrap brokers (host:port). Required when EVENT_BUS=kafka.'),
   KAFKA_CLIENT_ID: z.string().default('nudge').describe('Client id this process presents to Kafka.'),
+  BUS_MAX_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(8)
+    .describe(
+      'Attempts of an event whose handler throws (both buses) before it is dead-lettered and its consumer group moves on; `npm run bus -- replay-dead-letters` puts dead letters back.',
+    ),
+  BUS_RETRY_BASE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(200)
+    .describe(
+      'Backoff before the second attempt of a failed event (ms); it doubles on each further attempt.',
+    ),
+  BUS_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(30_000)
+    .describe('Cap of the backoff between attempts of a failed event (ms).'),
   MAIL_TRANSPORT: z
     .enum(['capture', 'smtp'])
     .default('capture')

@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus';
-import type { Config } from './config';
+import { type Config, ConfigError } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
 import type { EventBus } from './events/types';
 import {
@@ -64,16 +65,39 @@ export async function openServiceRuntime(opts: {
   };
 }
 
+/**
+ * For admin commands on embedded files: the embedded stores are one process's files, and writing them beside a
+ * running `npm start` (DATA_DIR/standalone.pid names a live process) would lose data. Throws a ConfigError
+ * ending with `advice`; a stale pid file (from a crash) is ignored.
+ */
+export function refuseWhileRunning(dataDir: string, advice: string): void {
+  const lock = join(dataDir, 'standalone.pid');
+  if (!existsSync(lock)) return;
+  const pid = Number(readFileSync(lock, 'utf8'));
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return; // a stale lock from a crash
+  }
+  throw new ConfigError([`Nudge is running (pid ${pid}) on ${dataDir}: ${advice}`]);
+}
+
 /** The process-wide bus: Kafka when configured, else the durable in-process bus under DATA_DIR/bus. */
 export async function openEventBus(
   config: Config,
   log: Logger,
 ): Promise<{ bus: EventBus; close(): Promise<void> }> {
+  const retry = {
+    maxAttempts: config.BUS_MAX_ATTEMPTS,
+    retryBaseMs: config.BUS_RETRY_BASE_MS,
+    retryMaxMs: config.BUS_RETRY_MAX_MS,
+  };
   if (config.EVENT_BUS === 'kafka') {
     const bus = createEventBus({
       kind: 'kafka',
       brokers: config.KAFKA_BROKERS ?? [],
       clientId: config.KAFKA_CLIENT_ID,
+      ...retry,
       log,
     });
     return { bus, close: () => bus.close() };
@@ -83,7 +107,7 @@ export async function openEventBus(
     dir: join(config.DATA_DIR, 'bus'),
     dbName: 'bus',
   });
-  const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, log });
+  const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, ...retry, log });
   return {
     bus,
     async close() {

@@ -28,6 +28,20 @@ const msg = (topic: string, key: string, n: number, headers: Record<string, stri
 
 const parsed = (m: BusMessage) => JSON.parse(m.value) as { key: string; n: number };
 
+/** The attempts every bus under test makes before dead-lettering. */
+const MAX_ATTEMPTS = 3;
+
+/** Polls fn until it returns a value, for at most ms. */
+async function waitForValue<T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await fn();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /**
  * The event bus port's contract, run against every adapter that is reachable.
  * waitMs bounds every "eventually" (Kafka consumer groups need seconds to join).
@@ -154,6 +168,124 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
     );
 
     it(
+      'dead-letters a message that fails every attempt, with its error; the group moves on, a restart does not bring it back, a replay after the fix delivers it once to its group only',
+      async () => {
+        const bus = await make();
+        const topic = fresh('poison');
+        const group = fresh('g');
+        const other = fresh('other');
+        await bus.publish([msg(topic, 'p', 1), msg(topic, 'p', 2, { 'x-trace': 't-2' }), msg(topic, 'p', 3)]);
+        await bus.publish([msg(topic, 'q', 4)]);
+        let fixed = false;
+        const attempts: number[] = [];
+        const done: number[] = [];
+        const handler = async (m: BusMessage) => {
+          const { n } = parsed(m);
+          attempts.push(n);
+          if (n === 2 && !fixed) throw new Error('poison 2 (expected by the test)');
+          done.push(n);
+        };
+        const first = await bus.subscribe(group, [topic], handler);
+        subscriptions.push(first);
+        const otherDone: number[] = [];
+        subscriptions.push(
+          await bus.subscribe(other, [topic], async (m) => void otherDone.push(parsed(m).n)),
+        );
+
+        await waitFor(() => done.length >= 3, waitMs * 2, 'the messages after the poison one');
+        const deadLetters = await waitForValue(
+          async () => {
+            const letters = await bus.deadLetters(group);
+            return letters.length > 0 ? letters : undefined;
+          },
+          waitMs,
+          'the dead letter',
+        );
+        // later messages of the poison one's key still flow (the rule in docs/ARCHITECTURE.md, "Events")
+        expect(done.filter((n) => n !== 4)).toEqual([1, 3]);
+        expect(done).toContain(4);
+        expect(attempts.filter((n) => n === 2)).toHaveLength(MAX_ATTEMPTS);
+        expect(deadLetters).toHaveLength(1);
+        const [letter] = deadLetters;
+        expect(letter).toMatchObject({
+          groupId: group,
+          message: msg(topic, 'p', 2, { 'x-trace': 't-2' }),
+          attempts: MAX_ATTEMPTS,
+        });
+        expect(letter?.error).toContain('poison 2 (expected by the test)');
+        expect(Date.parse(letter?.firstFailedAt ?? '')).not.toBeNaN();
+        expect(await bus.deadLetters(other)).toEqual([]);
+        expect((await bus.deadLetters()).map((l) => l.groupId)).toContain(group);
+
+        // a restarted consumer does not get the dead letter again
+        await first.close();
+        const afterRestart: number[] = [];
+        subscriptions.push(
+          await bus.subscribe(group, [topic], async (m) => {
+            afterRestart.push(parsed(m).n);
+            await handler(m);
+          }),
+        );
+        await bus.publish([msg(topic, 'p', 5)]);
+        await waitFor(() => afterRestart.includes(5), waitMs * 2, 'the restarted consumer');
+        expect(afterRestart).toEqual([5]);
+
+        // the replay after the fix: delivered once, to this group only, and no longer a dead letter
+        fixed = true;
+        expect(await bus.replayDeadLetters(group)).toBe(1);
+        await bus.publish([msg(topic, 'p', 6)]); // same key: after the replay on both buses
+        await waitFor(() => afterRestart.includes(6) && otherDone.includes(6), waitMs * 2, 'the replay');
+        expect(afterRestart).toEqual([5, 2, 6]);
+        expect(done.filter((n) => n === 2)).toHaveLength(1);
+        expect(otherDone.filter((n) => n === 2)).toHaveLength(1);
+        expect(await bus.deadLetters(group)).toEqual([]);
+      },
+      timeout,
+    );
+
+    it(
+      'batch subscription: a batch that fails every attempt is split; only the message failing alone is dead-lettered',
+      async () => {
+        const bus = await make();
+        const topic = fresh('batch-poison');
+        const group = fresh('g');
+        await bus.publish([1, 2, 3, 4, 5, 6].map((n) => msg(topic, 'b', n)));
+        let fixed = false;
+        const handled: number[] = [];
+        subscriptions.push(
+          await bus.subscribeBatch(
+            group,
+            [topic],
+            async (batch) => {
+              if (!fixed && batch.some((m) => parsed(m).n === 4))
+                throw new Error('poison 4 in the batch (expected by the test)');
+              for (const m of batch) handled.push(parsed(m).n);
+            },
+            { maxMessages: 100, maxWaitMs: 50 },
+          ),
+        );
+        const deadLetters = await waitForValue(
+          async () => {
+            const letters = await bus.deadLetters(group);
+            return letters.length > 0 && handled.length >= 5 ? letters : undefined;
+          },
+          waitMs * 2,
+          'the dead letter and the rest handled',
+        );
+        expect(handled).toEqual([1, 2, 3, 5, 6]);
+        expect(deadLetters.map((l) => parsed(l.message).n)).toEqual([4]);
+        expect(deadLetters[0]?.error).toContain('poison 4 in the batch');
+
+        fixed = true;
+        expect(await bus.replayDeadLetters(group)).toBe(1);
+        await waitFor(() => handled.includes(4), waitMs * 2, 'the replayed message');
+        expect(handled).toEqual([1, 2, 3, 5, 6, 4]);
+        expect(await bus.deadLetters(group)).toEqual([]);
+      },
+      timeout,
+    );
+
+    it(
       'round-trips keys, values and headers as strings',
       async () => {
         const bus = await make();
@@ -265,7 +397,7 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
 
 describeBusContract('in-process (memory store)', async () => {
   const store = createEmbeddedStore();
-  const bus = createInProcessBus({ store, retryBaseMs: 10, log: silentLog() });
+  const bus = createInProcessBus({ store, retryBaseMs: 10, maxAttempts: MAX_ATTEMPTS, log: silentLog() });
   return {
     bus,
     async cleanup() {
@@ -287,7 +419,7 @@ const tempDir = async () => {
 
 describeBusContract('in-process (embedded store on disk)', async () => {
   const store = createEmbeddedStore({ dir: await tempDir() });
-  const bus = createInProcessBus({ store, retryBaseMs: 10, log: silentLog() });
+  const bus = createInProcessBus({ store, retryBaseMs: 10, maxAttempts: MAX_ATTEMPTS, log: silentLog() });
   return {
     bus,
     async cleanup() {
@@ -388,7 +520,13 @@ describe.runIf(kafkaAvailable)('kafka', () => {
   describeBusContract(
     'kafka',
     async () => {
-      const bus = createKafkaBus({ brokers, clientId: 'nudge-contract', log: silentLog(), retryBaseMs: 50 });
+      const bus = createKafkaBus({
+        brokers,
+        clientId: 'nudge-contract',
+        log: silentLog(),
+        retryBaseMs: 50,
+        maxAttempts: MAX_ATTEMPTS,
+      });
       return { bus, cleanup: () => bus.close() };
     },
     45_000,

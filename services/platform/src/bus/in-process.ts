@@ -4,12 +4,22 @@ import type {
   BatchHandler,
   BatchOptions,
   BusMessage,
+  DeadLetter,
   EventBus,
   MessageHandler,
   Subscription,
 } from '../events/types';
 import { createLogger } from '../logger';
 import type { DocumentStore } from '../store/types';
+import {
+  attempt,
+  errorText,
+  forGroup,
+  REPLAY_GROUP_HEADER,
+  type RetryHooks,
+  retryPolicy,
+  splitBatch,
+} from './dead-letter';
 import { assertWireMessage } from './serialise';
 
 export interface InProcessBusOptions {
@@ -19,12 +29,15 @@ export interface InProcessBusOptions {
   /** Backoff after a throwing handler: starts at retryBaseMs, doubles, capped at retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Attempts of a message (or batch) before it is dead-lettered (default 8). */
+  maxAttempts?: number;
   log?: Logger;
 }
 
 export const BUS_LOG = 'bus_log';
 export const BUS_OFFSETS = 'bus_offsets';
 export const BUS_META = 'bus_meta';
+export const BUS_DEAD_LETTERS = 'bus_dead_letters';
 
 type LogDoc = {
   _id: string;
@@ -37,6 +50,37 @@ type LogDoc = {
 };
 type OffsetDoc = { _id: string; groupId: string; topic: string; offset: number };
 type CounterDoc = { _id: string; value: number };
+type DeadDoc = {
+  _id: string;
+  groupId: string;
+  topic: string;
+  partition: number;
+  offset: number;
+  key: string;
+  value: string;
+  headers: string;
+  error: string;
+  attempts: number;
+  firstFailedAt: string;
+  deadAt: string;
+};
+
+const toDeadLetter = (doc: DeadDoc): DeadLetter => ({
+  id: doc._id,
+  groupId: doc.groupId,
+  message: {
+    topic: doc.topic,
+    key: doc.key,
+    value: doc.value,
+    headers: JSON.parse(doc.headers) as Record<string, string>,
+  },
+  partition: doc.partition,
+  offset: String(doc.offset),
+  error: doc.error,
+  attempts: doc.attempts,
+  firstFailedAt: doc.firstFailedAt,
+  deadAt: doc.deadAt,
+});
 
 type Member =
   | { handler: MessageHandler; batch?: undefined }
@@ -90,11 +134,12 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
   const { store } = opts;
   const log = opts.log ?? createLogger('bus.in-process');
   const pollMs = opts.pollMs ?? 1_000;
-  const retryBaseMs = opts.retryBaseMs ?? 100;
-  const retryMaxMs = opts.retryMaxMs ?? 5_000;
+  const policy = retryPolicy(opts);
+  const { baseMs: retryBaseMs, maxMs: retryMaxMs } = policy;
   const messages = store.collection<LogDoc>(BUS_LOG);
   const offsets = store.collection<OffsetDoc>(BUS_OFFSETS);
   const counters = store.collection<CounterDoc>(BUS_META);
+  const dead = store.collection<DeadDoc>(BUS_DEAD_LETTERS);
   const shared = sharedFor(store);
   const deliveries = new Map<string, Delivery>();
   const wakeTopics = (topics: Set<string>) => {
@@ -231,49 +276,105 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       return batch;
     }
 
-    /** Splits the batch between the members by key and delivers until every part resolves; false when stopped. */
-    private async deliverBatch(docs: LogDoc[]): Promise<boolean> {
-      for (let attempt = 1; ; attempt++) {
-        if (this.stopped || this.members.length === 0) return false;
-        const parts = new Map<Member, BusMessage[]>();
-        for (const doc of docs) {
-          const member = this.pick(doc.key) as Member;
-          const list = parts.get(member) ?? [];
-          list.push(toMessage(doc));
-          parts.set(member, list);
-        }
-        try {
-          await Promise.all([...parts].map(([member, list]) => member.batch?.handler(list)));
-          return true;
-        } catch (err) {
-          const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
-          log.warn(
-            { err, groupId: this.groupId, topic: this.topic, size: docs.length, attempt, retryInMs: wait },
-            'in-process bus: batch handler failed; redelivering',
-          );
-          await this.sleep(wait, false);
-        }
-      }
+    private retryHooks(what: Record<string, unknown>, text: string): RetryHooks {
+      return {
+        sleep: (ms) => this.sleep(ms, false),
+        stopped: () => this.stopped || this.members.length === 0,
+        onRetry: (err, attempt, retryInMs) =>
+          log.warn({ err, groupId: this.groupId, topic: this.topic, ...what, attempt, retryInMs }, text),
+      };
     }
 
-    /** Hands the message to a member until one handler resolves; false when stopped first. */
-    private async deliver(doc: LogDoc): Promise<boolean> {
-      for (let attempt = 1; ; attempt++) {
-        const member = this.pick(doc.key);
-        if (this.stopped || !member?.handler) return false;
-        const message = toMessage(doc);
-        try {
-          await member.handler(message);
-          return true;
-        } catch (err) {
-          const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
-          log.warn(
-            { err, groupId: this.groupId, topic: doc.topic, offset: doc.offset, attempt, retryInMs: wait },
-            'in-process bus: handler failed; redelivering',
-          );
-          await this.sleep(wait, false);
+    /** Records the message in bus_dead_letters (before its offset is committed: a crash between only repeats it). */
+    private async deadLetter(
+      doc: LogDoc,
+      message: BusMessage,
+      error: unknown,
+      attempts: number,
+      firstFailedAt: string,
+    ) {
+      const id = `${this.groupId}:${doc.topic}:0:${doc.offset}`;
+      await dead.replaceOne(
+        { _id: id },
+        {
+          _id: id,
+          groupId: this.groupId,
+          topic: doc.topic,
+          partition: 0,
+          offset: doc.offset,
+          key: doc.key,
+          value: doc.value,
+          headers: JSON.stringify(message.headers),
+          error: errorText(error),
+          attempts,
+          firstFailedAt,
+          deadAt: new Date().toISOString(),
+        },
+        { upsert: true },
+      );
+      log.error(
+        { err: error, groupId: this.groupId, topic: doc.topic, offset: doc.offset, key: doc.key, attempts },
+        'in-process bus: message dead-lettered after its last attempt; the group moves on',
+      );
+    }
+
+    /**
+     * Splits the batch between the members by key and delivers until every part resolves or the attempts run
+     * out (then splitBatch dead-letters the messages that fail alone); false when stopped.
+     */
+    private async deliverBatch(docs: LogDoc[]): Promise<boolean> {
+      const mine = docs.flatMap((doc) => {
+        const message = forGroup(toMessage(doc), this.groupId);
+        return message ? [{ doc, message }] : [];
+      });
+      if (mine.length === 0) return !this.stopped;
+      type Item = (typeof mine)[number];
+      const handle = async (items: Item[]) => {
+        const parts = new Map<Member, BusMessage[]>();
+        for (const { doc, message } of items) {
+          const member = this.pick(doc.key);
+          if (!member) throw new Error('in-process bus: the group has no members left');
+          const list = parts.get(member) ?? [];
+          list.push(message);
+          parts.set(member, list);
         }
-      }
+        await Promise.all([...parts].map(([member, list]) => member.batch?.handler(list)));
+      };
+      const hooks = this.retryHooks(
+        { size: mine.length },
+        'in-process bus: batch handler failed; redelivering',
+      );
+      const result = await attempt(() => handle(mine), policy, hooks);
+      if (!result) return false;
+      if (result.ok) return true;
+      const firstFailedAt = result.firstFailedAt;
+      return splitBatch(
+        mine,
+        result.error,
+        handle,
+        (item, error) => this.deadLetter(item.doc, item.message, error, result.attempts, firstFailedAt),
+        hooks.stopped,
+      );
+    }
+
+    /** Hands the message to a member until one handler resolves or it is dead-lettered; false when stopped first. */
+    private async deliver(doc: LogDoc): Promise<boolean> {
+      const message = forGroup(toMessage(doc), this.groupId);
+      if (!message) return !this.stopped;
+      const hooks = this.retryHooks({ offset: doc.offset }, 'in-process bus: handler failed; redelivering');
+      const result = await attempt(
+        async () => {
+          const member = this.pick(doc.key);
+          if (!member?.handler) throw new Error('in-process bus: the group has no members left');
+          await member.handler(message);
+        },
+        policy,
+        hooks,
+      );
+      if (!result) return false;
+      if (!result.ok)
+        await this.deadLetter(doc, message, result.error, result.attempts, result.firstFailedAt);
+      return true;
     }
   }
 
@@ -376,6 +477,30 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     publish,
     subscribe,
     subscribeBatch,
+    async deadLetters(groupId?: string) {
+      const docs = await dead.find(groupId === undefined ? {} : { groupId }, {
+        sort: { groupId: 1, deadAt: 1, offset: 1 },
+      });
+      return docs.map(toDeadLetter);
+    },
+    async replayDeadLetters(groupId?: string) {
+      if (closed) throw new Error('in-process bus is closed');
+      const docs = await dead.find(groupId === undefined ? {} : { groupId }, {
+        sort: { groupId: 1, deadAt: 1, offset: 1 },
+      });
+      for (const doc of docs) {
+        const letter = toDeadLetter(doc);
+        await publish([
+          { ...letter.message, headers: { ...letter.message.headers, [REPLAY_GROUP_HEADER]: doc.groupId } },
+        ]);
+        await dead.deleteOne({ _id: doc._id });
+        log.info(
+          { groupId: doc.groupId, topic: doc.topic, offset: doc.offset },
+          'in-process bus: dead letter replayed',
+        );
+      }
+      return docs.length;
+    },
     async ping() {
       if (closed) throw new Error('in-process bus is closed');
       await store.ping();

@@ -4,7 +4,15 @@ import type { DocumentStore } from '../store/types';
 import { createInProcessBus } from './in-process';
 import { createKafkaBus } from './kafka';
 
-export { BUS_LOG, BUS_META, BUS_OFFSETS, createInProcessBus, type InProcessBusOptions } from './in-process';
+export { countDeadLetters, deadLetterTopic, REPLAY_GROUP_HEADER } from './dead-letter';
+export {
+  BUS_DEAD_LETTERS,
+  BUS_LOG,
+  BUS_META,
+  BUS_OFFSETS,
+  createInProcessBus,
+  type InProcessBusOptions,
+} from './in-process';
 export { createKafkaBus, type KafkaBusOptions } from './kafka';
 export { assertWireMessage, headersToStrings } from './serialise';
 
@@ -18,15 +26,25 @@ export interface EventBusOptions {
   log: Logger;
   /** In-process bus fallback poll interval (ms). */
   pollMs?: number;
+  /** Attempts before a message is dead-lettered, and the backoff between them (BUS_* in the config). */
+  maxAttempts?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
 }
 
 /** Builds the configured bus adapter (called from the composition root). */
 export function createEventBus(opts: EventBusOptions): EventBus {
+  const retry = {
+    ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+    ...(opts.retryBaseMs !== undefined ? { retryBaseMs: opts.retryBaseMs } : {}),
+    ...(opts.retryMaxMs !== undefined ? { retryMaxMs: opts.retryMaxMs } : {}),
+  };
   if (opts.kind === 'inprocess') {
     if (!opts.store) throw new Error('event bus: kind inprocess needs a document store');
     return createInProcessBus({
       store: opts.store,
       pollMs: opts.pollMs,
+      ...retry,
       log: opts.log.child({ component: 'bus' }),
     });
   }
@@ -35,6 +53,7 @@ export function createEventBus(opts: EventBusOptions): EventBus {
     return createKafkaBus({
       brokers: opts.brokers,
       clientId: opts.clientId,
+      ...retry,
       log: opts.log.child({ component: 'bus' }),
     });
   }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type Admin,
   type Consumer,
@@ -11,15 +12,25 @@ import {
   type Producer,
 } from 'kafkajs';
 import type { Logger } from 'pino';
-import { backoffMs } from '../events/serial';
 import type {
   BatchHandler,
   BatchOptions,
   BusMessage,
+  DeadLetter,
   EventBus,
   MessageHandler,
   Subscription,
 } from '../events/types';
+import {
+  attempt,
+  deadLetterTopic,
+  errorText,
+  forGroup,
+  REPLAY_GROUP_HEADER,
+  type RetryHooks,
+  retryPolicy,
+  splitBatch,
+} from './dead-letter';
 import { assertWireMessage, headersToStrings } from './serialise';
 
 export interface KafkaBusOptions {
@@ -31,7 +42,23 @@ export interface KafkaBusOptions {
   /** Backoff after a throwing handler: starts at retryBaseMs, doubles, capped at retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** Attempts of a message (or batch) before it goes to the group's dead-letter topic (default 8). */
+  maxAttempts?: number;
 }
+
+/** Headers a dead letter carries on its topic besides the original message's. */
+const DLQ = {
+  group: 'nudge-dlq-group',
+  topic: 'nudge-dlq-topic',
+  key: 'nudge-dlq-key',
+  partition: 'nudge-dlq-partition',
+  offset: 'nudge-dlq-offset',
+  error: 'nudge-dlq-error',
+  attempts: 'nudge-dlq-attempts',
+  firstFailedAt: 'nudge-dlq-first-failed-at',
+  deadAt: 'nudge-dlq-dead-at',
+} as const;
+const DLQ_PREFIX = deadLetterTopic('');
 
 const toPinoLogCreator =
   (log: Logger) =>
@@ -55,14 +82,17 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * - Messages are keyed by `key` (the stream id), so one aggregate's events share a partition and keep order.
  * - subscribe: one kafkajs consumer per call, fromBeginning for a new group. The offset of a message is
  *   resolved (and auto-committed) only after the handler resolved; a throwing handler is retried in place
- *   with a backoff (heartbeating meanwhile), so the partition does not move past it.
+ *   with a backoff (heartbeating meanwhile), up to maxAttempts: then the message goes to the group's
+ *   dead-letter topic `nudge.dlq.<group>` (original headers plus nudge-dlq-* ones) and the partition moves on.
+ * - Dead-letter topics are compacted and keyed by the dead letter's id; a replay re-publishes the message to its
+ *   topic (for its group only) and then writes a tombstone, so a dead letter is pending while its id's last
+ *   record has a value. Listing reads the topic to its end with a throwaway consumer.
  * - Topics are created on first use (admin createTopics) with `partitions` partitions.
  */
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const { log } = opts;
   const partitions = opts.partitions ?? 3;
-  const retryBaseMs = opts.retryBaseMs ?? 200;
-  const retryMaxMs = opts.retryMaxMs ?? 5_000;
+  const policy = retryPolicy(opts);
   const kafka = new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
@@ -112,7 +142,13 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     const toCreate = missing.filter((t) => !existing.has(t));
     if (toCreate.length > 0) {
       await client.createTopics({
-        topics: toCreate.map((topic) => ({ topic, numPartitions: partitions })),
+        topics: toCreate.map((topic) => ({
+          topic,
+          numPartitions: partitions,
+          ...(topic.startsWith(DLQ_PREFIX)
+            ? { configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }
+            : {}),
+        })),
         waitForLeaders: true,
       });
       log.info({ topics: toCreate, partitions }, 'kafka: topics created');
@@ -190,30 +226,90 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     headers: headersToStrings(message.headers),
   });
 
+  /** Sends the message to the group's dead-letter topic (resolves once Kafka acknowledged it). */
+  const sendDeadLetter = async (
+    groupId: string,
+    at: { topic: string; partition: number; offset: string },
+    message: BusMessage,
+    error: unknown,
+    attempts: number,
+    firstFailedAt: string,
+  ) => {
+    const topic = deadLetterTopic(groupId);
+    await ensureTopics([topic]);
+    const client = await producer();
+    await client.send({
+      topic,
+      acks: -1,
+      messages: [
+        {
+          key: `${groupId}:${at.topic}:${at.partition}:${at.offset}`,
+          value: message.value,
+          headers: {
+            ...message.headers,
+            [DLQ.group]: groupId,
+            [DLQ.topic]: at.topic,
+            [DLQ.key]: message.key,
+            [DLQ.partition]: String(at.partition),
+            [DLQ.offset]: at.offset,
+            [DLQ.error]: errorText(error),
+            [DLQ.attempts]: String(attempts),
+            [DLQ.firstFailedAt]: firstFailedAt,
+            [DLQ.deadAt]: new Date().toISOString(),
+          },
+        },
+      ],
+    });
+    log.error(
+      { err: error, groupId, ...at, key: message.key, attempts, deadLetterTopic: topic },
+      'kafka: message dead-lettered after its last attempt; the partition moves on',
+    );
+  };
+
+  const hooksFor = (
+    stopping: () => boolean,
+    heartbeat: () => Promise<void>,
+    fields: Record<string, unknown>,
+    text: string,
+  ): RetryHooks => ({
+    async sleep(ms) {
+      await sleep(ms);
+      // heartbeat throws when the group rebalances: the message then goes to the new owner
+      if (!stopping()) await heartbeat();
+    },
+    stopped: stopping,
+    onRetry: (err, attemptNo, retryInMs) => log.warn({ err, ...fields, attempt: attemptNo, retryInMs }, text),
+  });
+
   const subscribe = (groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> =>
     joinGroup(groupId, topics, {}, (stopping) => ({
       autoCommit: true,
       autoCommitInterval: 1_000,
       eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        const delivered = toBus(topic, message);
-        for (let attempt = 1; ; attempt++) {
-          try {
-            await handler(delivered);
-            return;
-          } catch (err) {
-            // Throwing to kafkajs would also redeliver (the offset is not resolved), but only after it
-            // restarts the consumer; retrying here keeps the partition in place without a rebalance.
-            if (stopping()) throw err;
-            const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
-            log.warn(
-              { err, groupId, topic, partition, offset: message.offset, attempt, retryInMs: wait },
-              'kafka: handler failed; redelivering',
-            );
-            await sleep(wait);
-            if (stopping()) throw err;
-            await heartbeat(); // throws when the group rebalances: the message then goes to the new owner
-          }
-        }
+        const delivered = forGroup(toBus(topic, message), groupId);
+        if (!delivered) return; // a replay for another group
+        // Retried here rather than thrown to kafkajs (which would redeliver only after restarting the
+        // consumer): the partition stays in place without a rebalance.
+        const result = await attempt(
+          () => handler(delivered),
+          policy,
+          hooksFor(
+            stopping,
+            heartbeat,
+            { groupId, topic, partition, offset: message.offset },
+            'kafka: handler failed; redelivering',
+          ),
+        );
+        if (!result) throw new Error('kafka: the subscription closed before the message was handled');
+        if (!result.ok)
+          await sendDeadLetter(
+            groupId,
+            { topic, partition, offset: message.offset },
+            delivered,
+            result.error,
+            result.attempts,
+            result.firstFailedAt,
+          );
       },
     }));
 
@@ -234,24 +330,42 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
         const all = batch.messages;
         for (let start = 0; start < all.length && isRunning(); start += maxMessages) {
           const slice = all.slice(start, start + maxMessages);
-          const delivered = slice.map((message) => toBus(batch.topic, message));
-          for (let attempt = 1; ; attempt++) {
-            try {
-              await handler(delivered);
-              break;
-            } catch (err) {
-              if (stopping()) throw err;
-              const wait = backoffMs(attempt, retryBaseMs, retryMaxMs);
-              log.warn(
-                { err, groupId, topic: batch.topic, partition: batch.partition, attempt, retryInMs: wait },
-                'kafka: batch handler failed; redelivering',
+          const mine = slice.flatMap((message) => {
+            const delivered = forGroup(toBus(batch.topic, message), groupId);
+            return delivered ? [{ message, delivered }] : [];
+          });
+          type Item = (typeof mine)[number];
+          const handle = (items: Item[]) => handler(items.map((item) => item.delivered));
+          const hooks = hooksFor(
+            stopping,
+            heartbeat,
+            { groupId, topic: batch.topic, partition: batch.partition, size: mine.length },
+            'kafka: batch handler failed; redelivering',
+          );
+          if (mine.length > 0) {
+            const result = await attempt(() => handle(mine), policy, hooks);
+            if (!result) throw new Error('kafka: the subscription closed before the batch was handled');
+            if (!result.ok) {
+              const { attempts, firstFailedAt } = result;
+              const settled = await splitBatch(
+                mine,
+                result.error,
+                handle,
+                (item, error) =>
+                  sendDeadLetter(
+                    groupId,
+                    { topic: batch.topic, partition: batch.partition, offset: item.message.offset },
+                    item.delivered,
+                    error,
+                    attempts,
+                    firstFailedAt,
+                  ),
+                stopping,
               );
-              await sleep(wait);
-              if (stopping()) throw err;
-              await heartbeat();
+              if (!settled) throw new Error('kafka: the subscription closed before the batch was handled');
             }
           }
-          // Committed only after the handler resolved (the insert is durable).
+          // Committed only after the handler resolved (the insert is durable) or its failures were dead-lettered.
           resolveOffset((slice[slice.length - 1] as KafkaMessage).offset);
           await commitOffsetsIfNecessary();
           await heartbeat();
@@ -260,11 +374,110 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     }));
   };
 
+  const toDeadLetter = (id: string, message: KafkaMessage): DeadLetter => {
+    const headers = headersToStrings(message.headers);
+    const original: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers))
+      if (!name.startsWith('nudge-dlq-')) original[name] = value;
+    return {
+      id,
+      groupId: headers[DLQ.group] ?? '',
+      message: {
+        topic: headers[DLQ.topic] ?? '',
+        key: headers[DLQ.key] ?? '',
+        value: message.value?.toString('utf8') ?? '',
+        headers: original,
+      },
+      partition: Number(headers[DLQ.partition] ?? 0),
+      offset: headers[DLQ.offset] ?? '',
+      error: headers[DLQ.error] ?? '',
+      attempts: Number(headers[DLQ.attempts] ?? 0),
+      firstFailedAt: headers[DLQ.firstFailedAt] ?? '',
+      deadAt: headers[DLQ.deadAt] ?? '',
+    };
+  };
+
+  /** Reads a dead-letter topic to its current end (throwaway group): the pending dead letters, oldest first. */
+  const readDeadLetters = async (topic: string): Promise<DeadLetter[]> => {
+    const client = await admin();
+    const ends = new Map<number, bigint>();
+    for (const p of await client.fetchTopicOffsets(topic))
+      if (BigInt(p.high) > BigInt(p.low)) ends.set(p.partition, BigInt(p.high));
+    const latest = new Map<string, DeadLetter | null>();
+    if (ends.size === 0) return [];
+    const readerGroup = `nudge.dlq-reader.${randomUUID()}`;
+    const reader = kafka.consumer({ groupId: readerGroup, allowAutoTopicCreation: false });
+    await reader.connect();
+    try {
+      await reader.subscribe({ topics: [topic], fromBeginning: true });
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`kafka: reading ${topic} did not reach its end in 60 s`)),
+          60_000,
+        );
+        reader
+          .run({
+            autoCommit: false,
+            eachMessage: async ({ partition, message }) => {
+              const id = message.key?.toString('utf8') ?? '';
+              latest.delete(id); // keeps the map in order of the last record per id
+              latest.set(id, message.value ? toDeadLetter(id, message) : null);
+              const end = ends.get(partition);
+              if (end !== undefined && BigInt(message.offset) + 1n >= end) ends.delete(partition);
+              if (ends.size === 0) {
+                clearTimeout(timer);
+                resolve();
+              }
+            },
+          })
+          .catch((err: unknown) => {
+            clearTimeout(timer);
+            reject(err);
+          });
+      });
+    } finally {
+      await reader.disconnect().catch(() => undefined);
+      await client.deleteGroups([readerGroup]).catch(() => undefined);
+    }
+    return [...latest.values()].filter((letter): letter is DeadLetter => letter !== null);
+  };
+
+  const deadLetterTopics = async (groupId?: string): Promise<string[]> => {
+    const all = (await (await admin()).listTopics()).filter((t) => t.startsWith(DLQ_PREFIX));
+    return groupId === undefined ? all.sort() : all.filter((t) => t === deadLetterTopic(groupId));
+  };
+
+  const deadLetters = async (groupId?: string): Promise<DeadLetter[]> => {
+    const letters: DeadLetter[] = [];
+    for (const topic of await deadLetterTopics(groupId)) letters.push(...(await readDeadLetters(topic)));
+    return letters;
+  };
+
+  const replayDeadLetters = async (groupId?: string): Promise<number> => {
+    const letters = await deadLetters(groupId);
+    const client = await producer();
+    for (const letter of letters) {
+      await publish([
+        { ...letter.message, headers: { ...letter.message.headers, [REPLAY_GROUP_HEADER]: letter.groupId } },
+      ]);
+      // The tombstone: the dead letter is no longer pending.
+      await client.send({
+        topic: deadLetterTopic(letter.groupId),
+        acks: -1,
+        messages: [{ key: letter.id, value: null }],
+      });
+      log.info({ groupId: letter.groupId, topic: letter.message.topic }, 'kafka: dead letter replayed');
+    }
+    return letters.length;
+  };
+
   return {
     kind: 'kafka',
     publish,
     subscribe,
     subscribeBatch,
+    deadLetters,
+    replayDeadLetters,
     async ping() {
       const cluster = await (await admin()).describeCluster();
       if (cluster.brokers.length === 0) throw new Error('kafka: no brokers in the cluster');

@@ -55,7 +55,8 @@ const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
 
 /**
  * An idempotent consumer: runs each event's handler at most once per group, recording the event id in
- * `processed_events` after the handler succeeded. A throwing handler is left to the bus to redeliver.
+ * `processed_events` after the handler succeeded. A throwing handler is left to the bus to redeliver (a bounded
+ * number of times: then the bus dead-letters the message and the group moves on).
  * Note the record is written after the handler: a crash between the two runs the handler again on
  * redelivery, so handlers whose effect is not naturally idempotent should key their writes on event.id.
  */

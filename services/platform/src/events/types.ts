@@ -78,6 +78,23 @@ export interface BatchOptions {
   maxWaitMs?: number;
 }
 
+/** A message a group's handler kept failing on, set aside so the group moves on (docs/ARCHITECTURE.md, "Events"). */
+export interface DeadLetter {
+  /** Unique per group and original position, e.g. `${groupId}:${topic}:${partition}:${offset}`. */
+  id: string;
+  groupId: string;
+  /** The original message (topic, key, value, headers) as the handler saw it. */
+  message: BusMessage;
+  /** Kafka partition (0 for the in-process bus) and offset of the original. */
+  partition: number;
+  offset: string;
+  /** The last error, as text. */
+  error: string;
+  attempts: number;
+  firstFailedAt: string;
+  deadAt: string;
+}
+
 export interface Subscription {
   close(): Promise<void>;
 }
@@ -89,13 +106,17 @@ export interface EventBus {
   publish(messages: BusMessage[]): Promise<void>;
   /**
    * Delivers each topic's messages in order per key to one member of the group, at least once; a handler
-   * that throws gets the message again later. A new group starts at the beginning of the topics.
+   * that throws gets the message again after a backoff, up to the bus's max attempts: then the message is
+   * dead-lettered (deadLetters) and the group moves on, later messages of the same key included.
+   * A new group starts at the beginning of the topics.
    */
   subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription>;
   /**
    * Like subscribe, but hands over batches (flushed at maxMessages or after maxWaitMs, whichever first); the
    * offsets of a batch are committed only after the handler resolves, and a throwing handler gets the same
-   * messages again (perhaps batched differently). A group subscribes either per message or per batch.
+   * messages again (perhaps batched differently). After the max attempts, the batch is split in halves to find
+   * the messages that fail on their own: those are dead-lettered, the rest handled. A group subscribes either
+   * per message or per batch.
    */
   subscribeBatch(
     groupId: string,
@@ -103,6 +124,13 @@ export interface EventBus {
     handler: BatchHandler,
     options?: BatchOptions,
   ): Promise<Subscription>;
+  /** The dead letters waiting for a replay, of one group or of all, oldest first per group. */
+  deadLetters(groupId?: string): Promise<DeadLetter[]>;
+  /**
+   * Puts the dead letters (of one group or all) back on their topics for their group only (the other groups
+   * skip them), then removes them; resolves to how many. Meant for after the handler was fixed.
+   */
+  replayDeadLetters(groupId?: string): Promise<number>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
