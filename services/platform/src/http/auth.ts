@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { forbidden, unauthorized } from '../errors';
-import type { Role, SessionClaims, TokenVerifier } from '../tokens';
+import type { Role, SessionClaims, TokenVerifier, VerifiedSession } from '../tokens';
 
 declare module 'express-serve-static-core' {
   interface Request {
     /** Set by authenticate() when the request carries a valid session token; role is the current one. */
-    auth?: SessionClaims & { tokenRole: Role };
+    auth?: VerifiedSession & { tokenRole: Role };
   }
 }
 
@@ -18,26 +18,47 @@ export function tokenFrom(req: Request): string | undefined {
   return typeof bodyToken === 'string' ? bodyToken : undefined;
 }
 
+/** What a service's user copy says about a user's sessions: the current role, and when their sessions were ended. */
+export interface CurrentUser {
+  role: Role;
+  /** Sessions issued at or before this time (ms since the epoch) are refused: logout, or an admin ended them. */
+  sessionsRevokedBefore?: number | null;
+}
+
+export const SESSION_ENDED = 'Your session has ended; please sign in again';
+
 export interface AuthenticateOptions {
   verifier: TokenVerifier;
   /**
-   * Looks up the user's current role, so a role change (premium bought, admin revoked) applies at once even to
-   * tokens signed before it. Returns null when the user no longer exists, undefined when this service has not heard
-   * of the user yet (their events are still on the bus): the token's role then stands. Services without a user read
-   * model omit it.
+   * Looks up the user in the service's copy, so a role change (premium bought or ended, admin granted or removed)
+   * applies at once even to tokens signed before it, and a revoked session is refused. Returns null when the user no
+   * longer exists, undefined when this service has not heard of the user yet (their events are still on the bus):
+   * the token's role then stands. Services without a user read model omit it.
    */
-  currentRole?: (userId: string) => Promise<Role | null | undefined>;
+  currentUser?: (userId: string) => Promise<CurrentUser | null | undefined>;
 }
 
-/** Reads and verifies the session token if there is one; never refuses (use requireUser / requireRole for that). */
-export function authenticate({ verifier, currentRole }: AuthenticateOptions): RequestHandler {
+/** True when the token was issued at or before the user's revocation time (a token of the same millisecond too). */
+export const sessionRevoked = (claims: VerifiedSession, user: CurrentUser | null | undefined): boolean =>
+  typeof user?.sessionsRevokedBefore === 'number' && claims.issuedAtMs <= user.sessionsRevokedBefore;
+
+/**
+ * Reads and verifies the session token if there is one. A missing, bad or expired token leaves the request anonymous
+ * (use requireUser / requireRole to refuse); a token of an ended session is refused at once with 401, so the browser
+ * learns it must sign in again instead of being served as a visitor.
+ */
+export function authenticate({ verifier, currentUser }: AuthenticateOptions): RequestHandler {
   return async (req, _res, next) => {
     try {
       const claims = await verifier.verifySession(tokenFrom(req));
-      if (claims && currentRole) {
-        const role = await currentRole(claims.userId);
+      if (claims && currentUser) {
+        const user = await currentUser(claims.userId);
+        if (sessionRevoked(claims, user)) {
+          req.auth = undefined;
+          return next(unauthorized(SESSION_ENDED));
+        }
         req.auth =
-          role === null ? undefined : { ...claims, role: role ?? claims.role, tokenRole: claims.role };
+          user === null ? undefined : { ...claims, role: user?.role ?? claims.role, tokenRole: claims.role };
       } else {
         req.auth = claims ? { ...claims, tokenRole: claims.role } : undefined;
       }
