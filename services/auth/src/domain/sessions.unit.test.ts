@@ -1,4 +1,5 @@
 import { AuthEvents } from '@nudge/contracts';
+import { userRegisteredData } from '@nudge/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { decideSessionsRevoked, evolve, foldUser, type StoredEvent } from './user';
 
@@ -6,16 +7,7 @@ const registered: StoredEvent = {
   type: AuthEvents.UserRegistered.type,
   version: 1,
   occurredAt: '2026-11-01T10:00:00.000Z',
-  data: {
-    userId: 'u1',
-    email: 'ann@example.com',
-    source: 'self',
-    role: 'user',
-    type: 0,
-    notiinfo: { time: '08:00', active: true },
-    topics: [],
-    timeZone: 'UTC',
-  },
+  data: userRegisteredData('u1', 'ann@example.com'),
 };
 
 describe('sessions revoked (issue 14)', () => {

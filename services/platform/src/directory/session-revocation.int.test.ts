@@ -7,7 +7,7 @@ import { authenticate, createHttpApp, finishApp, requireRole, requireUser } from
 import { createLogger } from '../logger';
 import { closeServer, listen } from '../runtime';
 import { createEmbeddedStore } from '../store';
-import { jsonCall } from '../testing';
+import { jsonCall, userRegisteredData } from '../testing';
 import { createTokenIssuer, createTokenVerifier, type Role, TOKEN_ALG, type TokenIssuer } from '../tokens';
 import { createUserDirectory, type UserDirectory } from './user-directory';
 
@@ -38,16 +38,10 @@ const deliver = async (userId: string, def: { type: string }, data: Record<strin
   return event;
 };
 
-const register = (userId: string, role: Role) =>
-  deliver(userId, AuthEvents.UserRegistered, {
-    email: `${userId}@example.com`,
-    source: 'self',
-    role,
-    type: 0,
-    notiinfo: { time: '08:00', active: true },
-    topics: [],
-    timeZone: 'UTC',
-  });
+const register = (userId: string, role: Role) => {
+  const { userId: _, ...data } = userRegisteredData(userId, `${userId}@example.com`, role);
+  return deliver(userId, AuthEvents.UserRegistered, data);
+};
 
 const session = (userId: string, role: Role, at?: Date) =>
   issuer.signSession({ userId, email: `${userId}@example.com`, role }, at);
