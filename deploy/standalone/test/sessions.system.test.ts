@@ -65,6 +65,14 @@ describe('logout ends the session in every service', () => {
       expect(refused.body, service).toEqual({ status: false, message: ENDED });
     }
     expect(Date.now() - loggedOutAt).toBeLessThan(1_000);
+    // The public feed still serves a browser holding the ended token, as a visitor.
+    const feed = await call(
+      'POST',
+      '/api/logs/getallpost?page=1&limit=5',
+      { subscription: false },
+      admin.token,
+    );
+    expect(feed.status).toBe(200);
 
     // The other admin's session is untouched everywhere.
     for (const [service, send] of calls(other.token)) expect((await send()).status, service).toBe(200);

@@ -19,6 +19,7 @@ import {
   type CurrentUser,
   claimsOf,
   forbidden,
+  notSignedIn,
   parseBody,
   parseParams,
   parseQuery,
@@ -83,6 +84,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
 
   router.post('/api/user/isauth', async (req, res) => {
     parseBody(IsAuthRequest, req);
+    if (req.sessionEnded) throw notSignedIn(req);
     if (!req.auth) throw unauthorized('Your session has expired; please sign in again');
     const read = res.locals.signedInUser as Awaited<ReturnType<UserRepository['get']>> | undefined;
     const user = read?._id === req.auth.userId ? read : await users.get(req.auth.userId);

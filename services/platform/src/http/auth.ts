@@ -7,6 +7,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** Set by authenticate() when the request carries a valid session token; role is the current one. */
     auth?: VerifiedSession & { tokenRole: Role };
+    /** Set by authenticate() when the token is genuine but its session has ended (logout, or an admin ended it). */
+    sessionEnded?: boolean;
   }
 }
 
@@ -43,9 +45,10 @@ export const sessionRevoked = (claims: VerifiedSession, user: CurrentUser | null
   typeof user?.sessionsRevokedBefore === 'number' && claims.issuedAtMs <= user.sessionsRevokedBefore;
 
 /**
- * Reads and verifies the session token if there is one. A missing, bad or expired token leaves the request anonymous
- * (use requireUser / requireRole to refuse); a token of an ended session is refused at once with 401, so the browser
- * learns it must sign in again instead of being served as a visitor.
+ * Reads and verifies the session token if there is one; never refuses (use requireUser / requireRole for that). A
+ * missing, bad or expired token, or one of an ended session, leaves the request anonymous, so a public route (the feed)
+ * still serves a browser holding an old token; requireUser / requireRole then refuse an ended session with
+ * SESSION_ENDED.
  */
 export function authenticate({ verifier, currentUser }: AuthenticateOptions): RequestHandler {
   return async (req, _res, next) => {
@@ -55,7 +58,8 @@ export function authenticate({ verifier, currentUser }: AuthenticateOptions): Re
         const user = await currentUser(claims.userId);
         if (sessionRevoked(claims, user)) {
           req.auth = undefined;
-          return next(unauthorized(SESSION_ENDED));
+          req.sessionEnded = true;
+          return next();
         }
         req.auth =
           user === null ? undefined : { ...claims, role: user?.role ?? claims.role, tokenRole: claims.role };
@@ -69,20 +73,24 @@ export function authenticate({ verifier, currentUser }: AuthenticateOptions): Re
   };
 }
 
+/** The 401 for a request without a usable session: SESSION_ENDED when its token's session has ended. */
+export const notSignedIn = (req: Request) =>
+  req.sessionEnded ? unauthorized(SESSION_ENDED) : unauthorized();
+
 export const requireUser: RequestHandler = (req, _res, next) => {
-  next(req.auth ? undefined : unauthorized());
+  next(req.auth ? undefined : notSignedIn(req));
 };
 
 export function requireRole(...roles: Role[]): RequestHandler {
   return (req, _res, next) => {
-    if (!req.auth) return next(unauthorized());
+    if (!req.auth) return next(notSignedIn(req));
     next(roles.includes(req.auth.role) ? undefined : forbidden('You need to be an admin to do this'));
   };
 }
 
 /** The signed-in user's claims; only call behind requireUser / requireRole. */
 export function claimsOf(req: Request): SessionClaims {
-  if (!req.auth) throw unauthorized();
+  if (!req.auth) throw notSignedIn(req);
   return req.auth;
 }
 
