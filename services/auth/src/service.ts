@@ -19,6 +19,7 @@ import { createDueReaders } from './app/due-readers';
 import { createGoogleSignIn } from './app/google-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
 import { createProfile } from './app/profile';
+import { createSessions } from './app/sessions';
 import { createSignIn } from './app/sign-in';
 import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
@@ -105,7 +106,8 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const admin = createAdminUsers(users, deps.emailStats);
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
-  app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens }));
+  const sessions = createSessions(users);
+  app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens, sessions }));
   app.use(
     googleRoutes({
       ...(deps.google ?? {}),

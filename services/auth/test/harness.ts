@@ -20,6 +20,8 @@ import { type AuthService, type AuthServiceDeps, createAuthService } from '../sr
 
 export interface AuthHarness {
   url: string;
+  /** The temp data folder (its keys/ sign the sessions). */
+  dataDir: string;
   outbox: DevOutbox;
   store: DocumentStore;
   events: ServiceEventStore;
@@ -79,6 +81,7 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
 
   return {
     url,
+    dataDir: dir,
     outbox,
     store,
     events,

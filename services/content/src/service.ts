@@ -111,7 +111,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
     bodyLimit: deps.bodyLimit ?? '100kb',
     largeBodies: { limit: CONTENT_BODY_LIMIT, routes: IMAGE_ROUTES },
   });
-  app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
+  app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
   app.use(topicRoutes(topics));
   app.use(templateAdminRoutes({ templates, ai }));
   app.use(readerRoutes({ posts, today }));

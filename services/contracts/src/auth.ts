@@ -95,6 +95,8 @@ export const UpdateNameRequest = z.object({
 });
 
 export const IsAuthRequest = z.object({ token: Token.optional() });
+/** POST /api/user/logout: the token to end, in the body or as `Authorization: Bearer`. */
+export const LogoutRequest = z.object({ token: Token.optional() });
 export const IsAuthResponse = z.object({ status: z.literal(true), user: User, token: z.string().optional() });
 
 export const LinkTokenParams = z.object({ uid: z.string().min(1).max(4096) });

@@ -54,6 +54,15 @@ export const AuthEvents = {
     type: 'auth.RoleChanged.v1',
     data: z.object({ userId: z.string(), from: Role, to: Role, reason: z.string() }),
   },
+  /**
+   * Every session of the user issued at or before `before` (ISO time, millisecond precision) has ended: the user
+   * signed out, or an admin ended their sessions. Every service's user copy keeps the latest `before` and refuses
+   * older tokens.
+   */
+  SessionsRevoked: {
+    type: 'auth.SessionsRevoked.v1',
+    data: z.object({ userId: z.string(), before: z.string(), reason: z.enum(['logout', 'admin']) }),
+  },
 } as const;
 
 export type AuthEventName = keyof typeof AuthEvents;

@@ -10,6 +10,7 @@ import {
   IsAuthRequest,
   IsAuthResponse,
   LinkTokenParams,
+  LogoutRequest,
   MessageResponse,
   NotificationDetailsResponse,
   OtpTransactionRequest,
@@ -68,6 +69,14 @@ export const apiRoutes: RouteContract[] = [
     'user',
     'Check the stored token; returns the signed-in user',
     BOTH,
+  ),
+  route(
+    'POST',
+    '/api/user/logout',
+    'auth',
+    'user',
+    'Sign out: ends every session of the signed-in user on the server (issue 14)',
+    'ours',
   ),
   route('POST', '/api/user/update', 'auth', 'user', 'Update the signed-in user’s profile and preferences', R),
   route(
@@ -131,6 +140,14 @@ export const apiRoutes: RouteContract[] = [
   route('POST', '/api/user/add', 'auth', 'admin', 'Add users from a list of e-mails', A),
   route('GET', '/api/user/details/:id', 'auth', 'admin', 'One user', A),
   route('POST', '/api/user/update/:id', 'auth', 'admin', 'Edit one user', A),
+  route(
+    'POST',
+    '/api/user/revokesessions/:id',
+    'auth',
+    'admin',
+    'End every session of a user: their tokens are refused by every service (issue 14)',
+    'ours',
+  ),
 
   // ── content: topics, posts, feed, promotions, site settings, AI writer ──
   route('GET', '/api/topic/getalltopics', 'content', 'public', 'Every topic', BOTH),
@@ -445,6 +462,7 @@ const AUTH_SCHEMAS: RouteSchemas = {
   'POST /api/user/auth': { body: AuthRequest, response: AuthResponse },
   'POST /api/user/verify': { body: VerifyRequest, response: SessionResponse },
   'POST /api/user/isauth': { body: IsAuthRequest, response: IsAuthResponse },
+  'POST /api/user/logout': { body: LogoutRequest, response: MessageResponse },
   'POST /api/user/update': { body: UpdateRequest, response: UserResponse },
   'POST /api/user/otpTransaction': { body: OtpTransactionRequest, response: MessageResponse },
   'POST /api/user/updatename': {
@@ -466,6 +484,7 @@ const AUTH_SCHEMAS: RouteSchemas = {
   'POST /api/user/add': { body: AdminAddUsersRequest, response: AdminAddUsersResponse },
   'GET /api/user/details/:id': { params: IdParams, response: UserResponse },
   'POST /api/user/update/:id': { params: IdParams, body: AdminUpdateUserRequest, response: UserResponse },
+  'POST /api/user/revokesessions/:id': { params: IdParams, response: MessageResponse },
 };
 
 /** Each service's request and response schemas, keyed 'METHOD /path' as in the table above. */

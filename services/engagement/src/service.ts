@@ -92,7 +92,7 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   });
 
   const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
-  app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
+  app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
   app.use(likeRoutes({ likes }));
   app.use(commentRoutes({ comments }));
   app.use(historyRoutes({ history }));

@@ -71,7 +71,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   });
 
   const app = createHttpApp({ log: deps.log, bodyLimit: REPORTING_BODY_LIMIT });
-  app.use(authenticate({ verifier: deps.verifier, currentRole: directory.currentRole }));
+  app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
   app.use(eventlogRoutes({ intake, log }));
   app.use(reportRoutes({ reports, data }));
   app.use(internalRoutes({ emailStats, store, internalToken: deps.internalToken }));

@@ -29,6 +29,8 @@ export interface UserState {
    * added them (and vouches for them). Only proven users get reminders (asking for a code alone creates an account).
    */
   proven: boolean;
+  /** Sessions issued at or before this time (ISO) are ended (logout, or an admin ended them); null = none ended. */
+  sessionsRevokedBefore?: string | null;
   /** The stream version this state reflects. */
   version: number;
 }
@@ -101,6 +103,9 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
     case AuthEvents.RoleChanged.type:
       next.role = (event.data as AuthEventData<'RoleChanged'>).to;
       break;
+    case AuthEvents.SessionsRevoked.type:
+      next.sessionsRevokedBefore = (event.data as AuthEventData<'SessionsRevoked'>).before;
+      break;
     default:
       return next;
   }
@@ -165,6 +170,22 @@ export function decideRoleChange(state: UserState, to: Role, reason: string): De
   return state.role === to
     ? []
     : [{ type: AuthEvents.RoleChanged.type, data: { userId: state._id, from: state.role, to, reason } }];
+}
+
+/**
+ * Ends every session of the user issued at or before `now` (logout ends all of them, not only the caller's: see
+ * docs/ARCHITECTURE.md, "Tokens"). Never moves the time back.
+ */
+export function decideSessionsRevoked(
+  state: UserState,
+  now: Date,
+  reason: 'logout' | 'admin',
+): DecidedEvent[] {
+  const current = state.sessionsRevokedBefore
+    ? Date.parse(state.sessionsRevokedBefore)
+    : Number.NEGATIVE_INFINITY;
+  const before = new Date(Math.max(now.getTime(), current)).toISOString();
+  return [{ type: AuthEvents.SessionsRevoked.type, data: { userId: state._id, before, reason } }];
 }
 
 const unique = (xs: string[]) => [...new Set(xs)];

@@ -6,6 +6,7 @@ import {
   IdParams,
   IsAuthRequest,
   LinkTokenParams,
+  LogoutRequest,
   OtpTransactionRequest,
   RangeExportRequest,
   UnsubscribeParams,
@@ -15,14 +16,16 @@ import {
 } from '@nudge/contracts';
 import {
   authenticate,
+  type CurrentUser,
   claimsOf,
   forbidden,
+  notSignedIn,
   parseBody,
   parseParams,
   parseQuery,
-  type Role,
   requireRole,
   requireUser,
+  revokedAt,
   type TokenIssuer,
   type TokenVerifier,
   unauthorized,
@@ -30,6 +33,7 @@ import {
 import { type Response, Router } from 'express';
 import type { createAdminUsers } from '../app/admin-users';
 import type { Profile } from '../app/profile';
+import type { Sessions } from '../app/sessions';
 import type { SignIn } from '../app/sign-in';
 import type { UserRepository } from '../app/user-repository';
 import { toUserView } from '../domain/user-view';
@@ -41,6 +45,7 @@ export interface UserRoutesDeps {
   admin: ReturnType<typeof createAdminUsers>;
   verifier: TokenVerifier;
   tokens: TokenIssuer;
+  sessions: Sessions;
 }
 
 const sendCsv = (res: Response, filename: string, csv: string) => {
@@ -53,16 +58,16 @@ const sendCsv = (res: Response, filename: string, csv: string) => {
 export function userRoutes(deps: UserRoutesDeps): Router {
   const { users, signIn, profile, admin, verifier } = deps;
   const router = Router();
-  // Roles are read from the users read model, so a role change applies at once to older tokens. The user read for
-  // that is kept on the response (res.locals.signedInUser), so a handler that needs the user (isauth) does not read
-  // it a second time.
+  // Roles and session revocations are read from the users read model (updated with each append), so a role change
+  // applies at once to older tokens and a logged-out token is refused at once. The user read for that is kept on the
+  // response (res.locals.signedInUser), so a handler that needs the user (isauth) does not read it a second time.
   router.use((req, res, next) => {
-    const currentRole = async (userId: string): Promise<Role | null> => {
+    const currentUser = async (userId: string): Promise<CurrentUser | null> => {
       const user = await users.get(userId);
       res.locals.signedInUser = user;
-      return user?.role ?? null;
+      return user ? { role: user.role, sessionsRevokedBefore: revokedAt(user.sessionsRevokedBefore) } : null;
     };
-    authenticate({ verifier, currentRole })(req, res, next);
+    authenticate({ verifier, currentUser })(req, res, next);
   });
   const admins = requireRole('admin');
 
@@ -79,6 +84,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
 
   router.post('/api/user/isauth', async (req, res) => {
     parseBody(IsAuthRequest, req);
+    if (req.sessionEnded) throw notSignedIn(req);
     if (!req.auth) throw unauthorized('Your session has expired; please sign in again');
     const read = res.locals.signedInUser as Awaited<ReturnType<UserRepository['get']>> | undefined;
     const user = read?._id === req.auth.userId ? read : await users.get(req.auth.userId);
@@ -89,6 +95,13 @@ export function userRoutes(deps: UserRoutesDeps): Router {
         ? undefined
         : await deps.tokens.signSession({ userId: user._id, email: user.email, role: user.role });
     res.json({ status: true, user: toUserView(user), ...(token ? { token } : {}) });
+  });
+
+  // Sign out: ends every session of the caller on the server (auth.SessionsRevoked), not only this token.
+  router.post('/api/user/logout', requireUser, async (req, res) => {
+    parseBody(LogoutRequest, req);
+    await deps.sessions.revoke(claimsOf(req).userId, 'logout', claimsOf(req).userId);
+    res.json({ status: true, message: 'Signed out' });
   });
 
   router.post('/api/user/update', requireUser, async (req, res) => {
@@ -186,6 +199,12 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     const { id } = parseParams(IdParams, req);
     const { info } = parseBody(AdminUpdateUserRequest, req);
     res.json(await admin.update(id, info, claimsOf(req).userId));
+  });
+
+  router.post('/api/user/revokesessions/:id', admins, async (req, res) => {
+    const { id } = parseParams(IdParams, req);
+    await deps.sessions.revoke(id, 'admin', claimsOf(req).userId);
+    res.json({ status: true, message: 'Every session of this user has ended' });
   });
 
   return router;

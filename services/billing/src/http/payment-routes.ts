@@ -29,7 +29,7 @@ export function paymentRoutes(deps: {
 }): Router {
   const router = Router();
   const signedIn = [
-    authenticate({ verifier: deps.verifier, currentRole: deps.directory.currentRole }),
+    authenticate({ verifier: deps.verifier, currentUser: deps.directory.currentUser }),
     requireUser,
   ];
   const perUser = createKeyedQueue();
@@ -104,7 +104,7 @@ export function paymentRoutes(deps: {
 
   router.post(
     '/api/payment/alldata',
-    authenticate({ verifier: deps.verifier, currentRole: deps.directory.currentRole }),
+    authenticate({ verifier: deps.verifier, currentUser: deps.directory.currentUser }),
     requireRole('admin'),
     async (req, res) => {
       parseBody(PaymentTokenRequest, req);

@@ -51,8 +51,8 @@ describe('user directory (auth events kept by other services)', () => {
       timeZone: 'Asia/Kolkata',
       version: 5,
     });
-    expect(await directory.currentRole('u1')).toBe('premium');
-    expect(await directory.currentRole('nobody')).toBeUndefined();
+    expect(await directory.currentUser('u1')).toEqual({ role: 'premium', sessionsRevokedBefore: null });
+    expect(await directory.currentUser('nobody')).toBeUndefined();
     expect((await directory.byEmail('ANN@example.com'))?._id).toBe('u1');
   });
 

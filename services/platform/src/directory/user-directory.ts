@@ -1,6 +1,7 @@
 import { type AuthEventData, AuthEvents, type Role } from '@nudge/contracts';
 import type { EventHandler } from '../events/consumer';
 import type { EventEnvelope } from '../events/types';
+import type { CurrentUser } from '../http/auth';
 import type { DocumentStore } from '../store/types';
 
 /** What a service other than auth knows of a user: its own copy, kept from auth's events. */
@@ -15,6 +16,8 @@ export interface DirectoryUser {
   timeZone: string;
   notiinfo: { time: string; active: boolean };
   createdAt: string;
+  /** Sessions issued at or before this time (ISO) are refused (auth.SessionsRevoked); absent = none ended. */
+  sessionsRevokedBefore?: string;
   /** The auth stream version last applied (events older than this are duplicates). */
   version: number;
 }
@@ -25,14 +28,23 @@ export interface UserDirectory {
   byId(userId: string): Promise<DirectoryUser | null>;
   byIds(userIds: string[]): Promise<Map<string, DirectoryUser>>;
   byEmail(email: string): Promise<DirectoryUser | null>;
-  /** For authenticate(): the user's current role, or undefined when the user is not known here yet. */
-  currentRole(userId: string): Promise<Role | undefined>;
+  /**
+   * For authenticate(): the user's current role and session revocation time, or undefined when the user is not known
+   * here yet.
+   */
+  currentUser(userId: string): Promise<CurrentUser | undefined>;
   ensureIndexes(): Promise<void>;
   /** Drops the copy (a rebuild re-reads auth's topic from the start with a new consumer group). */
   reset(): Promise<void>;
 }
 
 export const USER_DIRECTORY = 'directory_users';
+
+/** An ISO revocation time as milliseconds, or null when there is none. */
+export const revokedAt = (iso: string | null | undefined): number | null => {
+  const ms = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(ms) ? ms : null;
+};
 
 /**
  * The user directory a service keeps from auth's events (names, role, topics, time zone), so it never calls auth to
@@ -83,6 +95,9 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
       (_current, data) => (data.notiinfo ? { notiinfo: data.notiinfo } : {}),
     ),
     [AuthEvents.RoleChanged.type]: on<AuthEventData<'RoleChanged'>>((_current, data) => ({ role: data.to })),
+    [AuthEvents.SessionsRevoked.type]: on<AuthEventData<'SessionsRevoked'>>((_current, data) => ({
+      sessionsRevokedBefore: data.before,
+    })),
     // Events that change nothing here still advance the version, so later events are not mistaken for gaps.
     [AuthEvents.UserVerified.type]: on(() => ({})),
     [AuthEvents.UserSignedIn.type]: on(() => ({})),
@@ -98,8 +113,11 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
       return new Map(found.map((u) => [u._id, u]));
     },
     byEmail: (email) => users.findOne({ email: email.toLowerCase() }),
-    async currentRole(userId) {
-      return (await users.findOne({ _id: userId }))?.role;
+    async currentUser(userId) {
+      const user = await users.findOne({ _id: userId });
+      return user
+        ? { role: user.role, sessionsRevokedBefore: revokedAt(user.sessionsRevokedBefore) }
+        : undefined;
     },
     async ensureIndexes() {
       await users.createIndex({ email: 1 });

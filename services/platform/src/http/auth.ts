@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { forbidden, unauthorized } from '../errors';
-import type { Role, SessionClaims, TokenVerifier } from '../tokens';
+import type { Role, SessionClaims, TokenVerifier, VerifiedSession } from '../tokens';
 
 declare module 'express-serve-static-core' {
   interface Request {
     /** Set by authenticate() when the request carries a valid session token; role is the current one. */
-    auth?: SessionClaims & { tokenRole: Role };
+    auth?: VerifiedSession & { tokenRole: Role };
+    /** Set by authenticate() when the token is genuine but its session has ended (logout, or an admin ended it). */
+    sessionEnded?: boolean;
   }
 }
 
@@ -18,26 +20,49 @@ export function tokenFrom(req: Request): string | undefined {
   return typeof bodyToken === 'string' ? bodyToken : undefined;
 }
 
+/** What a service's user copy says about a user's sessions: the current role, and when their sessions were ended. */
+export interface CurrentUser {
+  role: Role;
+  /** Sessions issued at or before this time (ms since the epoch) are refused: logout, or an admin ended them. */
+  sessionsRevokedBefore?: number | null;
+}
+
+export const SESSION_ENDED = 'Your session has ended; please sign in again';
+
 export interface AuthenticateOptions {
   verifier: TokenVerifier;
   /**
-   * Looks up the user's current role, so a role change (premium bought, admin revoked) applies at once even to
-   * tokens signed before it. Returns null when the user no longer exists, undefined when this service has not heard
-   * of the user yet (their events are still on the bus): the token's role then stands. Services without a user read
-   * model omit it.
+   * Looks up the user in the service's copy, so a role change (premium bought or ended, admin granted or removed)
+   * applies at once even to tokens signed before it, and a revoked session is refused. Returns null when the user no
+   * longer exists, undefined when this service has not heard of the user yet (their events are still on the bus):
+   * the token's role then stands. Services without a user read model omit it.
    */
-  currentRole?: (userId: string) => Promise<Role | null | undefined>;
+  currentUser?: (userId: string) => Promise<CurrentUser | null | undefined>;
 }
 
-/** Reads and verifies the session token if there is one; never refuses (use requireUser / requireRole for that). */
-export function authenticate({ verifier, currentRole }: AuthenticateOptions): RequestHandler {
+/** True when the token was issued at or before the user's revocation time (a token of the same millisecond too). */
+export const sessionRevoked = (claims: VerifiedSession, user: CurrentUser | null | undefined): boolean =>
+  typeof user?.sessionsRevokedBefore === 'number' && claims.issuedAtMs <= user.sessionsRevokedBefore;
+
+/**
+ * Reads and verifies the session token if there is one; never refuses (use requireUser / requireRole for that). A
+ * missing, bad or expired token, or one of an ended session, leaves the request anonymous, so a public route (the feed)
+ * still serves a browser holding an old token; requireUser / requireRole then refuse an ended session with
+ * SESSION_ENDED.
+ */
+export function authenticate({ verifier, currentUser }: AuthenticateOptions): RequestHandler {
   return async (req, _res, next) => {
     try {
       const claims = await verifier.verifySession(tokenFrom(req));
-      if (claims && currentRole) {
-        const role = await currentRole(claims.userId);
+      if (claims && currentUser) {
+        const user = await currentUser(claims.userId);
+        if (sessionRevoked(claims, user)) {
+          req.auth = undefined;
+          req.sessionEnded = true;
+          return next();
+        }
         req.auth =
-          role === null ? undefined : { ...claims, role: role ?? claims.role, tokenRole: claims.role };
+          user === null ? undefined : { ...claims, role: user?.role ?? claims.role, tokenRole: claims.role };
       } else {
         req.auth = claims ? { ...claims, tokenRole: claims.role } : undefined;
       }
@@ -48,20 +73,24 @@ export function authenticate({ verifier, currentRole }: AuthenticateOptions): Re
   };
 }
 
+/** The 401 for a request without a usable session: SESSION_ENDED when its token's session has ended. */
+export const notSignedIn = (req: Request) =>
+  req.sessionEnded ? unauthorized(SESSION_ENDED) : unauthorized();
+
 export const requireUser: RequestHandler = (req, _res, next) => {
-  next(req.auth ? undefined : unauthorized());
+  next(req.auth ? undefined : notSignedIn(req));
 };
 
 export function requireRole(...roles: Role[]): RequestHandler {
   return (req, _res, next) => {
-    if (!req.auth) return next(unauthorized());
+    if (!req.auth) return next(notSignedIn(req));
     next(roles.includes(req.auth.role) ? undefined : forbidden('You need to be an admin to do this'));
   };
 }
 
 /** The signed-in user's claims; only call behind requireUser / requireRole. */
 export function claimsOf(req: Request): SessionClaims {
-  if (!req.auth) throw unauthorized();
+  if (!req.auth) throw notSignedIn(req);
   return req.auth;
 }
 

@@ -54,3 +54,20 @@ export async function internalPost(
   });
   return { status: res.status, body: parseJson(await res.text()) };
 }
+
+/** The data of an auth.UserRegistered.v1 event with the defaults a self sign-up gets, for tests that feed copies. */
+export const userRegisteredData = (
+  userId: string,
+  email: string,
+  role: 'user' | 'premium' | 'admin' = 'user',
+  timeZone = 'UTC',
+) => ({
+  userId,
+  email,
+  source: 'self' as const,
+  role,
+  type: 0 as const,
+  notiinfo: { time: '08:00', active: true },
+  topics: [] as string[],
+  timeZone,
+});

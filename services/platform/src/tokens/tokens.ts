@@ -11,6 +11,15 @@ export interface SessionClaims {
   role: Role;
 }
 
+/**
+ * A verified session token's claims and when it was issued, in milliseconds (claim `iatms`; a token signed before
+ * that claim existed counts from the start of its `iat` second, so a revocation in that second refuses it).
+ * Sessions issued at or before a user's revocation time are refused (see authenticate).
+ */
+export interface VerifiedSession extends SessionClaims {
+  issuedAtMs: number;
+}
+
 /** What an e-mail link token may be used for; a token for one purpose is refused for any other. */
 export type LinkPurpose = 'signin' | 'unsubscribe';
 
@@ -28,28 +37,31 @@ const linkAudience = (purpose: LinkPurpose) => `nudge-link:${purpose}`;
 
 /** Only auth holds one of these: it is the only signer of session and link tokens. */
 export interface TokenIssuer {
-  signSession(claims: SessionClaims): Promise<string>;
+  /** `now` (tests) defaults to the current time; it is the token's issue time (`iat`, and `iatms` in milliseconds). */
+  signSession(claims: SessionClaims, now?: Date): Promise<string>;
   signLink(userId: string, purpose: LinkPurpose, ttlSeconds: number): Promise<string>;
 }
 
 /** Every service holds one of these: verification needs only the public key. */
 export interface TokenVerifier {
   /** The claims, or null when the token is missing, malformed, forged or expired. */
-  verifySession(token: string | undefined | null): Promise<SessionClaims | null>;
+  verifySession(token: string | undefined | null): Promise<VerifiedSession | null>;
   verifyLink(token: string | undefined | null, purpose: LinkPurpose): Promise<LinkClaims | null>;
 }
 
 export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number): TokenIssuer {
   return {
-    signSession: ({ userId, email, role }) =>
-      new SignJWT({ email, role, typ: 'session' })
+    signSession: ({ userId, email, role }, now = new Date()) => {
+      const issuedAt = Math.floor(now.getTime() / 1000);
+      return new SignJWT({ email, role, typ: 'session', iatms: now.getTime() })
         .setProtectedHeader({ alg: TOKEN_ALG })
         .setSubject(userId)
         .setIssuer(ISSUER)
         .setAudience(SESSION_AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime(`${sessionTtlDays}d`)
-        .sign(privateKey),
+        .setIssuedAt(issuedAt)
+        .setExpirationTime(issuedAt + sessionTtlDays * 86_400)
+        .sign(privateKey);
+    },
     signLink: (userId, purpose, ttlSeconds) =>
       new SignJWT({ typ: 'link' })
         .setProtectedHeader({ alg: TOKEN_ALG })
@@ -84,7 +96,11 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
       if (payload?.typ !== 'session' || typeof payload.sub !== 'string') return null;
       const role = payload.role as Role;
       if (!ROLES.includes(role) || typeof payload.email !== 'string') return null;
-      return { userId: payload.sub, email: payload.email, role };
+      const issuedAtMs =
+        typeof payload.iatms === 'number' && Number.isSafeInteger(payload.iatms)
+          ? payload.iatms
+          : (payload.iat ?? 0) * 1000;
+      return { userId: payload.sub, email: payload.email, role, issuedAtMs };
     },
     async verifyLink(token, purpose) {
       const payload = await verify(token, linkAudience(purpose));

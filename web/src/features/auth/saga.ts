@@ -19,7 +19,14 @@ import { selectSettings } from '../settings/selectors';
 import type { SiteSettings } from '../settings/types';
 import { signOutDestination } from '../settings/wording';
 import { withLoadingOverlay } from '../ui/saga';
-import { checkToken, logOut, requestSignInCode, signInWithLinkToken, verifySignInCode } from './api';
+import {
+  checkToken,
+  endSession,
+  logOut,
+  requestSignInCode,
+  signInWithLinkToken,
+  verifySignInCode,
+} from './api';
 import { afterVerifyDestination, googleSignInUrl, linkSignInDestination } from './rules';
 import { selectLoginEmail } from './selectors';
 import {
@@ -112,8 +119,17 @@ function* startGoogleSignIn(action: PayloadAction<{ currentUrl: string; origin: 
   yield call(redirectBrowser, googleSignInUrl(action.payload.origin));
 }
 
-function* signOut(): SagaIterator {
+export function* signOut(): SagaIterator {
+  const token: string | null = yield call(readToken);
   yield call(clearToken);
+  // The browser is signed out whatever the server says: a failed call leaves only the server-side end undone.
+  if (token) {
+    try {
+      yield call(endSession, token);
+    } catch (error) {
+      yield call([console, console.debug], 'Ending the session failed:', error);
+    }
+  }
   try {
     yield call(logOut);
   } catch (error) {
