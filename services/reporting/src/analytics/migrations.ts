@@ -39,8 +39,13 @@ const REPORT_ACTIVITY_SELECT = `SELECT toStartOfMonth(occurred_at) AS month, cit
   WHERE user_id != ''
   GROUP BY month, user_key, question_id`;
 
-const SENT_QUESTIONS_SELECT = `SELECT DISTINCT cityHash64(user_id) AS user_key, question_id
-  FROM events WHERE type = 'engagement.CheckinQuestionSent.v1' AND user_id != ''`;
+/** Rows of `report_users` from events: a user's registration and the questions sent to them. */
+const REPORT_USERS_SELECT = `SELECT cityHash64(user_id) AS user_key,
+    min(if(type = 'auth.UserRegistered.v1', toNullable(occurred_at), NULL)) AS registered_at,
+    groupUniqArrayIf(question_id, type = 'engagement.CheckinQuestionSent.v1') AS questions
+  FROM events
+  WHERE type IN ('auth.UserRegistered.v1', 'engagement.CheckinQuestionSent.v1') AND user_id != ''
+  GROUP BY user_key`;
 
 export const MIGRATIONS: Migration[] = [
   {
@@ -124,7 +129,7 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 2,
-    name: 'report activity keyed by month and hashed user, sent questions per user',
+    name: 'report activity keyed by month and hashed user, report users (registration, questions sent)',
     statements: [
       // The viewer's read: one row per (month, user, question) ('' = the user's activity that month), keyed by
       // month first so a page reads its months only. Users and events are 64-bit hashes (cityHash64 of the id, the
@@ -141,17 +146,19 @@ export const MIGRATIONS: Migration[] = [
       ) ENGINE = AggregatingMergeTree
       ORDER BY (month, user_key, question_id)`,
       `CREATE MATERIALIZED VIEW IF NOT EXISTS report_activity_mv TO report_activity AS ${REPORT_ACTIVITY_SELECT}`,
-      // Which questions were ever sent to whom (the viewer's question list), folded per (user, question).
-      `CREATE TABLE IF NOT EXISTS sent_questions (
+      // Per user (keyed like report_activity): the registration (Unique People, the first period) and every
+      // question ever sent to them (the viewer's question list), so one read of the monitored users gives both.
+      `CREATE TABLE IF NOT EXISTS report_users (
         user_key UInt64,
-        question_id String
-      ) ENGINE = ReplacingMergeTree
-      ORDER BY (user_key, question_id)`,
-      `CREATE MATERIALIZED VIEW IF NOT EXISTS sent_questions_mv TO sent_questions AS ${SENT_QUESTIONS_SELECT}`,
+        registered_at SimpleAggregateFunction(min, Nullable(DateTime64(3, 'UTC'))),
+        questions SimpleAggregateFunction(groupUniqArrayArray, Array(String))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY user_key`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_users_mv TO report_users AS ${REPORT_USERS_SELECT}`,
       // A store that already holds events fills both from the log (an event also seen by the views while this
-      // runs is a set element or a folded row: nothing doubles).
+      // runs is a set element or a minimum again: nothing doubles).
       `INSERT INTO report_activity ${REPORT_ACTIVITY_SELECT}`,
-      `INSERT INTO sent_questions ${SENT_QUESTIONS_SELECT}`,
+      `INSERT INTO report_users ${REPORT_USERS_SELECT}`,
       // The per-user aggregate states of version 1 are no longer read.
       'DROP VIEW IF EXISTS activity_monthly_mv',
       'DROP TABLE IF EXISTS activity_monthly',

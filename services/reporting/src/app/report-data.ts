@@ -12,23 +12,28 @@ interface ActivityRow {
   answered: number;
 }
 
-/** The monitored users as report_activity and sent_questions key them (ids come once, as one engine parameter). */
+/** The monitored users as report_activity and report_users key them (ids come once, as one engine parameter). */
 const MONITORED = 'user_key IN (SELECT cityHash64(arrayJoin({ids:Array(String)})))';
 
 /** The metric definitions are in services/reporting/README.md ("Metrics"); each is tested on a fixed data set. */
 export function createReportData(deps: { analytics: AnalyticsStore; clock: () => Date }) {
   const { analytics } = deps;
 
-  /** Each monitored user's registration time (one row: an array of epoch milliseconds). */
-  const registrations = async (ids: string[]): Promise<Date[]> => {
-    if (ids.length === 0) return [];
-    const [row] = await analytics.query<{ at: number[] }>(
-      `SELECT groupArray(toUnixTimestamp64Milli(registered)) AS at FROM (
-         SELECT min(registered_at) AS registered FROM users
-         WHERE user_id IN {ids:Array(String)} GROUP BY user_id)`,
+  /** The monitored users' registration times and the ids of every question ever sent to them (one read). */
+  const monitoredUsers = async (ids: string[]): Promise<{ registered: Date[]; questionIds: string[] }> => {
+    if (ids.length === 0) return { registered: [], questionIds: [] };
+    const [row] = await analytics.query<{ at: number[]; questions: string[] }>(
+      `SELECT groupArrayIf(toUnixTimestamp64Milli(assumeNotNull(registered)), registered IS NOT NULL) AS at,
+         arraySort(arrayDistinct(arrayFlatten(groupArray(questions)))) AS questions
+       FROM (
+         SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_users
+         WHERE ${MONITORED} GROUP BY user_key)`,
       { ids },
     );
-    return (row?.at ?? []).map((ms) => new Date(Number(ms)));
+    return {
+      registered: (row?.at ?? []).map((ms) => new Date(Number(ms))),
+      questionIds: row?.questions ?? [],
+    };
   };
 
   /** The rows of the given periods (all within one contiguous range), newest first. */
@@ -72,16 +77,15 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     });
   };
 
-  /** The questions sent to these users at any time, with their current body and scale. */
-  const questionsOf = async (ids: string[]) => {
-    if (ids.length === 0) return [];
+  /** These questions (sent to the monitored users at some time) with their current body and scale. */
+  const questionsOf = async (questionIds: string[]) => {
+    if (questionIds.length === 0) return [];
     return (
       await analytics.query<{ _id: string; body: string; scale: string }>(
         `SELECT question_id AS _id, argMax(body, updated_at) AS body, argMax(scale, updated_at) AS scale
-         FROM questions
-         WHERE question_id IN (SELECT question_id FROM sent_questions WHERE ${MONITORED})
+         FROM questions WHERE question_id IN {questionIds:Array(String)}
          GROUP BY question_id ORDER BY question_id`,
-        { ids },
+        { questionIds },
       )
     ).map((q) => ({ _id: q._id, body: q.body, scale: q.scale || 'normal' }));
   };
@@ -93,14 +97,14 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   };
 
   const computePage = async (monitored: string[], view: View, page: number, limit: number) => {
-    const registered = await registrations(monitored);
+    const { registered, questionIds } = await monitoredUsers(monitored);
     const periods = allPeriods(view, registered);
     const totalPages = Math.max(1, Math.ceil(periods.length / limit));
     if (page > totalPages) throw badRequest(`page must be between 1 and ${totalPages}`);
     const shown = periods.slice((page - 1) * limit, page * limit);
     const [data, questions] = await Promise.all([
       rowsFor(monitored, view, shown, registered),
-      questionsOf(monitored),
+      questionsOf(questionIds),
     ]);
     return { data, pagination: { currentPage: page, totalPages }, questions };
   };
@@ -121,11 +125,11 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     },
     /** admin.md §3's CSV shape: every period, newest first; a question's column is 0 where absent. */
     async download(monitored: string[], view: View) {
-      const registered = await registrations(monitored);
+      const { registered, questionIds } = await monitoredUsers(monitored);
       const periods = allPeriods(view, registered);
       const [rows, questions] = await Promise.all([
         rowsFor(monitored, view, periods, registered),
-        questionsOf(monitored),
+        questionsOf(questionIds),
       ]);
       const metrics = [
         { key: 'uniquePeopleCount', label: 'Unique People Count' },
