@@ -33,6 +33,13 @@ await store.exec(
   { events, users },
 );
 console.log(`seeded ${users} users, ${events} events in ${Date.now() - t} ms`);
+t = Date.now();
+while (Date.now() - t < 180_000) {
+  const [row] = await store.query<{ n: number }>('SELECT count() AS n FROM system.merges');
+  if (Number(row?.n ?? 0) === 0) break;
+  await new Promise((r) => setTimeout(r, 1000));
+}
+console.log(`merges settled after ${Date.now() - t} ms`);
 const ids = Array.from({ length: monitored }, (_, i) => `benchuser-${Math.floor((i * users) / monitored)}`);
 
 // Per-statement timings: wrap query.
