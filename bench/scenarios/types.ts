@@ -3,7 +3,10 @@ export interface BenchContext {
   /** The gateway's base URL, e.g. http://127.0.0.1:41234 */
   url: string;
   /** Reporting's ClickHouse (chDB in the standalone process), for seeding with ClickHouse's own generators. */
-  analytics?: { exec(sql: string, params?: Record<string, unknown>): Promise<void> };
+  analytics?: {
+    exec(sql: string, params?: Record<string, unknown>): Promise<void>;
+    query<T>(sql: string, params?: Record<string, unknown>): Promise<T[]>;
+  };
 }
 
 /** The one request a scenario sends, over and over, for the whole measurement. */

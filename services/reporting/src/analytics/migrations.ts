@@ -26,6 +26,27 @@ export const ACTIVITY_TYPES = [
 
 const sqlList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
+/** Rows of `report_activity` from events (its view and the fill of migration 2 share it). */
+const REPORT_ACTIVITY_SELECT = `SELECT toStartOfMonth(occurred_at) AS month, cityHash64(user_id) AS user_key,
+    if(k = 'active', '', question_id) AS question_id, max(k = 'active') AS active,
+    groupUniqArrayIf(cityHash64(id), k = 'q_sent') AS sent, groupUniqArrayIf(cityHash64(id), k = 'q_answered') AS answered
+  FROM events
+  ARRAY JOIN multiIf(
+    type = 'engagement.CheckinQuestionSent.v1', ['q_sent'],
+    type = 'engagement.CheckinAnswered.v1', ['active', 'q_answered'],
+    type IN (${sqlList(ACTIVITY_TYPES)}), ['active'],
+    []) AS k
+  WHERE user_id != ''
+  GROUP BY month, user_key, question_id`;
+
+/** Rows of `report_users` from events: a user's registration and the questions sent to them. */
+const REPORT_USERS_SELECT = `SELECT cityHash64(user_id) AS user_key,
+    min(if(type = 'auth.UserRegistered.v1', toNullable(occurred_at), NULL)) AS registered_at,
+    groupUniqArrayIf(question_id, type = 'engagement.CheckinQuestionSent.v1') AS questions
+  FROM events
+  WHERE type IN ('auth.UserRegistered.v1', 'engagement.CheckinQuestionSent.v1') AND user_id != ''
+  GROUP BY user_key`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -104,6 +125,43 @@ export const MIGRATIONS: Migration[] = [
         at DateTime64(3, 'UTC')
       ) ENGINE = ReplacingMergeTree(at)
       ORDER BY service`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'report activity keyed by month and hashed user, report users (registration, questions sent)',
+    statements: [
+      // The viewer's read: one row per (month, user, question) ('' = the user's activity that month), keyed by
+      // month first so a page reads its months only. Users and events are 64-bit hashes (cityHash64 of the id, the
+      // way uniqExact itself hashes strings; a collision among the few thousand ids one figure counts is ~1e-11):
+      // the monitored-user filter tests numbers, and sends and answers are plain sets of event hashes (a
+      // redelivered event adds nothing) that the read counts with uniqExactArray, no aggregate states to decode.
+      `CREATE TABLE IF NOT EXISTS report_activity (
+        month Date,
+        user_key UInt64,
+        question_id LowCardinality(String),
+        active SimpleAggregateFunction(max, UInt8),
+        sent SimpleAggregateFunction(groupUniqArrayArray, Array(UInt64)),
+        answered SimpleAggregateFunction(groupUniqArrayArray, Array(UInt64))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (month, user_key, question_id)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_activity_mv TO report_activity AS ${REPORT_ACTIVITY_SELECT}`,
+      // Per user (keyed like report_activity): the registration (Unique People, the first period) and every
+      // question ever sent to them (the viewer's question list), so one read of the monitored users gives both.
+      `CREATE TABLE IF NOT EXISTS report_users (
+        user_key UInt64,
+        registered_at SimpleAggregateFunction(min, Nullable(DateTime64(3, 'UTC'))),
+        questions SimpleAggregateFunction(groupUniqArrayArray, Array(String))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY user_key`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_users_mv TO report_users AS ${REPORT_USERS_SELECT}`,
+      // A store that already holds events fills both from the log (an event also seen by the views while this
+      // runs is a set element or a minimum again: nothing doubles).
+      `INSERT INTO report_activity ${REPORT_ACTIVITY_SELECT}`,
+      `INSERT INTO report_users ${REPORT_USERS_SELECT}`,
+      // The per-user aggregate states of version 1 are no longer read.
+      'DROP VIEW IF EXISTS activity_monthly_mv',
+      'DROP TABLE IF EXISTS activity_monthly',
     ],
   },
 ];

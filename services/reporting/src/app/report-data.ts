@@ -5,26 +5,36 @@ import { chDate, type Period, percent, periodLabel, periodsBetween, type View } 
 
 interface ActivityRow {
   start: string;
-  kind: 'active' | 'q_sent' | 'q_answered';
+  /** '' = the users' activity; otherwise a question's sends and answers. */
   question_id: string;
-  n: number;
   people: number;
+  sent: number;
+  answered: number;
 }
+
+/** The monitored users as report_activity and report_users key them (ids come once, as one engine parameter). */
+const MONITORED = 'user_key IN (SELECT cityHash64(arrayJoin({ids:Array(String)})))';
 
 /** The metric definitions are in services/reporting/README.md ("Metrics"); each is tested on a fixed data set. */
 export function createReportData(deps: { analytics: AnalyticsStore; clock: () => Date }) {
   const { analytics } = deps;
 
-  const registrations = async (ids: string[]) =>
-    ids.length === 0
-      ? []
-      : (
-          await analytics.query<{ user_id: string; registered_at: string }>(
-            `SELECT user_id, toString(min(registered_at)) AS registered_at FROM users
-             WHERE user_id IN {ids:Array(String)} GROUP BY user_id`,
-            { ids },
-          )
-        ).map((r) => new Date(`${r.registered_at.replace(' ', 'T')}Z`));
+  /** The monitored users' registration times and the ids of every question ever sent to them (one read). */
+  const monitoredUsers = async (ids: string[]): Promise<{ registered: Date[]; questionIds: string[] }> => {
+    if (ids.length === 0) return { registered: [], questionIds: [] };
+    const [row] = await analytics.query<{ at: number[]; questions: string[] }>(
+      `SELECT groupArrayIf(toUnixTimestamp64Milli(assumeNotNull(registered)), registered IS NOT NULL) AS at,
+         arraySort(arrayDistinct(arrayFlatten(groupArray(questions)))) AS questions
+       FROM (
+         SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_users
+         WHERE ${MONITORED} GROUP BY user_key)`,
+      { ids },
+    );
+    return {
+      registered: (row?.at ?? []).map((ms) => new Date(Number(ms))),
+      questionIds: row?.questions ?? [],
+    };
+  };
 
   /** The rows of the given periods (all within one contiguous range), newest first. */
   const rowsFor = async (ids: string[], view: View, periods: Period[], registered: Date[]) => {
@@ -32,24 +42,25 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     const from = periods[periods.length - 1] as Period;
     const to = periods[0] as Period;
     const activity = await analytics.query<ActivityRow>(
-      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, kind, question_id,
-         uniqExactMerge(events) AS n, uniqExact(user_id) AS people
-       FROM activity_monthly
-       WHERE user_id IN {ids:Array(String)} AND month >= {from:Date} AND month < {to:Date}
-       GROUP BY start, kind, question_id`,
+      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
+         uniqExactIf(user_key, active = 1) AS people, uniqExactArray(sent) AS sent,
+         uniqExactArray(answered) AS answered
+       FROM report_activity
+       WHERE month >= {from:Date} AND month < {to:Date} AND ${MONITORED}
+       GROUP BY start, question_id`,
       { ids, quarterly: view === 'quarterly', from: chDate(from.start), to: chDate(to.end) },
     );
     return periods.map((p): ReportPeriodRow => {
       const mine = activity.filter((a) => a.start === chDate(p.start));
-      const sum = (kind: ActivityRow['kind']) =>
-        mine.filter((a) => a.kind === kind).reduce((s, a) => s + Number(a.n), 0);
+      const questions = mine.filter((a) => a.question_id !== '');
       const unique = registered.filter((d) => d < p.end).length;
-      const active = Number(mine.find((a) => a.kind === 'active')?.people ?? 0);
-      const sent = sum('q_sent');
-      const answered = sum('q_answered');
-      const sentQuestions = [
-        ...new Set(mine.filter((a) => a.kind === 'q_sent').map((a) => a.question_id)),
-      ].sort();
+      const active = Number(mine.find((a) => a.question_id === '')?.people ?? 0);
+      const sent = questions.reduce((s, a) => s + Number(a.sent), 0);
+      const answered = questions.reduce((s, a) => s + Number(a.answered), 0);
+      const sentQuestions = questions
+        .filter((a) => Number(a.sent) > 0)
+        .map((a) => a.question_id)
+        .sort();
       return {
         period: p.key,
         uniquePeopleCount: unique,
@@ -60,24 +71,21 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
         responseRate: percent(answered, sent),
         answers: sentQuestions.map((qid) => ({
           qid,
-          total: Number(mine.find((a) => a.kind === 'q_answered' && a.question_id === qid)?.n ?? 0),
+          total: Number(questions.find((a) => a.question_id === qid)?.answered ?? 0),
         })),
       };
     });
   };
 
-  /** The questions sent to these users at any time, with their current body and scale. */
-  const questionsOf = async (ids: string[]) => {
-    if (ids.length === 0) return [];
+  /** These questions (sent to the monitored users at some time) with their current body and scale. */
+  const questionsOf = async (questionIds: string[]) => {
+    if (questionIds.length === 0) return [];
     return (
       await analytics.query<{ _id: string; body: string; scale: string }>(
         `SELECT question_id AS _id, argMax(body, updated_at) AS body, argMax(scale, updated_at) AS scale
-         FROM questions
-         WHERE question_id IN (
-           SELECT DISTINCT question_id FROM activity_monthly
-           WHERE kind = 'q_sent' AND user_id IN {ids:Array(String)})
+         FROM questions WHERE question_id IN {questionIds:Array(String)}
          GROUP BY question_id ORDER BY question_id`,
-        { ids },
+        { questionIds },
       )
     ).map((q) => ({ _id: q._id, body: q.body, scale: q.scale || 'normal' }));
   };
@@ -88,26 +96,40 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     return periodsBetween(view, earliest, deps.clock());
   };
 
+  const computePage = async (monitored: string[], view: View, page: number, limit: number) => {
+    const { registered, questionIds } = await monitoredUsers(monitored);
+    const periods = allPeriods(view, registered);
+    const totalPages = Math.max(1, Math.ceil(periods.length / limit));
+    if (page > totalPages) throw badRequest(`page must be between 1 and ${totalPages}`);
+    const shown = periods.slice((page - 1) * limit, page * limit);
+    const [data, questions] = await Promise.all([
+      rowsFor(monitored, view, shown, registered),
+      questionsOf(questionIds),
+    ]);
+    return { data, pagination: { currentPage: page, totalPages }, questions };
+  };
+
+  // Identical calls that arrive while one is computing share its answer (single flight): a report opened by many
+  // viewers at once costs one computation, not one per viewer, and nothing is kept once it is answered.
+  const pending = new Map<string, ReturnType<typeof computePage>>();
+
   return {
-    async page(monitored: string[], view: View, page: number, limit: number) {
-      const registered = await registrations(monitored);
-      const periods = allPeriods(view, registered);
-      const totalPages = Math.max(1, Math.ceil(periods.length / limit));
-      if (page > totalPages) throw badRequest(`page must be between 1 and ${totalPages}`);
-      const shown = periods.slice((page - 1) * limit, page * limit);
-      const [data, questions] = await Promise.all([
-        rowsFor(monitored, view, shown, registered),
-        questionsOf(monitored),
-      ]);
-      return { data, pagination: { currentPage: page, totalPages }, questions };
+    page(monitored: string[], view: View, page: number, limit: number) {
+      const key = `${view}|${page}|${limit}|${monitored.join(',')}`;
+      let answer = pending.get(key);
+      if (!answer) {
+        answer = computePage(monitored, view, page, limit).finally(() => pending.delete(key));
+        pending.set(key, answer);
+      }
+      return answer;
     },
     /** admin.md §3's CSV shape: every period, newest first; a question's column is 0 where absent. */
     async download(monitored: string[], view: View) {
-      const registered = await registrations(monitored);
+      const { registered, questionIds } = await monitoredUsers(monitored);
       const periods = allPeriods(view, registered);
       const [rows, questions] = await Promise.all([
         rowsFor(monitored, view, periods, registered),
-        questionsOf(monitored),
+        questionsOf(questionIds),
       ]);
       const metrics = [
         { key: 'uniquePeopleCount', label: 'Unique People Count' },
