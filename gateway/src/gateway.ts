@@ -193,7 +193,7 @@ export const DEFAULT_MAX_IN_FLIGHT = 512;
 function loadShedding(max: number, log: Logger): RequestHandler {
   let inFlight = 0;
   let lastWarned = 0;
-  return (req, res, next) => {
+  return (_req, res, next) => {
     if (inFlight >= max) {
       const now = Date.now();
       if (now - lastWarned > 10_000) {
@@ -210,15 +210,10 @@ function loadShedding(max: number, log: Logger): RequestHandler {
       return;
     }
     inFlight += 1;
-    let done = false;
-    const release = () => {
-      if (done) return;
-      done = true;
+    // 'close' fires once per response, answered or aborted.
+    res.once('close', () => {
       inFlight -= 1;
-    };
-    res.once('finish', release);
-    res.once('close', release);
-    req.once('aborted', release);
+    });
     next();
   };
 }

@@ -40,15 +40,17 @@ export function onePerPostPerDay<R extends { templateId: string; createdAt: stri
   newestFirst: readonly R[],
   timeZone: string,
 ): R[] {
-  const first = new Map<string, R>();
+  const keyOf = (read: R) => `${read.templateId}|${dayKey(new Date(read.createdAt), timeZone)}`;
+  const kept = new Set<string>();
+  const oldestFirst: R[] = [];
   for (let i = newestFirst.length - 1; i >= 0; i--) {
     const read = newestFirst[i] as R;
-    const key = `${read.templateId}|${dayKey(new Date(read.createdAt), timeZone)}`;
-    if (!first.has(key)) first.set(key, read);
+    const key = keyOf(read);
+    if (kept.has(key)) continue;
+    kept.add(key);
+    oldestFirst.push(read);
   }
-  return newestFirst.filter(
-    (read) => first.get(`${read.templateId}|${dayKey(new Date(read.createdAt), timeZone)}`) === read,
-  );
+  return oldestFirst.reverse();
 }
 
 export type History = ReturnType<typeof createHistory>;

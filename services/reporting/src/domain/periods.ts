@@ -1,3 +1,4 @@
+import { MONTH_NAMES } from '@nudge/contracts/days';
 /** Calendar months or quarters in UTC, as the report viewer lists them. */
 export type View = 'monthly' | 'quarterly';
 
@@ -12,21 +13,6 @@ export interface Period {
   /** First instant after the period. */
   end: Date;
 }
-
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 export const periodOf = (view: View, at: Date): Period => {
   const year = at.getUTCFullYear();
@@ -64,7 +50,7 @@ export function periodsBetween(view: View, from: Date, to: Date): Period[] {
 
 /** 'November' or 'Q4': the CSV's period column. */
 export const periodLabel = (view: View, p: Period): string =>
-  view === 'monthly' ? (MONTHS[p.index - 1] as string) : `Q${p.index}`;
+  view === 'monthly' ? (MONTH_NAMES[p.index - 1] as string) : `Q${p.index}`;
 
 /** x / of * 100 with one decimal; 0 when of is 0. */
 export const percent = (x: number, of: number): number => (of > 0 ? Math.round((x / of) * 1000) / 10 : 0);

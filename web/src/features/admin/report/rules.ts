@@ -1,5 +1,6 @@
 /** admin.md §2, §4, §8: the report viewer's pure rules. */
 import type { ReportDownloadResponse } from '@nudge/contracts';
+import { MONTH_NAMES } from '@nudge/contracts/days';
 
 export type ReportView = 'monthly' | 'quarterly';
 
@@ -44,20 +45,6 @@ export function switchView(
 export const clampPage = (page: number, totalPages: number): number =>
   Math.min(Math.max(1, page), Math.max(1, totalPages));
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 const QUARTERS: Record<string, string> = {
   Q1: 'Q1 Jan-Mar',
   Q2: 'Q2 Apr-Jun',
@@ -70,7 +57,7 @@ export function periodLabel(period: string): { year: string; label: string } {
   const [year = '', part = ''] = period.split('-');
   if (part.startsWith('Q')) return { year, label: QUARTERS[part] ?? part };
   const month = Number(part);
-  return { year, label: MONTHS[month - 1] ?? part };
+  return { year, label: MONTH_NAMES[month - 1] ?? part };
 }
 
 /** Columns sorted newest first. */
