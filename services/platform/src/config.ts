@@ -90,6 +90,14 @@ export const configSchema = z.object({
     .min(0)
     .default(30_000)
     .describe('Cap of the backoff between attempts of a failed event (ms).'),
+  RELAY_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(10_000)
+    .describe(
+      "Time to live of a service's relay lease (ms): of a service's replicas only the holder publishes events; when it dies, another takes over within this time.",
+    ),
   MAIL_TRANSPORT: z
     .enum(['capture', 'smtp'])
     .default('capture')

@@ -9,6 +9,7 @@ export * from './errors';
 export * from './events';
 export * from './http';
 export * from './ids';
+export * from './lease';
 export * from './logger';
 export * from './messaging';
 export * from './rate-limit';

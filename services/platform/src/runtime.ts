@@ -47,7 +47,14 @@ export async function openServiceRuntime(opts: {
     dbName: `${config.MONGODB_DB_PREFIX}_${service}`,
   });
   const events = createEventStore({ store, service, log: log.child({ part: 'events' }) });
-  const relay = createRelay({ store, eventStore: events, bus, service, log: log.child({ part: 'relay' }) });
+  const relay = createRelay({
+    store,
+    eventStore: events,
+    bus,
+    service,
+    log: log.child({ part: 'relay' }),
+    leaseMs: config.RELAY_LEASE_MS,
+  });
   return {
     store,
     events,

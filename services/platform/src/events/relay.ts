@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { createLease, type Lease } from '../lease';
 import type { DocumentStore } from '../store/types';
 import { type CommitDoc, EVENTS, eventsOf } from './commits';
 import { backoffMs, createSerial } from './serial';
@@ -7,9 +8,14 @@ import { type BusMessage, type EventBus, type EventEnvelope, topicFor } from './
 export interface Relay {
   /** Publishes what is pending, then keeps publishing on notify() and on a slow poll. */
   start(): void;
-  /** Stops the background publishing and waits for a publish in progress. */
+  /** Stops the background publishing, waits for a publish in progress and releases the lease. */
   stop(): Promise<void>;
-  /** Publishes everything pending now; rejects if the bus refuses (the commits stay pending). */
+  /** True while this relay holds the service's relay lease (the one relay that publishes). */
+  isLeader(): boolean;
+  /**
+   * Publishes everything pending now when this relay holds (or can take) the lease; resolves 0 without publishing
+   * when another relay holds it. Rejects if the bus refuses (the commits stay pending).
+   */
   flush(): Promise<number>;
   /** Wakes the relay (the event store calls it after each append). */
   notify(): void;
@@ -30,7 +36,19 @@ export interface RelayOptions {
   /** Backoff after a failed publish: starts at retryBaseMs, doubles, capped at retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /**
+   * The relay lease's time to live (ms; default 10 s): of all the relays on one store (a Deployment's replicas), only
+   * the lease's holder publishes; when it dies without releasing, another takes over within this time plus pollMs.
+   */
+  leaseMs?: number;
+  /** The lease holder's id (default host:pid:random); tests name their relays. */
+  holder?: string;
+  /** For tests: the clock of lease expiry (epoch ms). */
+  clock?: () => number;
 }
+
+/** The lease document's _id in the service's store. */
+export const RELAY_LEASE = 'relay';
 
 export const toBusMessage = (topic: string, event: EventEnvelope): BusMessage => ({
   topic,
@@ -47,6 +65,10 @@ export const toBusMessage = (topic: string, event: EventEnvelope): BusMessage =>
  * The outbox relay: the event store is the outbox. Publishes commits with published:false in commit
  * (seq) order, one bus message per event keyed by stream, then marks them published. At least once: a
  * crash between the publish and the mark publishes those commits again; consumers deduplicate by event id.
+ *
+ * With several replicas on one store, only the holder of the store's relay lease (../lease) publishes, so the
+ * commits of a stream go out in order from one process; a relay that dies without releasing is replaced after the
+ * lease expires, and its successor publishes whatever is still unmarked (at least once, in commit order).
  */
 export function createRelay(opts: RelayOptions): Relay {
   const { bus, log } = opts;
@@ -57,12 +79,40 @@ export function createRelay(opts: RelayOptions): Relay {
   const retryBaseMs = opts.retryBaseMs ?? 200;
   const retryMaxMs = opts.retryMaxMs ?? 5_000;
   const serial = createSerial();
+  const lease: Lease = createLease({
+    store: opts.store,
+    name: RELAY_LEASE,
+    ttlMs: opts.leaseMs ?? 10_000,
+    ...(opts.holder ? { holder: opts.holder } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
+  const clock = opts.clock ?? Date.now;
+  /** When a relay that does not hold the lease last tried to take it: it tries at most once per poll interval. */
+  let lastTry = Number.NEGATIVE_INFINITY;
+  let leader = false;
 
-  /** Publishes pages of pending commits until none is left. Never runs twice at once. */
+  /** Holds the lease for the next page: renews it when due, tries to take it when not held. */
+  const holdLease = async (): Promise<boolean> => {
+    if (lease.held() && !lease.dueForRenewal()) return true;
+    if (!lease.held() && clock() - lastTry < pollMs) return false;
+    lastTry = clock();
+    const held = await lease.acquire();
+    if (held !== leader) {
+      leader = held;
+      log.info({ topic, holder: lease.holder }, held ? 'relay: took the lease' : 'relay: lost the lease');
+    }
+    return held;
+  };
+
+  /**
+   * Publishes pages of pending commits until none is left, while it holds the lease. Never runs twice at once in a
+   * process; across processes, the lease admits one relay.
+   */
   const publishPending = () =>
     serial(async () => {
       let published = 0;
       for (;;) {
+        if (!(await holdLease())) return published;
         const page = await events.find({ published: false }, { sort: { seq: 1 }, limit: batchSize });
         if (page.length === 0) return published;
         const messages = page.flatMap((commit) =>
@@ -134,8 +184,20 @@ export function createRelay(opts: RelayOptions): Relay {
       pollTimer = undefined;
       retryTimer = undefined;
       await running;
+      await serial(async () => {
+        leader = false;
+        await lease
+          .release()
+          .catch((err: unknown) =>
+            log.warn({ err, topic }, 'relay: could not release the lease; it expires'),
+          );
+      });
     },
-    flush: () => publishPending(),
+    isLeader: () => lease.held(),
+    flush: () => {
+      lastTry = Number.NEGATIVE_INFINITY; // an explicit flush tries to take the lease now
+      return publishPending();
+    },
     notify: kick,
   };
 }
