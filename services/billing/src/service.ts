@@ -14,6 +14,7 @@ import { createCheckout } from './app/checkout';
 import { type BillingContext, simulatedCheckoutUrl } from './app/context';
 import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
+import { createRefunds } from './app/refunds';
 import { createRenewal } from './app/renewal';
 import { createRenewalNotices } from './app/renewal-notices';
 import { createSubscriptionRepository } from './app/subscription-repository';
@@ -71,6 +72,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   const ctx: BillingContext = {
     repo,
     provider: deps.provider,
+    refunds: createRefunds({ store: deps.store, provider: deps.provider, log: deps.log, clock }),
     keyId: deps.keyId,
     planId: deps.planId,
     ...(deps.simulated

@@ -24,6 +24,8 @@ export interface FakeRazorpayApi {
   refunds: { id: string; payment_id: string; amount: number }[];
   /** The next n requests answer 500 like an outage. */
   failNext(n?: number): void;
+  /** Refunds take this long to answer (ms), as a slow provider would: concurrent callers overlap. */
+  delayRefunds(ms: number): void;
   /** Marks a subscription as Razorpay would after its first charge. */
   activate(id: string, start: Date, end: Date): SubscriptionEntity;
   close(): Promise<void>;
@@ -47,6 +49,7 @@ export async function startFakeRazorpayApi(
   const refunds: { id: string; payment_id: string; amount: number }[] = [];
   const refundedByPayment = new Map<string, number>();
   let failures = 0;
+  let refundDelayMs = 0;
 
   const app = express();
   app.use(express.json());
@@ -150,7 +153,8 @@ export async function startFakeRazorpayApi(
     res.json(publicView(sub));
   });
 
-  app.post('/v1/payments/:id/refund', (req, res) => {
+  app.post('/v1/payments/:id/refund', async (req, res) => {
+    if (refundDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, refundDelayMs));
     const amount = Number(req.body?.amount);
     const already = refundedByPayment.get(req.params.id) ?? 0;
     if (!req.params.id.startsWith('pay_') || !Number.isInteger(amount) || amount <= 0) {
@@ -186,6 +190,9 @@ export async function startFakeRazorpayApi(
     refunds,
     failNext(n = 1) {
       failures = n;
+    },
+    delayRefunds(ms) {
+      refundDelayMs = ms;
     },
     activate(id, start, end) {
       const sub = subscriptions.get(id);

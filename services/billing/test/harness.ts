@@ -100,6 +100,8 @@ export interface BillingHarness {
   subscription(id: string): Promise<any>;
   /** Renewal notices and any other mail billing sends. */
   outbox: DevOutbox;
+  /** A second billing instance (another pod) on the same store and the same Razorpay; closed with the harness. */
+  replica(): Promise<{ url: string; post(path: string, body: unknown, token?: string): Promise<JsonReply> }>;
   close(): Promise<void>;
 }
 
@@ -142,25 +144,28 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
 
   const outboxStore = createEmbeddedStore({});
   const outbox = createDevOutbox(outboxStore);
-  const service = createBillingService({
-    store,
-    events,
-    log,
-    verifier: createTokenVerifier(keys.publicKey),
-    directory,
-    provider,
-    ...(simulated ? { simulated } : {}),
-    keyId,
-    keySecret,
-    webhookSecret: WEBHOOK_SECRET,
-    planId: PLAN_ID,
-    ...(options.users ? { users: options.users } : {}),
-    bodyLimit: '100kb',
-    mail: captureMail(outbox),
-    internalToken: BILLING_INTERNAL_TOKEN,
-    clock: clock.now,
-  });
+  const build = (podEvents: ServiceEventStore, podProvider: PaymentProvider) =>
+    createBillingService({
+      store,
+      events: podEvents,
+      log,
+      verifier: createTokenVerifier(keys.publicKey),
+      directory,
+      provider: podProvider,
+      ...(simulated ? { simulated } : {}),
+      keyId,
+      keySecret,
+      webhookSecret: WEBHOOK_SECRET,
+      planId: PLAN_ID,
+      ...(options.users ? { users: options.users } : {}),
+      bodyLimit: '100kb',
+      mail: captureMail(outbox),
+      internalToken: BILLING_INTERNAL_TOKEN,
+      clock: clock.now,
+    });
+  const service = build(events, provider);
   await service.start();
+  const replicas: Array<() => Promise<void>> = [];
   const { server, url } = await listen(service.app, 0);
 
   const versions = new Map<string, number>();
@@ -291,7 +296,26 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
     },
     subscription: (id) => store.collection('subscriptions').findOne({ _id: id }),
     outbox,
+    async replica() {
+      // Its own event store and provider client (as another pod has), over the same billing store and Razorpay.
+      const podEvents = createEventStore({ store, service: 'billing', log, clock: clock.now });
+      const podProvider = api
+        ? createRazorpayProvider({ keyId: api.keyId, keySecret: api.keySecret, apiUrl: api.url })
+        : provider;
+      const pod = build(podEvents, podProvider);
+      await pod.start();
+      const listening = await listen(pod.app, 0);
+      replicas.push(async () => {
+        await closeServer(listening.server);
+        podEvents.close();
+      });
+      return {
+        url: listening.url,
+        post: (path, body, token) => jsonCall(listening.url, 'POST', path, body, token),
+      };
+    },
     async close() {
+      for (const closeReplica of replicas) await closeReplica();
       await outboxStore.close();
       await closeServer(server);
       await api?.close();

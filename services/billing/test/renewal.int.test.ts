@@ -70,7 +70,7 @@ describe('POST /api/payment/cancel: the 7-day refund window (reader.md §9)', ()
     expect(cancels).toHaveLength(1);
     expect(cancels[0]!.body?.cancel_at_cycle_end).toBeUndefined();
     expect(apiCalls(`/v1/payments/${payment.id}/refund`).map((c) => c.body)).toEqual([
-      { amount: 250000, speed: 'normal' },
+      { amount: 250000, speed: 'normal', receipt: `refund_${payment.id}` },
     ]);
 
     const cancelled = (await eventsOf(subscriptionId)).find(

@@ -1,12 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from '@nudge/platform';
 import type { PaymentProvider } from '../infra/payment-provider';
+import type { Refunds } from './refunds';
 import type { SubscriptionRepository } from './subscription-repository';
 
 /** What the billing use cases share. */
 export interface BillingContext {
   repo: SubscriptionRepository;
   provider: PaymentProvider;
+  /** Refunds through the store's refund ledger: at most one per payment across every instance. */
+  refunds: Refunds;
   /** Razorpay key id handed to checkout.js. */
   keyId: string;
   planId: string;

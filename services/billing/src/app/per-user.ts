@@ -1,6 +1,7 @@
 /**
- * Runs tasks with the same key one after another (in this process): a double-clicked cancel must not cancel and
- * refund twice at the provider. Across processes, the event store's expected versions still refuse a second write.
+ * Runs tasks with the same key one after another (in this process), so a double-clicked checkout or cancel does its
+ * provider calls once. It is a courtesy, not the guard of money: across pods, the refund ledger (./refunds, unique
+ * per payment) makes a second refund impossible, and the event store's expected versions refuse a second write.
  */
 export function createKeyedQueue() {
   const tails = new Map<string, Promise<void>>();

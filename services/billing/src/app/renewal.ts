@@ -83,16 +83,14 @@ export function createRenewal(ctx: BillingContext & { keySecret: string }) {
       if (refundable) {
         await cancelAtProvider(current, false);
         await withdrawSuccessor(successor);
-        let refund: { refundId: string; paymentId: string; amount: number } | null = null;
-        try {
-          const done = await ctx.provider.refundPayment(refundable.paymentId, refundable.amount);
-          refund = { refundId: done.id, paymentId: refundable.paymentId, amount: done.amount };
-        } catch (err) {
-          ctx.log.error(
-            { err, subscriptionId: current._id, paymentId: refundable.paymentId },
-            'REFUND FAILED: the subscription is cancelled; refund this payment by hand',
-          );
-        }
+        // At most one refund per payment across every billing instance (the refund ledger's unique key); a
+        // concurrent cancel on another pod gets the same refund back.
+        const refund = await ctx.refunds.refundOnce({
+          paymentId: refundable.paymentId,
+          amount: refundable.amount,
+          subscriptionId: current._id,
+          userId,
+        });
         await ctx.repo.update(current._id, (s) => decideImmediateCancel(s, ctx.clock(), refund), userId);
         return { details: await details(userId), message: cancelledNowMessage(refund?.amount ?? null) };
       }

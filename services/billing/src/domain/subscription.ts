@@ -358,32 +358,40 @@ export function refundablePayment(state: SubscriptionState, now: Date): PaymentR
   return now.getTime() >= started && now.getTime() - started < REFUND_WINDOW_MS ? latest : null;
 }
 
-/** Cancelled at once within the refund window: premium ends now. */
+/**
+ * Cancelled at once within the refund window: premium ends now. A refund not yet recorded is recorded even when
+ * another instance's concurrent cancel already ended the subscription (the money went back either way).
+ */
 export function decideImmediateCancel(
   state: SubscriptionState,
   now: Date,
   refund: { refundId: string; paymentId: string; amount: number } | null,
 ): DecidedEvent[] {
-  if (!state.entitled) return [];
   const at = now.toISOString();
-  const events: DecidedEvent[] = [];
-  if (refund) {
-    events.push({
-      type: E.PaymentRefunded.type,
-      data: { subscriptionId: state._id, userId: state.userId, ...refund, refundedAt: at },
-    });
-  }
-  events.push({
-    type: E.SubscriptionCancelled.type,
-    data: {
-      userId: state.userId,
-      subscriptionId: state._id,
-      immediate: true,
-      refunded: refund !== null,
-      endAt: at,
+  const recorded = refund !== null && state.refunds.some((r) => r.paymentId === refund.paymentId);
+  const refunded: DecidedEvent[] =
+    refund && !recorded
+      ? [
+          {
+            type: E.PaymentRefunded.type,
+            data: { subscriptionId: state._id, userId: state.userId, ...refund, refundedAt: at },
+          },
+        ]
+      : [];
+  if (!state.entitled) return refunded;
+  return [
+    ...refunded,
+    {
+      type: E.SubscriptionCancelled.type,
+      data: {
+        userId: state.userId,
+        subscriptionId: state._id,
+        immediate: true,
+        refunded: refund !== null,
+        endAt: at,
+      },
     },
-  });
-  return events;
+  ];
 }
 
 /** Renewal off: no further charge; premium lasts to endAt. */

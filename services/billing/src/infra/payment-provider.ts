@@ -40,7 +40,8 @@ export interface PaymentProvider {
   cancelSubscription(id: string, options: { atCycleEnd: boolean }): Promise<ProviderSubscription>;
   pauseSubscription(id: string): Promise<ProviderSubscription>;
   resumeSubscription(id: string): Promise<ProviderSubscription>;
-  refundPayment(paymentId: string, amount: number): Promise<ProviderRefund>;
+  /** `receipt`: Razorpay's refund receipt (at most 40 characters), our reference for reconciliation. */
+  refundPayment(paymentId: string, amount: number, options?: { receipt?: string }): Promise<ProviderRefund>;
 }
 
 /** The provider refused or could not be reached. `status` is the provider's HTTP status when it answered. */

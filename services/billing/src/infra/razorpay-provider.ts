@@ -64,9 +64,13 @@ export function createRazorpayProvider(options: RazorpayProviderOptions): Paymen
       call<ProviderSubscription>('resume a subscription', () =>
         client.subscriptions.resume(id, { resume_at: 'now' }),
       ),
-    refundPayment: (paymentId, amount) =>
+    refundPayment: (paymentId, amount, options = {}) =>
       call<ProviderRefund>('refund a payment', () =>
-        client.payments.refund(paymentId, { amount, speed: 'normal' }),
+        client.payments.refund(paymentId, {
+          amount,
+          speed: 'normal',
+          ...(options.receipt ? { receipt: options.receipt } : {}),
+        }),
       ),
   };
 }

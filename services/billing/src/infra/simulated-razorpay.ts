@@ -161,7 +161,7 @@ export function createSimulatedRazorpay(opts: {
       sub.status = 'active';
       return save(sub);
     },
-    async refundPayment(paymentId, refund): Promise<ProviderRefund> {
+    async refundPayment(paymentId, refund, _options): Promise<ProviderRefund> {
       const payment = await payments.findOne({ _id: paymentId });
       if (!payment || payment.status === 'failed') {
         throw new ProviderError('The id provided does not exist', 400, 'BAD_REQUEST_ERROR');
