@@ -1,5 +1,5 @@
 import type { ServiceName } from '@nudge/contracts';
-import type { DevOutbox as PlatformDevOutbox } from '@nudge/platform';
+import type { DocumentStore, DevOutbox as PlatformDevOutbox } from '@nudge/platform';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
@@ -9,6 +9,7 @@ import { docsRouter } from './docs';
 import { buildOpenApiDocument } from './openapi';
 import { createServiceProxy } from './proxy';
 import { requestIdAndLog, requestIdOf } from './request-id';
+import { sharedLimitStore } from './shared-limit';
 import { webRouter } from './web';
 
 /** The gateway only reads the dev outbox (platform's DevOutbox, newest first). */
@@ -23,6 +24,11 @@ export interface GatewayOptions {
   devOutbox?: DevOutbox;
   /** Requests per minute per client IP, across /api and /auth. */
   rateLimitPerMinute: number;
+  /**
+   * Where the rate limit counts, shared by every gateway replica on it (the container topology's MongoDB). Absent =
+   * counted in this process's memory (one gateway: the standalone topology).
+   */
+  rateLimitStore?: DocumentStore;
   /** /readyz answers 200 when every check is true, 503 otherwise. */
   readiness?: () => Promise<Record<string, boolean>>;
   /** Extra facts /readyz shows under `detail` (e.g. dead-letter counts); informational, never a failure. */
@@ -79,7 +85,7 @@ export function createGateway(opts: GatewayOptions): Express {
     res.status(404).json({ status: false, message: 'Not found' });
   });
 
-  app.use(['/api', '/auth'], apiRateLimit(opts.rateLimitPerMinute));
+  app.use(['/api', '/auth'], apiRateLimit(opts.rateLimitPerMinute, opts.rateLimitStore));
   app.use(
     docsRouter(
       buildOpenApiDocument({ devOutbox: Boolean(opts.devOutbox), onSchemaError: schemaWarning(opts.log) }),
@@ -130,12 +136,19 @@ function securityHeaders(): RequestHandler {
   });
 }
 
-function apiRateLimit(limit: number): RequestHandler {
+const RATE_WINDOW_MS = 60_000;
+
+function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestHandler {
   return rateLimit({
-    windowMs: 60_000,
+    windowMs: RATE_WINDOW_MS,
     limit,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
+    // A store that does not answer lets requests through (and express-rate-limit logs it): an outage of the
+    // counters must not take the whole API down with it.
+    ...(store
+      ? { store: sharedLimitStore(store, 'gateway_api', RATE_WINDOW_MS), passOnStoreError: true }
+      : {}),
     handler: (_req, res) => {
       res.status(429).json({ status: false, message: 'Too many requests, please try again later' });
     },

@@ -2,7 +2,7 @@
 // gateway itself, with the services' loopback URLs and the dev outbox.
 
 import type { ServiceName } from '@nudge/contracts';
-import { createLogger, loadConfig } from '@nudge/platform';
+import { createDocumentStore, createLogger, type DocumentStore, loadConfig } from '@nudge/platform';
 import { createGateway } from './gateway';
 import { serviceReadiness } from './readiness';
 
@@ -23,8 +23,20 @@ for (const [service, url] of Object.entries(configured)) {
   if (!url) log.warn({ service }, `${service.toUpperCase()}_URL is not set: its routes answer 503`);
 }
 
+// Several gateway replicas share their rate-limit counts through MongoDB (a database of their own); on the embedded
+// store there is one gateway process, which counts in memory.
+let rateLimitStore: DocumentStore | undefined;
+if (config.DOCUMENT_STORE === 'mongodb' && config.MONGODB_URL) {
+  rateLimitStore = await createDocumentStore({
+    kind: 'mongodb',
+    mongoUrl: config.MONGODB_URL,
+    dbName: `${config.MONGODB_DB_PREFIX}_gateway`,
+  });
+}
+
 const app = createGateway({
   services,
+  ...(rateLimitStore ? { rateLimitStore } : {}),
   webDist: config.WEB_DIST,
   rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
   maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,

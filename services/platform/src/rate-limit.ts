@@ -5,32 +5,71 @@ export interface WindowLimiter {
   hit(key: string): Promise<boolean>;
 }
 
+export interface WindowCounter {
+  /** Counts one hit for the key (one atomic $inc); the key's hits in the current window and when it ends. */
+  increment(key: string): Promise<{ count: number; resetAt: Date }>;
+  /** Takes one hit back (a request the limiter is told not to count); never below 0. */
+  decrement(key: string): Promise<void>;
+  /** Forgets the key's hits. */
+  reset(key: string): Promise<void>;
+}
+
+type CounterDoc = { _id: string; key: string; count: number; windowStart: number };
+
 /**
- * A fixed-window counter kept in the document store, so every instance of a service shares it.
- * Old windows are deleted lazily.
+ * Fixed-window hit counters kept in the document store (collection `rate_<name>`), so every instance of a process
+ * (every replica of a Deployment) counts into the same documents: one per key and window, `_id` = key|windowStart,
+ * counted with an atomic upserting $inc. Old windows are deleted lazily, at most once per window per instance.
  */
+export function createWindowCounter(
+  store: DocumentStore,
+  name: string,
+  opts: { windowMs: number; clock?: () => Date },
+): WindowCounter {
+  const counters = store.collection<CounterDoc>(`rate_${name}`);
+  const clock = opts.clock ?? (() => new Date());
+  let lastSweep = 0;
+  let indexes: Promise<unknown> | undefined;
+  const windowOf = () => {
+    const now = clock().getTime();
+    return { now, windowStart: now - (now % opts.windowMs) };
+  };
+  return {
+    async increment(key) {
+      const { now, windowStart } = windowOf();
+      if (now - lastSweep > opts.windowMs) {
+        lastSweep = now;
+        indexes ??= Promise.all([counters.createIndex({ windowStart: 1 }), counters.createIndex({ key: 1 })]);
+        await indexes;
+        await counters.deleteMany({ windowStart: { $lt: windowStart } });
+      }
+      const doc = await counters.findOneAndUpdate(
+        { _id: `${key}|${windowStart}` },
+        { $inc: { count: 1 }, $setOnInsert: { windowStart, key } },
+        { upsert: true },
+      );
+      return { count: doc?.count ?? 1, resetAt: new Date(windowStart + opts.windowMs) };
+    },
+    async decrement(key) {
+      const { windowStart } = windowOf();
+      await counters.updateOne({ _id: `${key}|${windowStart}`, count: { $gt: 0 } }, { $inc: { count: -1 } });
+    },
+    async reset(key) {
+      await counters.deleteMany({ key });
+    },
+  };
+}
+
+/** A limit over a shared window counter: at most `limit` hits per key and window across every instance. */
 export function createWindowLimiter(
   store: DocumentStore,
   name: string,
   opts: { limit: number; windowMs: number; clock?: () => Date },
 ): WindowLimiter {
-  const counters = store.collection<{ _id: string; count: number; windowStart: number }>(`rate_${name}`);
-  const clock = opts.clock ?? (() => new Date());
-  let lastSweep = 0;
+  const counter = createWindowCounter(store, name, opts);
   return {
     async hit(key) {
-      const now = clock().getTime();
-      const windowStart = now - (now % opts.windowMs);
-      if (now - lastSweep > opts.windowMs) {
-        lastSweep = now;
-        await counters.deleteMany({ windowStart: { $lt: windowStart } });
-      }
-      const doc = await counters.findOneAndUpdate(
-        { _id: `${key}|${windowStart}` },
-        { $inc: { count: 1 }, $setOnInsert: { windowStart } },
-        { upsert: true },
-      );
-      return (doc?.count ?? 1) <= opts.limit;
+      return (await counter.increment(key)).count <= opts.limit;
     },
   };
 }
