@@ -38,6 +38,7 @@ export async function bootAuth(opts: {
     adminEmails: config.ADMIN_EMAILS.map((e) => e.toLowerCase()),
     sessionTtlDays: config.SESSION_TTL_DAYS,
     bodyLimit: config.BODY_LIMIT,
+    trustedProxies: config.TRUSTED_PROXIES,
     codeLimitPerHour: config.AUTH_CODE_LIMIT_PER_HOUR,
     codeIpLimitPerHour: config.AUTH_CODE_IP_LIMIT_PER_HOUR,
     redirectAllowlist: config.REDIRECT_ALLOWLIST,

@@ -46,6 +46,8 @@ export interface AuthServiceDeps {
   adminEmails: string[];
   sessionTtlDays: number;
   bodyLimit: string;
+  /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
+  trustedProxies?: string[];
   codeLimitPerHour: number;
   codeIpLimitPerHour: number;
   /** Google sign-in (OpenID Connect); absent = /auth/google answers that it is not configured. */
@@ -105,7 +107,11 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   });
   const admin = createAdminUsers(users, deps.emailStats);
 
-  const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
+  const app = createHttpApp({
+    log: deps.log,
+    bodyLimit: deps.bodyLimit,
+    ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
+  });
   const sessions = createSessions(users);
   app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens, sessions }));
   app.use(

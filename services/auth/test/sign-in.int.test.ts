@@ -102,6 +102,49 @@ describe('sign-in with an e-mailed code', () => {
     }
   });
 
+  it('behind the gateway (TRUSTED_PROXIES), counts per client address the gateway forwards', async () => {
+    // The test's own address plays the gateway pod; X-Forwarded-For is what the gateway sets (it overwrites the
+    // client's).
+    const strict = await startAuth({ codeIpLimitPerHour: 2, trustedProxies: ['127.0.0.1/32', '10.0.0.0/8'] });
+    const from = async (client: string, email: string) =>
+      (
+        await fetch(`${strict.url}/api/user/auth`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+          body: JSON.stringify({ email }),
+        })
+      ).status;
+    try {
+      expect(await from('203.0.113.7', 'b1@example.com')).toBe(200);
+      expect(await from('203.0.113.7', 'b2@example.com')).toBe(200);
+      // Another reader behind the same gateway pod is not held back by the first one's limit.
+      expect(await from('198.51.100.9', 'b3@example.com')).toBe(200);
+      expect(await from('203.0.113.7', 'b4@example.com')).toBe(429);
+    } finally {
+      await strict.close();
+    }
+  });
+
+  it('ignores X-Forwarded-For from an address that is not a trusted proxy', async () => {
+    // Only the gateway's range is trusted; a caller on another address (here loopback) cannot pick its own address.
+    const strict = await startAuth({ codeIpLimitPerHour: 2, trustedProxies: ['10.0.0.0/8'] });
+    const claim = async (client: string, email: string) =>
+      (
+        await fetch(`${strict.url}/api/user/auth`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+          body: JSON.stringify({ email }),
+        })
+      ).status;
+    try {
+      expect(await claim('203.0.113.1', 'c1@example.com')).toBe(200);
+      expect(await claim('203.0.113.2', 'c2@example.com')).toBe(200);
+      expect(await claim('203.0.113.3', 'c3@example.com')).toBe(429);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('stores codes hashed, never in clear', async () => {
     await auth.post('/api/user/auth', { email: 'hash@example.com' });
     const code = await auth.lastCode('hash@example.com');

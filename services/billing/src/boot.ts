@@ -34,6 +34,7 @@ export async function bootBilling(opts: ServiceBootOptions) {
       log,
     }),
     bodyLimit: config.BODY_LIMIT,
+    trustedProxies: config.TRUSTED_PROXIES,
     mail: opts.messaging.mail,
     internalToken,
   });

@@ -40,6 +40,8 @@ export interface BillingServiceDeps extends Payments {
   /** The full user for answers that return it; absent = answers leave `user` out. */
   users?: UserRecords;
   bodyLimit: string;
+  /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
+  trustedProxies?: string[];
   /** Renewal notices (7 days before endAt); absent = no notices. */
   mail?: MailSender;
   /** The credential of /internal routes (the scheduler, reporting's history read); absent = none served. */
@@ -109,7 +111,11 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     const sent = await notices.sendDue(now);
     return { expired: await expiry.expireDueSubscriptions(now), notices: sent };
   };
-  const inner = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
+  const inner = createHttpApp({
+    log: deps.log,
+    bodyLimit: deps.bodyLimit,
+    ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
+  });
   inner.use(webhookRoutes(webhooks));
   inner.use(
     paymentRoutes({

@@ -38,6 +38,7 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
     }),
     log,
     bodyLimit: config.BODY_LIMIT,
+    trustedProxies: config.TRUSTED_PROXIES,
     ai: {
       model: config.OPENAI_MODEL,
       ...(config.OPENAI_API_KEY ? { apiKey: config.OPENAI_API_KEY } : {}),

@@ -60,6 +60,8 @@ export interface ContentServiceDeps {
   ai?: Partial<WriterOptions> & { model: string };
   /** The body limit of every route but the image-carrying admin routes (BODY_LIMIT; default 100kb). */
   bodyLimit?: string;
+  /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
+  trustedProxies?: string[];
   clock?: () => Date;
   /** Reporting's e-mail figures for the admin template views; absent = zeros. */
   emailStats?: EmailStatsReader;
@@ -109,6 +111,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   const app = createHttpApp({
     log: deps.log,
     bodyLimit: deps.bodyLimit ?? '100kb',
+    ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
     largeBodies: { limit: CONTENT_BODY_LIMIT, routes: IMAGE_ROUTES },
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));

@@ -24,6 +24,7 @@ export async function bootEngagement(opts: ServiceBootOptions) {
     log,
     publicUrl: config.PUBLIC_URL,
     bodyLimit: config.BODY_LIMIT,
+    trustedProxies: config.TRUSTED_PROXIES,
     checkinLinkTtlDays: config.CHECKIN_LINK_TTL_DAYS,
   });
   await service.start();

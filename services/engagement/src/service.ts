@@ -45,6 +45,8 @@ export interface EngagementServiceDeps {
   /** Where check-in answer links point (PUBLIC_URL). */
   publicUrl: string;
   bodyLimit: string;
+  /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
+  trustedProxies?: string[];
   checkinLinkTtlDays: number;
   clock?: () => Date;
 }
@@ -91,7 +93,11 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     clock,
   });
 
-  const app = createHttpApp({ log: deps.log, bodyLimit: deps.bodyLimit });
+  const app = createHttpApp({
+    log: deps.log,
+    bodyLimit: deps.bodyLimit,
+    ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
+  });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
   app.use(likeRoutes({ likes }));
   app.use(commentRoutes({ comments }));

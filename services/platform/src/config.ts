@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -8,6 +9,16 @@ const csv = z.string().transform((s) =>
     .map((x) => x.trim())
     .filter(Boolean),
 );
+
+/** An entry of TRUSTED_PROXIES: one of express's names for address ranges, an IP address, or a CIDR range. */
+export const isTrustedProxyEntry = (entry: string): boolean => {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+};
 
 /**
  * Every configuration variable of every process, with its default. The composition roots (main.ts files)
@@ -207,6 +218,23 @@ export const configSchema = z.object({
     .default(0)
     .describe(
       'Proxy hops in front of the gateway whose X-Forwarded-For is trusted for the client IP (rate limits); 0 = none.',
+    ),
+  TRUSTED_PROXIES: csv
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .refine(
+              isTrustedProxyEntry,
+              'must list loopback, linklocal, uniquelocal, IP addresses or CIDR ranges',
+            ),
+        )
+        .min(1),
+    )
+    .default(['loopback'])
+    .describe(
+      "Comma-separated addresses or CIDR ranges (or loopback, linklocal, uniquelocal) whose X-Forwarded-For a service trusts for the client IP (auth's per-IP limits): the gateway's. loopback fits the standalone topology; in a cluster, the pod network's range (the gateway overwrites what clients send).",
     ),
   RATE_LIMIT_PER_MINUTE: z.coerce
     .number()

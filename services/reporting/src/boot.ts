@@ -27,6 +27,7 @@ export async function bootReporting(opts: ServiceBootOptions) {
     internalToken,
     log,
     spoolDir: spoolDirOf(config.DATA_DIR),
+    trustedProxies: config.TRUSTED_PROXIES,
   });
   await service.start();
   runtime.start();

@@ -34,6 +34,8 @@ export interface ReportingServiceDeps {
   log: Logger;
   /** Where the intake spool lives (DATA_DIR/reporting/spool). */
   spoolDir: string;
+  /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
+  trustedProxies?: string[];
   clock?: () => Date;
   /** How often the spool is loaded into ClickHouse (ms, default 1,000). */
   flushMs?: number;
@@ -70,7 +72,11 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
   });
 
-  const app = createHttpApp({ log: deps.log, bodyLimit: REPORTING_BODY_LIMIT });
+  const app = createHttpApp({
+    log: deps.log,
+    bodyLimit: REPORTING_BODY_LIMIT,
+    ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
+  });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
   app.use(eventlogRoutes({ intake, log }));
   app.use(reportRoutes({ reports, data }));

@@ -10,8 +10,11 @@ export interface HttpAppOptions {
   log: Logger;
   /** JSON body limit, e.g. '100kb'. */
   bodyLimit: string;
-  /** Trust X-Forwarded-For from the gateway on loopback / the cluster network. */
-  trustProxy?: boolean | number | string;
+  /**
+   * Whose X-Forwarded-For gives the client IP (express's `trust proxy`): TRUSTED_PROXIES, the gateway's addresses.
+   * Default loopback (the standalone topology, where the gateway is on 127.0.0.1).
+   */
+  trustProxy?: boolean | number | string | string[];
   /** Routes ('POST /api/template/add', express paths) that accept bodies up to a larger limit (image uploads). */
   largeBodies?: { limit: string; routes: string[] };
 }
