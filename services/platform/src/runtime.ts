@@ -54,6 +54,9 @@ export async function openServiceRuntime(opts: {
     service,
     log: log.child({ part: 'relay' }),
     leaseMs: config.RELAY_LEASE_MS,
+    // Embedded files belong to one process at a time, so the relay that opens them is the only one: a fixed holder
+    // lets a process restarted after a crash take its lease back at once instead of waiting for it to expire.
+    ...(store.kind === 'embedded' ? { holder: `embedded-${service}` } : {}),
   });
   return {
     store,

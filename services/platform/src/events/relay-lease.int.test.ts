@@ -284,6 +284,11 @@ describe('lease', () => {
     expect(second.held()).toBe(true);
     await second.release();
     expect(await first.acquire()).toBe(true); // released: free at once
+
+    // A process restarted after a crash with the same holder id (the embedded runtime's) takes it back at once.
+    const restarted = createLease({ store, name: 'job', ttlMs: 1_000, holder: first.holder, clock });
+    expect(await restarted.acquire()).toBe(true);
+    expect(await second.acquire()).toBe(false);
     await store.close();
   });
 });
