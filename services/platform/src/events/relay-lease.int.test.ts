@@ -220,7 +220,8 @@ for (const leg of legs) {
 
       await waitFor(() => survivor.relay.isLeader(), LEASE_MS * 3, 'the survivor to take the lease');
       const takeoverMs = Date.now() - killedAt;
-      expect(takeoverMs).toBeLessThanOrEqual(LEASE_MS + POLL_MS + 250);
+      // Within the lease plus one poll; the slack is for a loaded machine.
+      expect(takeoverMs).toBeLessThanOrEqual(LEASE_MS + POLL_MS + 400);
 
       const committed = new Set(await committedIds(survivor));
       expect(committed.size).toBeGreaterThanOrEqual(40 + 10 + 30); // the dead pod's appends after its death failed
