@@ -2,7 +2,7 @@
 // gateway itself, with the services' loopback URLs and the dev outbox.
 
 import type { ServiceName } from '@nudge/contracts';
-import { createLogger, loadConfig } from '@nudge/platform';
+import { createLogger, drainServer, exitOnSignal, loadConfig, startMetricsServer } from '@nudge/platform';
 import { createGateway } from './gateway';
 import { serviceReadiness } from './readiness';
 
@@ -34,29 +34,18 @@ const app = createGateway({
   trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,
 });
 
+// /metrics only on the scrape port: the Ingress reaches PORT, never METRICS_PORT.
+const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
 const server = app.listen(config.PORT, () => {
-  log.info({ port: config.PORT, services }, 'gateway listening');
+  log.info({ port: config.PORT, services, metrics: metrics.url }, 'gateway listening');
 });
 server.on('error', (err) => {
   log.fatal({ err }, 'gateway could not listen');
   process.exit(1);
 });
 
-let closing = false;
-function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  log.info({ signal }, 'gateway closing');
-  // Stop accepting, let requests in flight finish, then exit; give up after 10 s.
-  server.close(() => {
-    log.info('gateway closed');
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-  setTimeout(() => {
-    log.warn('gateway close timed out; exiting');
-    process.exit(1);
-  }, 10_000).unref();
-}
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+// Stop accepting, let requests in flight finish (SHUTDOWN_TIMEOUT_MS at most), then exit.
+exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
+  await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
+  await metrics.close();
+});

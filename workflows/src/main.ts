@@ -1,4 +1,14 @@
-import { ConfigError, createHttpApp, createLogger, finishApp, listen, loadConfig } from '@nudge/platform';
+import {
+  ConfigError,
+  createHttpApp,
+  createLogger,
+  drainServer,
+  exitOnSignal,
+  finishApp,
+  listen,
+  loadConfig,
+  startMetricsServer,
+} from '@nudge/platform';
 import { runWorker } from './worker';
 
 /**
@@ -16,11 +26,16 @@ async function main() {
   });
   finishApp(app, log);
   const { server } = await listen(app, config.SERVICE_PORT, '0.0.0.0');
-  const stop = () => worker.shutdown();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  await worker.run();
-  server.close();
+  const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
+  const running = worker.run();
+  // Temporal's shutdown stops polling and lets the activities in flight finish; then the probes' servers close.
+  exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
+    worker.shutdown();
+    await running;
+    await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
+    await metrics.close();
+  });
+  await running;
 }
 
 main().catch((err: unknown) => {

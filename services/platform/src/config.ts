@@ -187,6 +187,19 @@ export const configSchema = z.object({
       'Where the gateway finds the reporting service. Unset in the standalone topology, which starts it itself.',
     ),
   SERVICE_PORT: port.default(3000).describe("A service process's own port (container topology)."),
+  METRICS_PORT: port
+    .default(9464)
+    .describe(
+      "Port of the process's Prometheus /metrics (never served on the public port; the standalone process binds it on 127.0.0.1, and on any free port when PORT=0 and this is unset).",
+    ),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(20_000)
+    .describe(
+      "On SIGTERM: how long requests in flight may take to finish (ms) before their connections are closed; then the relay, batchers and consumers are flushed and the stores closed. Keep it under the pod's terminationGracePeriodSeconds.",
+    ),
   WEB_DIST: z
     .string()
     .default('./web/dist')

@@ -11,6 +11,7 @@ export * from './http';
 export * from './ids';
 export * from './logger';
 export * from './messaging';
+export * from './metrics';
 export * from './rate-limit';
 export * from './runtime';
 export * from './secrets';

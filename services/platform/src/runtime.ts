@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus';
 import { type Config, ConfigError } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
+import { type CommitDoc, EVENTS } from './events/commits';
 import type { EventBus } from './events/types';
 import {
   captureMail,
@@ -19,6 +20,7 @@ import {
   type MailSender,
   type WhatsAppSender,
 } from './messaging';
+import { processMetrics } from './metrics';
 import { loadOrCreateSecret } from './secrets';
 import { createDocumentStore, type DocumentStore } from './store';
 import { importSigningKeys, importVerifyKey, loadOrCreateSigningKeys, type SigningKeys } from './tokens';
@@ -48,6 +50,9 @@ export async function openServiceRuntime(opts: {
   });
   const events = createEventStore({ store, service, log: log.child({ part: 'events' }) });
   const relay = createRelay({ store, eventStore: events, bus, service, log: log.child({ part: 'relay' }) });
+  const unregister = processMetrics().addRelay(service, () =>
+    store.collection<CommitDoc>(EVENTS).countDocuments({ published: false }),
+  );
   return {
     store,
     events,
@@ -59,6 +64,7 @@ export async function openServiceRuntime(opts: {
           log.warn({ err }, 'relay flush at shutdown failed; the next start publishes the rest'),
         );
       await relay.stop();
+      unregister();
       events.close();
       await store.close();
     },
@@ -100,7 +106,14 @@ export async function openEventBus(
       ...retry,
       log,
     });
-    return { bus, close: () => bus.close() };
+    const unregister = processMetrics().addBus(bus);
+    return {
+      bus,
+      close: () => {
+        unregister();
+        return bus.close();
+      },
+    };
   }
   const store = await createDocumentStore({
     kind: 'embedded',
@@ -108,9 +121,11 @@ export async function openEventBus(
     dbName: 'bus',
   });
   const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, ...retry, log });
+  const unregister = processMetrics().addBus(bus);
   return {
     bus,
     async close() {
+      unregister();
       await bus.close();
       await store.close();
     },
@@ -195,6 +210,30 @@ export async function listen(
 export async function closeServer(server: Server): Promise<void> {
   server.closeAllConnections?.();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/**
+ * Graceful stop of an HTTP server (SIGTERM): stops accepting connections at once, lets the requests in flight finish,
+ * answers requests that still arrive on open keep-alive connections with `Connection: close`, closes connections as
+ * soon as they are idle, and after `timeoutMs` closes whatever is left. Resolves when every connection is closed.
+ */
+export async function drainServer(server: Server, timeoutMs: number): Promise<void> {
+  if (!server.listening) return;
+  const closeAfter: RequestListener = (_req, res) => {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+  };
+  server.prependListener('request', closeAfter);
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  server.closeIdleConnections();
+  try {
+    await closed;
+  } finally {
+    clearInterval(idle);
+    clearTimeout(deadline);
+    server.off('request', closeAfter);
+  }
 }
 
 /** Where captured messages are kept: DATA_DIR/outbox embedded, or its own database on MongoDB. */

@@ -95,6 +95,13 @@ export interface DeadLetter {
   deadAt: string;
 }
 
+/** How far a consumer group is behind on one topic. */
+export interface ConsumerLag {
+  groupId: string;
+  topic: string;
+  lag: number;
+}
+
 export interface Subscription {
   close(): Promise<void>;
 }
@@ -131,6 +138,8 @@ export interface EventBus {
    * skip them), then removes them; resolves to how many. Meant for after the handler was fixed.
    */
   replayDeadLetters(groupId?: string): Promise<number>;
+  /** Messages each consumer group has not committed yet, per topic (for /metrics); absent = not measurable. */
+  lag?(): Promise<ConsumerLag[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
