@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_KEYS, loadConfig } from '@nudge/platform';
+import { CONFIG_KEYS, loadConfig, type ProcessName } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
@@ -378,14 +378,22 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     }
   });
 
-  it('gives each process an environment the configuration schema accepts', () => {
+  it('gives each process an environment the configuration accepts, production checks included', () => {
+    const processOf: Record<string, ProcessName> = {
+      'services/reporting/src/migrate.ts': 'reporting-migrate',
+      'workflows/src/bootstrap.ts': 'workflows-bootstrap',
+    };
+    for (const [name, { entry }] of Object.entries(PROCESSES)) processOf[entry] = name as ProcessName;
     for (const [overlay, objects] of Object.entries(rendered)) {
       const configMaps = objects.filter((o) => o.kind === 'ConfigMap');
       for (const workload of [...ours(objects), ...setupJobs(objects)]) {
         for (const container of allContainers(templateOf(workload).spec)) {
           const env = resolvedEnv(container, configMaps);
+          const processName = processOf[container.command?.[3] ?? ''];
+          expect(processName, `${overlay} ${workload.metadata.name}/${container.name}`).toBeDefined();
+          expect(env.NODE_ENV, `${overlay} ${workload.metadata.name}`).toBe('production');
           expect(
-            () => loadConfig(env),
+            () => loadConfig(env, processName),
             `${overlay} ${workload.metadata.name}/${container.name}: rejected`,
           ).not.toThrow();
         }
@@ -609,10 +617,10 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     for (const service of withMonitoring.filter(
       (o) => o.kind === 'Service' && o.metadata.labels?.['app.kubernetes.io/part-of'] === 'nudge',
     ))
-      expect((service.spec?.ports as { name: string }[]).map((p) => p.name), service.metadata.name).toEqual([
-        'http',
-        'metrics',
-      ]);
+      expect(
+        ((service.spec?.ports ?? []) as { name: string }[]).map((p) => p.name),
+        service.metadata.name,
+      ).toEqual(['http', 'metrics']);
     const scrape = withMonitoring.find((o) => o.metadata.name === 'metrics-from-monitoring');
     expect(JSON.stringify(scrape?.spec)).toContain('"ports":[{"port":"metrics","protocol":"TCP"}]');
   });

@@ -6,7 +6,7 @@ import { createLogger, drainServer, exitOnSignal, loadConfig, startMetricsServer
 import { createGateway } from './gateway';
 import { serviceReadiness } from './readiness';
 
-const config = loadConfig();
+const config = loadConfig(process.env, 'gateway');
 const log = createLogger('gateway', config.LOG_LEVEL);
 
 const configured: Record<ServiceName, string | undefined> = {

@@ -16,7 +16,7 @@ import { runWorker } from './worker';
  * SERVICE_PORT for the probes (/healthz: the process answers; /readyz: the worker is running).
  */
 async function main() {
-  const config = loadConfig(process.env);
+  const config = loadConfig(process.env, 'workflows');
   const log = createLogger('nudge', config.LOG_LEVEL).child({ service: 'workflows' });
   const worker = await runWorker(config, { log });
   const app = createHttpApp({ log, bodyLimit: '1kb' });

@@ -66,7 +66,7 @@ export async function startStandalone(
   env: Record<string, string | undefined> = {},
   options: StandaloneOptions = {},
 ): Promise<Standalone> {
-  const config = loadConfig({ ...process.env, ...env });
+  const config = loadConfig({ ...process.env, ...env }, 'standalone');
   config.DATA_DIR = resolve(config.DATA_DIR);
   const log = createLogger('nudge', config.LOG_LEVEL);
   await mkdir(config.DATA_DIR, { recursive: true });

@@ -56,11 +56,11 @@ export function readinessHandler(checks: Record<string, () => Promise<unknown>>)
  * listen on SERVICE_PORT, and a clean stop on SIGTERM/SIGINT. A bad configuration stops the process with its message.
  */
 export function runServiceContainer(
-  service: string,
+  service: ServiceName,
   boot: (opts: ServiceBootOptions) => Promise<BootedService>,
 ): void {
   const main = async () => {
-    const config = loadConfig();
+    const config = loadConfig(process.env, service);
     const log = createLogger(service, config.LOG_LEVEL);
     const { bus, close: closeBus } = await openEventBus(config, log);
     // A transport left on capture (say WhatsApp without Twilio credentials) keeps its messages in a store of its own.

@@ -144,7 +144,7 @@ export async function loadSecrets(config: Config): Promise<Secrets> {
   const keys =
     config.TOKEN_PRIVATE_KEY && config.TOKEN_PUBLIC_KEY
       ? await importSigningKeys(pem(config.TOKEN_PRIVATE_KEY), pem(config.TOKEN_PUBLIC_KEY))
-      : await loadOrCreateSigningKeys(config.DATA_DIR);
+      : await loadOrCreateSigningKeys(notInProduction(config, 'TOKEN_PRIVATE_KEY'));
   const internalToken = await loadInternalToken(config);
   const codeSecret = createHmac('sha256', internalToken).update('one-time-codes').digest('hex');
   return { keys, internalToken, codeSecret };
@@ -153,14 +153,25 @@ export async function loadSecrets(config: Config): Promise<Secrets> {
 /** The credential of /internal calls: INTERNAL_SERVICE_TOKEN, or generated once under DATA_DIR (embedded). */
 export async function loadInternalToken(config: Config): Promise<string> {
   return (
-    config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'))
+    config.INTERNAL_SERVICE_TOKEN ??
+    (await loadOrCreateSecret(notInProduction(config, 'INTERNAL_SERVICE_TOKEN'), 'internal-service-token'))
   );
 }
 
 /** Services other than auth verify tokens with the public key only. */
 export async function loadVerifyKey(config: Config) {
   if (config.TOKEN_PUBLIC_KEY) return importVerifyKey(pem(config.TOKEN_PUBLIC_KEY));
-  return (await loadOrCreateSigningKeys(config.DATA_DIR)).publicKey;
+  return (await loadOrCreateSigningKeys(notInProduction(config, 'TOKEN_PUBLIC_KEY'))).publicKey;
+}
+
+/**
+ * DATA_DIR, where a key or secret is generated once (embedded topology); in production a ConfigError naming the
+ * variable instead: every pod would generate its own (the last line behind loadConfig's production checks).
+ */
+function notInProduction(config: Config, key: string): string {
+  if (config.NODE_ENV === 'production')
+    throw new ConfigError([`${key}: required when NODE_ENV=production (not generated at start)`]);
+  return config.DATA_DIR;
 }
 
 /** PEMs in environment variables often arrive with literal \n. */
