@@ -27,7 +27,10 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
-  const bindings = options.log.bindings() as { service?: unknown; name?: unknown };
+  const bindings = (typeof options.log.bindings === 'function' ? options.log.bindings() : {}) as {
+    service?: unknown;
+    name?: unknown;
+  };
   app.use(httpMetrics(options.service ?? String(bindings.service ?? bindings.name ?? 'unknown')));
   app.use(requestContext(options.log));
   if (options.largeBodies) {
