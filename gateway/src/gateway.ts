@@ -1,5 +1,10 @@
 import { findRoute, type ServiceName } from '@nudge/contracts';
-import { expressRoute, httpMetrics, type DevOutbox as PlatformDevOutbox } from '@nudge/platform';
+import {
+  expressRoute,
+  httpMetrics,
+  type DevOutbox as PlatformDevOutbox,
+  traceRequests,
+} from '@nudge/platform';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
@@ -48,6 +53,7 @@ export function createGateway(opts: GatewayOptions): Express {
   app.set('trust proxy', opts.trustProxy ?? false);
 
   app.use(httpMetrics('gateway', gatewayRoute));
+  app.use(traceRequests('gateway', gatewayRoute));
   app.use(requestIdAndLog(opts.log));
   app.use(securityHeaders());
   // Responses above 1 KB (JSON from the services included, as it streams back through the proxy) go out

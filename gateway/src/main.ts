@@ -2,12 +2,20 @@
 // gateway itself, with the services' loopback URLs and the dev outbox.
 
 import type { ServiceName } from '@nudge/contracts';
-import { createLogger, drainServer, exitOnSignal, loadConfig, startMetricsServer } from '@nudge/platform';
+import {
+  createLogger,
+  drainServer,
+  exitOnSignal,
+  loadConfig,
+  startMetricsServer,
+  startTracing,
+} from '@nudge/platform';
 import { createGateway } from './gateway';
 import { serviceReadiness } from './readiness';
 
 const config = loadConfig(process.env, 'gateway');
 const log = createLogger('gateway', config.LOG_LEVEL);
+const stopTracing = startTracing({ serviceName: 'gateway', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
 
 const configured: Record<ServiceName, string | undefined> = {
   auth: config.AUTH_URL,
@@ -48,4 +56,5 @@ server.on('error', (err) => {
 exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
   await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
   await metrics.close();
+  await stopTracing();
 });

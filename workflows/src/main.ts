@@ -8,6 +8,7 @@ import {
   listen,
   loadConfig,
   startMetricsServer,
+  startTracing,
 } from '@nudge/platform';
 import { runWorker } from './worker';
 
@@ -18,6 +19,10 @@ import { runWorker } from './worker';
 async function main() {
   const config = loadConfig(process.env, 'workflows');
   const log = createLogger('nudge', config.LOG_LEVEL).child({ service: 'workflows' });
+  const stopTracing = startTracing({
+    serviceName: 'workflows',
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
   const worker = await runWorker(config, { log });
   const app = createHttpApp({ log, bodyLimit: '1kb' });
   app.get('/readyz', (_req, res) => {
@@ -34,6 +39,7 @@ async function main() {
     await running;
     await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
     await metrics.close();
+    await stopTracing();
   });
   await running;
 }

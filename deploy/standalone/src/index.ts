@@ -20,6 +20,7 @@ import {
   openEventBus,
   openOutboxStore,
   startMetricsServer,
+  startTracing,
 } from '@nudge/platform';
 import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
 import { type EmbeddedReminders, startEmbeddedReminders } from '@nudge/workflows';
@@ -69,6 +70,8 @@ export async function startStandalone(
   const config = loadConfig({ ...process.env, ...env }, 'standalone');
   config.DATA_DIR = resolve(config.DATA_DIR);
   const log = createLogger('nudge', config.LOG_LEVEL);
+  // Process-wide (a second standalone in the same process, as in tests, shares it): spans carry `nudge.service`.
+  startTracing({ serviceName: 'nudge', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   await mkdir(config.DATA_DIR, { recursive: true });
   // Tells `npm run admin` that the embedded files are in use (the embedded store is single-process).
   const lockFile = resolve(config.DATA_DIR, 'standalone.pid');

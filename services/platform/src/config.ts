@@ -202,6 +202,11 @@ export const configSchema = z.object({
     .describe(
       "On SIGTERM: how long requests in flight may take to finish (ms) before their connections are closed; then the relay, batchers and consumers are flushed and the stores closed. Keep it under the pod's terminationGracePeriodSeconds.",
     ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url
+    .optional()
+    .describe(
+      'OpenTelemetry collector (OTLP over HTTP), e.g. http://otel-collector:4318: spans are exported to <it>/v1/traces. Unset = nothing exported (trace context is still passed on).',
+    ),
   WEB_DIST: z
     .string()
     .default('./web/dist')

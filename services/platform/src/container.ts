@@ -13,6 +13,7 @@ import {
   openEventBus,
   openOutboxStore,
 } from './runtime';
+import { startTracing } from './tracing';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
 export interface ServiceBootOptions {
@@ -62,6 +63,7 @@ export function runServiceContainer(
   const main = async () => {
     const config = loadConfig(process.env, service);
     const log = createLogger(service, config.LOG_LEVEL);
+    const stopTracing = startTracing({ serviceName: service, endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
     const { bus, close: closeBus } = await openEventBus(config, log);
     // A transport left on capture (say WhatsApp without Twilio credentials) keeps its messages in a store of its own.
     const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
@@ -95,6 +97,7 @@ export function runServiceContainer(
       await outboxStore?.close();
       await closeBus();
       await metrics.close();
+      await stopTracing();
     });
   };
   main().catch((err: unknown) => {

@@ -17,3 +17,4 @@ export * from './runtime';
 export * from './secrets';
 export * from './store';
 export * from './tokens';
+export * from './tracing';

@@ -15,7 +15,8 @@ export interface EventEnvelope<D = unknown> {
   /** Who caused it: a user id, 'system', or null. */
   actor: string | null;
   data: D;
-  meta: { requestId?: string };
+  /** traceparent: the W3C trace context of the request that appended it (docs/ARCHITECTURE.md, "Operations"). */
+  meta: { requestId?: string; traceparent?: string };
 }
 
 /** What a command hands to append: the store fills id, stream, version, occurredAt and meta. */

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { runWithContext } from '../context';
 import { AppError } from '../errors';
 import { httpMetrics } from '../metrics';
+import { traceRequests } from '../tracing';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -31,7 +32,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
     service?: unknown;
     name?: unknown;
   };
-  app.use(httpMetrics(options.service ?? String(bindings.service ?? bindings.name ?? 'unknown')));
+  const service = options.service ?? String(bindings.service ?? bindings.name ?? 'unknown');
+  app.use(httpMetrics(service));
+  app.use(traceRequests(service));
   app.use(requestContext(options.log));
   if (options.largeBodies) {
     const large = express.json({ limit: options.largeBodies.limit });
