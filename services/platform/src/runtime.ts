@@ -225,8 +225,13 @@ export async function closeServer(server: Server): Promise<void> {
 
 /**
  * Graceful stop of an HTTP server (SIGTERM): stops accepting connections at once, lets the requests in flight finish,
- * answers requests that still arrive on open keep-alive connections with `Connection: close`, closes connections as
- * soon as they are idle, and after `timeoutMs` closes whatever is left. Resolves when every connection is closed.
+ * answers requests that still arrive on open keep-alive connections with `Connection: close`, closes connections
+ * that are idle (after a short grace), and after `timeoutMs` closes whatever is left. Resolves when every connection
+ * is closed.
+ *
+ * The grace: Node counts a connection as idle until the first bytes of a request are parsed, so closing idle
+ * connections at once (as `server.close()` itself does) would reset a connection accepted a moment ago whose request
+ * is still on its way. Idle connections are closed from IDLE_GRACE_MS on instead.
  */
 export async function drainServer(server: Server, timeoutMs: number): Promise<void> {
   if (!server.listening) return;
@@ -234,18 +239,32 @@ export async function drainServer(server: Server, timeoutMs: number): Promise<vo
     if (!res.headersSent) res.setHeader('connection', 'close');
   };
   server.prependListener('request', closeAfter);
+  const closeIdle = () => server.closeIdleConnections();
+  // server.close() calls closeIdleConnections(): hold that call back for the grace period.
+  server.closeIdleConnections = () => undefined;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const idle = setInterval(() => server.closeIdleConnections(), 50);
+  // Removes the own property again, so the prototype's method applies.
+  delete (server as Partial<Pick<Server, 'closeIdleConnections'>>).closeIdleConnections;
+  let idle: NodeJS.Timeout | undefined;
+  const grace = setTimeout(
+    () => {
+      closeIdle();
+      idle = setInterval(closeIdle, 50);
+    },
+    Math.min(IDLE_GRACE_MS, timeoutMs),
+  );
   const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  server.closeIdleConnections();
   try {
     await closed;
   } finally {
+    clearTimeout(grace);
     clearInterval(idle);
     clearTimeout(deadline);
     server.off('request', closeAfter);
   }
 }
+
+const IDLE_GRACE_MS = 1_000;
 
 /** Where captured messages are kept: DATA_DIR/outbox embedded, or its own database on MongoDB. */
 export function openOutboxStore(config: Config): Promise<DocumentStore> {
