@@ -72,6 +72,7 @@ beforeAll(async () => {
     PORT: '0',
     LOG_LEVEL: 'silent',
     REMINDER_SCHEDULER: 'off',
+    ADMIN_EMAILS: 'admin@example.com',
     WEB_DIST: join(dataDir, 'none'),
     OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
   });
@@ -118,4 +119,23 @@ it('carries the caller’s trace from the gateway to the service, onto the bus a
   );
   // Requests without a traceparent start traces of their own.
   expect(spans.some((s) => s.traceId !== traceId && s.attributes['nudge.service'] === 'gateway')).toBe(true);
+});
+
+it('carries it on calls to another service’s /internal routes', async () => {
+  const admin = await signIn('admin@example.com', false);
+  const traceId = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
+  const res = await fetch(`${app.url}/api/user/getalluserdata`, {
+    headers: { authorization: `Bearer ${admin.token}`, traceparent: `00-${traceId}-0123456789abcdef-01` },
+  });
+  expect(res.status).toBe(200);
+  const ours = () => spans.filter((s) => s.traceId === traceId);
+  await eventually(
+    async () => ours().some((s) => s.attributes['nudge.service'] === 'reporting'),
+    "the span of auth's call to reporting",
+    20_000,
+  );
+  const auth = ours().find((s) => s.attributes['nudge.service'] === 'auth');
+  const reporting = ours().find((s) => s.attributes['nudge.service'] === 'reporting');
+  expect(auth?.name).toBe('GET /api/user/getalluserdata');
+  expect(reporting).toMatchObject({ name: 'POST /internal/email-stats', parentSpanId: auth?.spanId });
 });

@@ -86,6 +86,13 @@ export function injectTraceContext(headers: Record<string, unknown>): void {
   propagation.inject(context.active(), headers);
 }
 
+/** `headers` plus the active trace context: for calls to another service's /internal routes. */
+export function tracedHeaders(headers: Record<string, string>): Record<string, string> {
+  const out = { ...headers };
+  propagation.inject(context.active(), out);
+  return out;
+}
+
 /** Runs `work` in a CONSUMER span whose parent is the message's `traceparent` header. */
 export async function withConsumerSpan<T>(
   name: string,
