@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_KEYS, loadConfig } from '@nudge/platform';
+import { CONFIG_KEYS, loadConfig, type ProcessName } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
@@ -302,9 +302,13 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
           (v) => v.name === (name === 'gateway' ? 'PORT' : 'SERVICE_PORT'),
         )?.value;
         expect(listens, `${overlay} ${name}: listens on its http port`).toBe(String(port));
+        // /metrics is served on its own port (METRICS_PORT), never on the public http port.
+        const metricsPort = app?.ports?.find((p) => p.name === 'metrics')?.containerPort;
+        expect(metricsPort, `${overlay} ${name}: port metrics`).toBe(9464);
+        expect(app?.env?.find((v) => v.name === 'METRICS_PORT')?.value, `${overlay} ${name}`).toBe('9464');
         expect(pod.metadata?.annotations, `${overlay} ${name}: Prometheus annotations`).toMatchObject({
           'prometheus.io/scrape': 'true',
-          'prometheus.io/port': String(port),
+          'prometheus.io/port': String(metricsPort),
           'prometheus.io/path': '/metrics',
         });
         expect(pod.metadata?.labels?.['app.kubernetes.io/component'], `${overlay} ${name}`).toBe(
@@ -374,14 +378,22 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     }
   });
 
-  it('gives each process an environment the configuration schema accepts', () => {
+  it('gives each process an environment the configuration accepts, production checks included', () => {
+    const processOf: Record<string, ProcessName> = {
+      'services/reporting/src/migrate.ts': 'reporting-migrate',
+      'workflows/src/bootstrap.ts': 'workflows-bootstrap',
+    };
+    for (const [name, { entry }] of Object.entries(PROCESSES)) processOf[entry] = name as ProcessName;
     for (const [overlay, objects] of Object.entries(rendered)) {
       const configMaps = objects.filter((o) => o.kind === 'ConfigMap');
       for (const workload of [...ours(objects), ...setupJobs(objects)]) {
         for (const container of allContainers(templateOf(workload).spec)) {
           const env = resolvedEnv(container, configMaps);
+          const processName = processOf[container.command?.[3] ?? ''];
+          expect(processName, `${overlay} ${workload.metadata.name}/${container.name}`).toBeDefined();
+          expect(env.NODE_ENV, `${overlay} ${workload.metadata.name}`).toBe('production');
           expect(
-            () => loadConfig(env),
+            () => loadConfig(env, processName),
             `${overlay} ${workload.metadata.name}/${container.name}: rejected`,
           ).not.toThrow();
         }
@@ -596,5 +608,20 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     const withMonitoring = rendered['production + monitoring'] ?? [];
     expect(named(withMonitoring, 'ServiceMonitor')).toEqual(['nudge']);
     expect(named(withMonitoring, 'PodMonitor')).toEqual(['nudge-worker']);
+    // Prometheus scrapes the metrics port, the one port that answers /metrics; every Service but the worker's has it.
+    const monitors = withMonitoring.filter((o) => o.kind === 'ServiceMonitor' || o.kind === 'PodMonitor');
+    expect(JSON.stringify(monitors.map((m) => m.spec)).match(/"port":"[a-z]+"/g)).toEqual([
+      '"port":"metrics"',
+      '"port":"metrics"',
+    ]);
+    for (const service of withMonitoring.filter(
+      (o) => o.kind === 'Service' && o.metadata.labels?.['app.kubernetes.io/part-of'] === 'nudge',
+    ))
+      expect(
+        ((service.spec?.ports ?? []) as { name: string }[]).map((p) => p.name),
+        service.metadata.name,
+      ).toEqual(['http', 'metrics']);
+    const scrape = withMonitoring.find((o) => o.metadata.name === 'metrics-from-monitoring');
+    expect(JSON.stringify(scrape?.spec)).toContain('"ports":[{"port":"metrics","protocol":"TCP"}]');
   });
 });

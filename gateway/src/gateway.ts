@@ -1,7 +1,17 @@
+<<<<<<< HEAD
 import type { ServiceName } from '@nudge/contracts';
 import type { DocumentStore, DevOutbox as PlatformDevOutbox } from '@nudge/platform';
+=======
+import { findRoute, type ServiceName } from '@nudge/contracts';
+import {
+  expressRoute,
+  httpMetrics,
+  type DevOutbox as PlatformDevOutbox,
+  traceRequests,
+} from '@nudge/platform';
+>>>>>>> wt/ops
 import compression from 'compression';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -53,6 +63,8 @@ export function createGateway(opts: GatewayOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', opts.trustProxy ?? false);
 
+  app.use(httpMetrics('gateway', gatewayRoute));
+  app.use(traceRequests('gateway', gatewayRoute));
   app.use(requestIdAndLog(opts.log));
   app.use(securityHeaders());
   // Responses above 1 KB (JSON from the services included, as it streams back through the proxy) go out
@@ -96,7 +108,7 @@ export function createGateway(opts: GatewayOptions): Express {
   const proxy = createServiceProxy(opts.services, opts.log);
   const shed = loadShedding(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, opts.log);
   app.use((req, res, next) => {
-    if (/^\/(?:api|auth)(?:\/|$)/.test(req.path)) shed(req, res, () => proxy(req, res, next));
+    if (PROXIED.test(req.path)) shed(req, res, () => proxy(req, res, next));
     else next();
   });
 
@@ -108,6 +120,16 @@ export function createGateway(opts: GatewayOptions): Express {
   });
   app.use(errorHandler(opts.log));
   return app;
+}
+
+const PROXIED = /^\/(?:api|auth)(?:\/|$)/;
+
+/** The metrics' route label: the contract's pattern of a proxied route, else express's route, else `web`. */
+function gatewayRoute(req: Request): string {
+  if (req.route) return expressRoute(req);
+  const path = req.originalUrl.split('?')[0] ?? '/';
+  if (PROXIED.test(path)) return findRoute(req.method, path)?.path ?? 'unmatched';
+  return 'web';
 }
 
 function securityHeaders(): RequestHandler {

@@ -2,12 +2,24 @@
 // gateway itself, with the services' loopback URLs and the dev outbox.
 
 import type { ServiceName } from '@nudge/contracts';
+<<<<<<< HEAD
 import { createDocumentStore, createLogger, type DocumentStore, loadConfig } from '@nudge/platform';
+=======
+import {
+  createLogger,
+  drainServer,
+  exitOnSignal,
+  loadConfig,
+  startMetricsServer,
+  startTracing,
+} from '@nudge/platform';
+>>>>>>> wt/ops
 import { createGateway } from './gateway';
 import { serviceReadiness } from './readiness';
 
-const config = loadConfig();
+const config = loadConfig(process.env, 'gateway');
 const log = createLogger('gateway', config.LOG_LEVEL);
+const stopTracing = startTracing({ serviceName: 'gateway', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
 
 const configured: Record<ServiceName, string | undefined> = {
   auth: config.AUTH_URL,
@@ -46,29 +58,19 @@ const app = createGateway({
   trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,
 });
 
+// /metrics only on the scrape port: the Ingress reaches PORT, never METRICS_PORT.
+const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
 const server = app.listen(config.PORT, () => {
-  log.info({ port: config.PORT, services }, 'gateway listening');
+  log.info({ port: config.PORT, services, metrics: metrics.url }, 'gateway listening');
 });
 server.on('error', (err) => {
   log.fatal({ err }, 'gateway could not listen');
   process.exit(1);
 });
 
-let closing = false;
-function shutdown(signal: string) {
-  if (closing) return;
-  closing = true;
-  log.info({ signal }, 'gateway closing');
-  // Stop accepting, let requests in flight finish, then exit; give up after 10 s.
-  server.close(() => {
-    log.info('gateway closed');
-    process.exit(0);
-  });
-  server.closeIdleConnections();
-  setTimeout(() => {
-    log.warn('gateway close timed out; exiting');
-    process.exit(1);
-  }, 10_000).unref();
-}
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));
+// Stop accepting, let requests in flight finish (SHUTDOWN_TIMEOUT_MS at most), then exit.
+exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
+  await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
+  await metrics.close();
+  await stopTracing();
+});

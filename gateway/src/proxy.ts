@@ -1,5 +1,6 @@
 import { Agent, type ServerResponse } from 'node:http';
 import { findRoute, type ServiceName } from '@nudge/contracts';
+import { injectTraceContext } from '@nudge/platform';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
@@ -21,6 +22,8 @@ const isResponse = (res: unknown): res is ServerResponse =>
  */
 function prepareForwarding(req: Request, res: Response) {
   for (const header of STRIPPED_REQUEST_HEADERS) delete req.headers[header];
+  // The gateway's span becomes the service's parent (a client's own traceparent is its parent in turn).
+  injectTraceContext(req.headers);
   req.headers['x-request-id'] = requestIdOf(res);
   req.headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
   req.headers['x-forwarded-proto'] = req.protocol;

@@ -7,7 +7,7 @@ import { ensureSchedules } from './worker';
  * Idempotent; the worker does the same at every start, so this only makes the Schedules exist before any worker runs.
  */
 async function main() {
-  const config = loadConfig(process.env);
+  const config = loadConfig(process.env, 'workflows-bootstrap');
   if (!config.TEMPORAL_ADDRESS) throw new ConfigError(['TEMPORAL_ADDRESS is not set: nothing to bootstrap']);
   const log = createLogger('nudge', config.LOG_LEVEL).child({ service: 'workflows-bootstrap' });
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });

@@ -1,4 +1,15 @@
-import { ConfigError, createHttpApp, createLogger, finishApp, listen, loadConfig } from '@nudge/platform';
+import {
+  ConfigError,
+  createHttpApp,
+  createLogger,
+  drainServer,
+  exitOnSignal,
+  finishApp,
+  listen,
+  loadConfig,
+  startMetricsServer,
+  startTracing,
+} from '@nudge/platform';
 import { runWorker } from './worker';
 
 /**
@@ -6,8 +17,12 @@ import { runWorker } from './worker';
  * SERVICE_PORT for the probes (/healthz: the process answers; /readyz: the worker is running).
  */
 async function main() {
-  const config = loadConfig(process.env);
+  const config = loadConfig(process.env, 'workflows');
   const log = createLogger('nudge', config.LOG_LEVEL).child({ service: 'workflows' });
+  const stopTracing = startTracing({
+    serviceName: 'workflows',
+    endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
   const worker = await runWorker(config, { log });
   const app = createHttpApp({ log, bodyLimit: '1kb' });
   app.get('/readyz', (_req, res) => {
@@ -16,11 +31,17 @@ async function main() {
   });
   finishApp(app, log);
   const { server } = await listen(app, config.SERVICE_PORT, '0.0.0.0');
-  const stop = () => worker.shutdown();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  await worker.run();
-  server.close();
+  const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
+  const running = worker.run();
+  // Temporal's shutdown stops polling and lets the activities in flight finish; then the probes' servers close.
+  exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
+    worker.shutdown();
+    await running;
+    await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
+    await metrics.close();
+    await stopTracing();
+  });
+  await running;
 }
 
 main().catch((err: unknown) => {

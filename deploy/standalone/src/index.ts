@@ -10,15 +10,17 @@ import { createGateway } from '@nudge/gateway';
 import {
   type BootedService,
   type Config,
-  closeServer,
   countDeadLetters,
   createLogger,
   createMessaging,
+  drainServer,
   isEmbedded,
   listen,
   loadConfig,
   openEventBus,
   openOutboxStore,
+  startMetricsServer,
+  startTracing,
 } from '@nudge/platform';
 import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
 import { type EmbeddedReminders, startEmbeddedReminders } from '@nudge/workflows';
@@ -34,6 +36,11 @@ export interface Standalone {
   /** The gateway's base URL, e.g. http://127.0.0.1:8080 */
   url: string;
   config: Config;
+  /**
+   * The Prometheus scrape address (http://127.0.0.1:<METRICS_PORT>/metrics): every service's metrics, told apart by
+   * their `service` label, in this process's one registry.
+   */
+  metricsUrl: string;
   /** Each service's own loopback URL (for tests that call /internal routes, which the gateway never routes). */
   serviceUrls: Record<BuiltService, string>;
   /** Reporting's ClickHouse (chDB), for benchmarks that seed it with ClickHouse's own generators. */
@@ -60,9 +67,11 @@ export async function startStandalone(
   env: Record<string, string | undefined> = {},
   options: StandaloneOptions = {},
 ): Promise<Standalone> {
-  const config = loadConfig({ ...process.env, ...env });
+  const config = loadConfig({ ...process.env, ...env }, 'standalone');
   config.DATA_DIR = resolve(config.DATA_DIR);
   const log = createLogger('nudge', config.LOG_LEVEL);
+  // Process-wide (a second standalone in the same process, as in tests, shares it): spans carry `nudge.service`.
+  startTracing({ serviceName: 'nudge', endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   await mkdir(config.DATA_DIR, { recursive: true });
   // Tells `npm run admin` that the embedded files are in use (the embedded store is single-process).
   const lockFile = resolve(config.DATA_DIR, 'standalone.pid');
@@ -86,9 +95,11 @@ export async function startStandalone(
       return booted;
     },
   };
+  // Each service finishes its requests in flight, then flushes its relay (and reporting its batcher), stops its
+  // consumers (offsets committed) and closes its store; in reverse start order, so callers stop before callees.
   const stopServices = async () => {
     for (const { server, service } of running.reverse()) {
-      await closeServer(server);
+      await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
       await service.close();
     }
   };
@@ -129,6 +140,10 @@ export async function startStandalone(
     readinessDetail: async () => ({ deadLetters: countDeadLetters(await bus.deadLetters()) }),
     log: log.child({ service: 'gateway' }),
   });
+  // Tests start on PORT=0: an unset METRICS_PORT then takes any free port too, so parallel processes never collide.
+  const metricsPort =
+    config.PORT === 0 && !env.METRICS_PORT && !process.env.METRICS_PORT ? 0 : config.METRICS_PORT;
+  const metrics = await startMetricsServer(metricsPort, '127.0.0.1');
   const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');
   // After the services: the reminders call their internal routes.
   const reminders = await startEmbeddedReminders({
@@ -142,6 +157,7 @@ export async function startStandalone(
   let closed = false;
   return {
     url: gateway.url,
+    metricsUrl: `${metrics.url}/metrics`,
     config,
     serviceUrls,
     ...(analytics ? { analytics } : {}),
@@ -149,11 +165,14 @@ export async function startStandalone(
     async close() {
       if (closed) return;
       closed = true;
+      // The gateway stops accepting and finishes what it accepted (the services still answer it); then the reminder
+      // scheduler stops, then the services one by one.
+      await drainServer(gateway.server, config.SHUTDOWN_TIMEOUT_MS);
       await reminders.close();
-      await closeServer(gateway.server);
       await stopServices();
       await closeBus();
       await outboxStore.close();
+      await metrics.close();
       await rm(lockFile, { force: true });
     },
   };

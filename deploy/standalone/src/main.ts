@@ -1,4 +1,4 @@
-import { ConfigError } from '@nudge/platform';
+import { ConfigError, createLogger, exitOnSignal, startTracing } from '@nudge/platform';
 import { startStandalone } from './index';
 
 /** `npm start`: the whole product in one process on its embedded defaults. */
@@ -6,20 +6,16 @@ startStandalone()
   .then((app) => {
     const port = new URL(app.url).port;
     console.log(`Nudge is running at http://localhost:${port} (data in ${app.config.DATA_DIR})`);
-    let stopping = false;
-    const stop = () => {
-      if (stopping) return;
-      stopping = true;
-      app.close().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          console.error(err);
-          process.exit(1);
-        },
-      );
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // SIGTERM/SIGINT: requests in flight finish, the relays and the analytics batcher flush, consumers commit, the
+    // stores close, the last spans are exported; then exit 0. (startTracing returns the running tracing's stop.)
+    const stopTracing = startTracing({
+      serviceName: 'nudge',
+      endpoint: app.config.OTEL_EXPORTER_OTLP_ENDPOINT,
+    });
+    exitOnSignal(createLogger('nudge', app.config.LOG_LEVEL), app.config.SHUTDOWN_TIMEOUT_MS, async () => {
+      await app.close();
+      await stopTracing();
+    });
   })
   .catch((err: unknown) => {
     console.error(err instanceof ConfigError ? err.message : err);

@@ -176,6 +176,20 @@ describe('daily reminders in the standalone process', () => {
     expect(wa[0]?.to).toBe('9876543210');
     expect(wa[0]?.text).toMatch(/Breathe \d/);
     expect(wa[0]?.text).toContain(`${PUBLIC_URL}/api/reminder/go/`);
+    // /metrics counts what went out, per channel (issue 15).
+    const metrics = await (await fetch(app.metricsUrl)).text();
+    const sent = (channel: string) =>
+      Number(
+        new RegExp(
+          `^nudge_reminders_sent_total\\{service="workflows",channel="${channel}"\\} (\\d+)$`,
+          'm',
+        ).exec(metrics)?.[1],
+      );
+    // Every reminder e-mail in the outbox (the three readers' and the admin's), each counted once.
+    const reminderMails = (await outbox()).filter((m) => m.channel === 'email' && m.idempotencyKey);
+    expect(reminderMails.length).toBeGreaterThanOrEqual(Object.values(readers).length);
+    expect(sent('email')).toBe(reminderMails.length);
+    expect(sent('whatsapp')).toBe(1);
   });
 
   it('sends an Active subject line with the post, a plain-text part, and RFC 8058 headers', async () => {

@@ -29,7 +29,9 @@ export const configSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'])
     .default('development')
-    .describe('Runtime mode. production turns off development-only features such as the dev outbox.'),
+    .describe(
+      'Runtime mode. production turns off development-only features such as the dev outbox, and refuses to start on an embedded adapter, a generated key or a missing secret (each process names the variable).',
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
@@ -206,6 +208,24 @@ export const configSchema = z.object({
       'Where the gateway finds the reporting service. Unset in the standalone topology, which starts it itself.',
     ),
   SERVICE_PORT: port.default(3000).describe("A service process's own port (container topology)."),
+  METRICS_PORT: port
+    .default(9464)
+    .describe(
+      "Port of the process's Prometheus /metrics (never served on the public port; the standalone process binds it on 127.0.0.1, and on any free port when PORT=0 and this is unset).",
+    ),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(20_000)
+    .describe(
+      "On SIGTERM: how long requests in flight may take to finish (ms) before their connections are closed; then the relay, batchers and consumers are flushed and the stores closed. Keep it under the pod's terminationGracePeriodSeconds.",
+    ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: url
+    .optional()
+    .describe(
+      'OpenTelemetry collector (OTLP over HTTP), e.g. http://otel-collector:4318: spans are exported to <it>/v1/traces. Unset = nothing exported (trace context is still passed on).',
+    ),
   WEB_DIST: z
     .string()
     .default('./web/dist')
@@ -358,8 +378,96 @@ export class ConfigError extends Error {
   }
 }
 
-/** Validates the environment; a bad value throws a ConfigError naming the variable. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/** The processes of the product, for the production checks of loadConfig. */
+export type ProcessName =
+  | 'standalone'
+  | 'gateway'
+  | 'auth'
+  | 'content'
+  | 'engagement'
+  | 'billing'
+  | 'reporting'
+  | 'workflows'
+  | 'reporting-migrate'
+  | 'workflows-bootstrap';
+
+/** What a process needs from its environment in production (NODE_ENV=production). */
+type Need = 'store' | 'bus' | 'analytics' | 'temporal' | 'signing' | 'verifying' | 'internal' | 'mail';
+
+const SERVICE_NEEDS: Need[] = ['store', 'bus', 'verifying', 'internal'];
+export const PRODUCTION_NEEDS: Record<ProcessName, readonly Need[]> = {
+  standalone: ['store', 'bus', 'analytics', 'signing', 'internal', 'mail'],
+  gateway: [],
+  auth: ['store', 'bus', 'signing', 'internal', 'mail'],
+  content: SERVICE_NEEDS,
+  engagement: SERVICE_NEEDS,
+  billing: SERVICE_NEEDS,
+  reporting: [...SERVICE_NEEDS, 'analytics'],
+  workflows: ['temporal', 'internal', 'mail'],
+  'reporting-migrate': ['analytics'],
+  'workflows-bootstrap': ['temporal'],
+};
+
+/**
+ * NODE_ENV=production refuses what only works on one machine: an embedded adapter (files under DATA_DIR, the
+ * in-process bus, chDB), a key or secret generated at start (each pod would make its own), a capture transport for
+ * mail a reader must receive. Returns one problem per variable, naming it.
+ */
+export function productionProblems(config: Config, name: ProcessName): string[] {
+  if (config.NODE_ENV !== 'production') return [];
+  const needs = new Set(PRODUCTION_NEEDS[name]);
+  const problems: string[] = [];
+  const prod = 'NODE_ENV=production';
+  if (needs.has('store') && config.DOCUMENT_STORE !== 'mongodb')
+    problems.push(
+      `DOCUMENT_STORE: '${config.DOCUMENT_STORE}' keeps files on one machine; ${prod} needs DOCUMENT_STORE=mongodb and MONGODB_URL`,
+    );
+  if (needs.has('bus') && config.EVENT_BUS !== 'kafka')
+    problems.push(
+      `EVENT_BUS: '${config.EVENT_BUS}' only reaches this process; ${prod} needs EVENT_BUS=kafka and KAFKA_BROKERS`,
+    );
+  if (needs.has('analytics') && config.ANALYTICS_STORE !== 'clickhouse')
+    problems.push(
+      `ANALYTICS_STORE: '${config.ANALYTICS_STORE}' is in-process ClickHouse; ${prod} needs ANALYTICS_STORE=clickhouse and CLICKHOUSE_URL`,
+    );
+  if (needs.has('temporal') && !config.TEMPORAL_ADDRESS)
+    problems.push(`TEMPORAL_ADDRESS: required when ${prod} (the Temporal frontend, e.g. temporal:7233)`);
+  if (needs.has('signing')) {
+    for (const key of ['TOKEN_PRIVATE_KEY', 'TOKEN_PUBLIC_KEY'] as const)
+      if (!config[key])
+        problems.push(
+          `${key}: required when ${prod}; a key pair generated at start differs per pod and per restart`,
+        );
+  }
+  if (needs.has('verifying') && !config.TOKEN_PUBLIC_KEY)
+    problems.push(
+      `TOKEN_PUBLIC_KEY: required when ${prod}; a key generated at start cannot verify auth's tokens`,
+    );
+  if (needs.has('internal') && !config.INTERNAL_SERVICE_TOKEN)
+    problems.push(
+      `INTERNAL_SERVICE_TOKEN: required when ${prod}; a credential generated at start differs per pod`,
+    );
+  if (needs.has('mail') && config.MAIL_TRANSPORT !== 'smtp')
+    problems.push(
+      `MAIL_TRANSPORT: 'capture' stores e-mail instead of sending it; ${prod} needs MAIL_TRANSPORT=smtp and SMTP_URL`,
+    );
+  if (name === 'billing' || name === 'standalone') {
+    if (config.RAZORPAY_KEY_ID) {
+      for (const key of ['RAZORPAY_KEY_SECRET', 'RAZORPAY_WEBHOOK_SECRET', 'RAZORPAY_PLAN_ID'] as const)
+        if (!config[key]) problems.push(`${key}: required when RAZORPAY_KEY_ID is set and ${prod}`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Validates the environment; a bad value throws a ConfigError naming the variable. Given the process, a production
+ * configuration is also checked for what that process needs (productionProblems).
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  processName?: ProcessName,
+): Config {
   const relevant: Record<string, string> = {};
   for (const key of CONFIG_KEYS) {
     const value = env[key];
@@ -393,6 +501,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.TOKEN_PRIVATE_KEY && !config.TOKEN_PUBLIC_KEY) {
     missing.push('TOKEN_PUBLIC_KEY: required when TOKEN_PRIVATE_KEY is set');
   }
+  if (processName) missing.push(...productionProblems(config, processName));
   if (missing.length) throw new ConfigError(missing);
   return config;
 }

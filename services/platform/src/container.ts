@@ -4,14 +4,16 @@ import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config';
 import type { EventBus } from './events/types';
 import { createLogger } from './logger';
+import { startMetricsServer } from './metrics';
 import {
-  closeServer,
   createMessaging,
+  drainServer,
   listen,
   type Messaging,
   openEventBus,
   openOutboxStore,
 } from './runtime';
+import { startTracing } from './tracing';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
 export interface ServiceBootOptions {
@@ -55,12 +57,13 @@ export function readinessHandler(checks: Record<string, () => Promise<unknown>>)
  * listen on SERVICE_PORT, and a clean stop on SIGTERM/SIGINT. A bad configuration stops the process with its message.
  */
 export function runServiceContainer(
-  service: string,
+  service: ServiceName,
   boot: (opts: ServiceBootOptions) => Promise<BootedService>,
 ): void {
   const main = async () => {
-    const config = loadConfig();
+    const config = loadConfig(process.env, service);
     const log = createLogger(service, config.LOG_LEVEL);
+    const stopTracing = startTracing({ serviceName: service, endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
     const { bus, close: closeBus } = await openEventBus(config, log);
     // A transport left on capture (say WhatsApp without Twilio credentials) keeps its messages in a store of its own.
     const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
@@ -83,22 +86,53 @@ export function runServiceContainer(
       }),
     );
     outer.use(booted.app);
+    const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
     const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0');
-    log.info({ url }, `${service} service listening`);
-    const stop = async () => {
-      await closeServer(server);
+    log.info({ url, metrics: metrics.url }, `${service} service listening`);
+    // Requests in flight finish first; then the service flushes its relay (and batchers), stops its consumers
+    // (their offsets are committed as each handler finishes) and closes its store.
+    exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
+      await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
       await booted.close();
       await outboxStore?.close();
       await closeBus();
-      process.exit(0);
-    };
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
+      await metrics.close();
+      await stopTracing();
+    });
   };
   main().catch((err: unknown) => {
     console.error(err instanceof ConfigError ? err.message : err);
     process.exit(1);
   });
+}
+
+/**
+ * Runs `stop` once, on the first SIGTERM or SIGINT, then exits: 0 when it finished, 1 when it failed or has not
+ * finished `timeoutMs` + 10 s after the signal (Kubernetes sends SIGKILL after terminationGracePeriodSeconds anyway).
+ */
+export function exitOnSignal(log: Logger, timeoutMs: number, stop: () => Promise<void>): void {
+  let stopping = false;
+  const run = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal, timeoutMs }, 'shutting down: finishing requests in flight');
+    setTimeout(() => {
+      log.error('shutdown overran its deadline; exiting');
+      process.exit(1);
+    }, timeoutMs + 10_000).unref();
+    stop().then(
+      () => {
+        log.info('shut down cleanly');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => run('SIGTERM'));
+  process.once('SIGINT', () => run('SIGINT'));
 }
 
 /** The other services' base URLs from AUTH_URL, CONTENT_URL, ... (container topology). */

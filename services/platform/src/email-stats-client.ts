@@ -1,5 +1,6 @@
 import { EmailStatsResponse } from '@nudge/contracts';
 import type { Logger } from 'pino';
+import { tracedHeaders } from './tracing';
 
 export type EmailStatsResult = Omit<EmailStatsResponse, 'status'>;
 export const NO_EMAIL_STATS: EmailStatsResult = { templates: {}, users: {} };
@@ -24,7 +25,10 @@ export function createEmailStatsClient(opts: {
     try {
       const res = await fetch(`${base}/internal/email-stats`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-token': opts.internalToken },
+        headers: tracedHeaders({
+          'content-type': 'application/json',
+          'x-internal-token': opts.internalToken,
+        }),
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

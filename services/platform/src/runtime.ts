@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus';
 import { type Config, ConfigError } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
+import { type CommitDoc, EVENTS } from './events/commits';
 import type { EventBus } from './events/types';
 import {
   captureMail,
@@ -19,6 +20,7 @@ import {
   type MailSender,
   type WhatsAppSender,
 } from './messaging';
+import { processMetrics } from './metrics';
 import { loadOrCreateSecret } from './secrets';
 import { createDocumentStore, type DocumentStore } from './store';
 import { importSigningKeys, importVerifyKey, loadOrCreateSigningKeys, type SigningKeys } from './tokens';
@@ -58,6 +60,9 @@ export async function openServiceRuntime(opts: {
     // lets a process restarted after a crash take its lease back at once instead of waiting for it to expire.
     ...(store.kind === 'embedded' ? { holder: `embedded-${service}` } : {}),
   });
+  const unregister = processMetrics().addRelay(service, () =>
+    store.collection<CommitDoc>(EVENTS).countDocuments({ published: false }),
+  );
   return {
     store,
     events,
@@ -69,6 +74,7 @@ export async function openServiceRuntime(opts: {
           log.warn({ err }, 'relay flush at shutdown failed; the next start publishes the rest'),
         );
       await relay.stop();
+      unregister();
       events.close();
       await store.close();
     },
@@ -110,7 +116,14 @@ export async function openEventBus(
       ...retry,
       log,
     });
-    return { bus, close: () => bus.close() };
+    const unregister = processMetrics().addBus(bus);
+    return {
+      bus,
+      close: () => {
+        unregister();
+        return bus.close();
+      },
+    };
   }
   const store = await createDocumentStore({
     kind: 'embedded',
@@ -118,9 +131,11 @@ export async function openEventBus(
     dbName: 'bus',
   });
   const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, ...retry, log });
+  const unregister = processMetrics().addBus(bus);
   return {
     bus,
     async close() {
+      unregister();
       await bus.close();
       await store.close();
     },
@@ -139,7 +154,7 @@ export async function loadSecrets(config: Config): Promise<Secrets> {
   const keys =
     config.TOKEN_PRIVATE_KEY && config.TOKEN_PUBLIC_KEY
       ? await importSigningKeys(pem(config.TOKEN_PRIVATE_KEY), pem(config.TOKEN_PUBLIC_KEY))
-      : await loadOrCreateSigningKeys(config.DATA_DIR);
+      : await loadOrCreateSigningKeys(notInProduction(config, 'TOKEN_PRIVATE_KEY'));
   const internalToken = await loadInternalToken(config);
   const codeSecret = createHmac('sha256', internalToken).update('one-time-codes').digest('hex');
   return { keys, internalToken, codeSecret };
@@ -148,14 +163,25 @@ export async function loadSecrets(config: Config): Promise<Secrets> {
 /** The credential of /internal calls: INTERNAL_SERVICE_TOKEN, or generated once under DATA_DIR (embedded). */
 export async function loadInternalToken(config: Config): Promise<string> {
   return (
-    config.INTERNAL_SERVICE_TOKEN ?? (await loadOrCreateSecret(config.DATA_DIR, 'internal-service-token'))
+    config.INTERNAL_SERVICE_TOKEN ??
+    (await loadOrCreateSecret(notInProduction(config, 'INTERNAL_SERVICE_TOKEN'), 'internal-service-token'))
   );
 }
 
 /** Services other than auth verify tokens with the public key only. */
 export async function loadVerifyKey(config: Config) {
   if (config.TOKEN_PUBLIC_KEY) return importVerifyKey(pem(config.TOKEN_PUBLIC_KEY));
-  return (await loadOrCreateSigningKeys(config.DATA_DIR)).publicKey;
+  return (await loadOrCreateSigningKeys(notInProduction(config, 'TOKEN_PUBLIC_KEY'))).publicKey;
+}
+
+/**
+ * DATA_DIR, where a key or secret is generated once (embedded topology); in production a ConfigError naming the
+ * variable instead: every pod would generate its own (the last line behind loadConfig's production checks).
+ */
+function notInProduction(config: Config, key: string): string {
+  if (config.NODE_ENV === 'production')
+    throw new ConfigError([`${key}: required when NODE_ENV=production (not generated at start)`]);
+  return config.DATA_DIR;
 }
 
 /** PEMs in environment variables often arrive with literal \n. */
@@ -206,6 +232,49 @@ export async function closeServer(server: Server): Promise<void> {
   server.closeAllConnections?.();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
+
+/**
+ * Graceful stop of an HTTP server (SIGTERM): stops accepting connections at once, lets the requests in flight finish,
+ * answers requests that still arrive on open keep-alive connections with `Connection: close`, closes connections
+ * that are idle (after a short grace), and after `timeoutMs` closes whatever is left. Resolves when every connection
+ * is closed.
+ *
+ * The grace: Node counts a connection as idle until the first bytes of a request are parsed, so closing idle
+ * connections at once (as `server.close()` itself does) would reset a connection accepted a moment ago whose request
+ * is still on its way. Idle connections are closed from IDLE_GRACE_MS on instead.
+ */
+export async function drainServer(server: Server, timeoutMs: number): Promise<void> {
+  if (!server.listening) return;
+  const closeAfter: RequestListener = (_req, res) => {
+    if (!res.headersSent) res.setHeader('connection', 'close');
+  };
+  server.prependListener('request', closeAfter);
+  const closeIdle = () => server.closeIdleConnections();
+  // server.close() calls closeIdleConnections(): hold that call back for the grace period.
+  server.closeIdleConnections = () => undefined;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // Removes the own property again, so the prototype's method applies.
+  delete (server as Partial<Pick<Server, 'closeIdleConnections'>>).closeIdleConnections;
+  let idle: NodeJS.Timeout | undefined;
+  const grace = setTimeout(
+    () => {
+      closeIdle();
+      idle = setInterval(closeIdle, 50);
+    },
+    Math.min(IDLE_GRACE_MS, timeoutMs),
+  );
+  const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  try {
+    await closed;
+  } finally {
+    clearTimeout(grace);
+    clearInterval(idle);
+    clearTimeout(deadline);
+    server.off('request', closeAfter);
+  }
+}
+
+const IDLE_GRACE_MS = 1_000;
 
 /** Where captured messages are kept: DATA_DIR/outbox embedded, or its own database on MongoDB. */
 export function openOutboxStore(config: Config): Promise<DocumentStore> {

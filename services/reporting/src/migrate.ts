@@ -3,7 +3,7 @@ import { connectAnalytics, migrate } from './analytics';
 
 /** One-shot: applies the pending ClickHouse migrations and exits (the container topology runs it before start). */
 const log = createLogger('reporting.migrate');
-const config = loadConfig();
+const config = loadConfig(process.env, 'reporting-migrate');
 const store = await connectAnalytics(config);
 try {
   const applied = await migrate(store);

@@ -1,4 +1,5 @@
 import type { ServiceName } from '@nudge/contracts';
+import { tracedHeaders } from '@nudge/platform';
 
 /** A refused internal call (4xx): retrying cannot help (Temporal: a non-retryable failure). */
 export class BusinessRefusal extends Error {
@@ -41,7 +42,10 @@ export function createInternalCall(opts: {
     try {
       res = await fetch(`${base.replace(/\/$/, '')}${path}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-token': opts.internalToken },
+        headers: tracedHeaders({
+          'content-type': 'application/json',
+          'x-internal-token': opts.internalToken,
+        }),
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       });

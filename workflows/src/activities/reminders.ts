@@ -9,7 +9,14 @@ import type {
   RemindersPostsResponse,
   SendsRecordedResponse,
 } from '@nudge/contracts';
-import { type Logger, type MailSender, sendIdOf, signTracking, type WhatsAppSender } from '@nudge/platform';
+import {
+  type Logger,
+  type MailSender,
+  processMetrics,
+  sendIdOf,
+  signTracking,
+  type WhatsAppSender,
+} from '@nudge/platform';
 import type { z } from 'zod';
 import { chooseSubject, type SubjectStats } from '../bandit';
 import { paragraphsOf, type ReminderEmailModel, renderReminderEmail, whatsappText } from '../email';
@@ -139,6 +146,7 @@ export function createReminderActivities(deps: ReminderDeps) {
     const stats = templateIds.length > 0 ? await subjectStats(templateIds) : null;
 
     const delivered: Sent[] = [];
+    const metrics = processMetrics();
     for (const send of todo) {
       const { reader, channel, sendId } = send;
       const post = posts[reader.userId];
@@ -219,9 +227,11 @@ export function createReminderActivities(deps: ReminderDeps) {
         }
       } catch (err) {
         deps.log.warn({ err, sendId, channel }, 'reminder delivery failed; not recorded, a retry sends it');
+        metrics.reminderFailures.inc({ service: 'workflows', channel });
         result.failed += 1;
         continue;
       }
+      metrics.remindersSent.inc({ service: 'workflows', channel });
       delivered.push({
         ...facts,
         subject: channel === 'email' ? subjectLine : null,

@@ -1,5 +1,5 @@
 import type { User } from '@nudge/contracts';
-import type { Logger } from '@nudge/platform';
+import { type Logger, tracedHeaders } from '@nudge/platform';
 
 /** The full user record, for answers that return it (reader.md §4: a refused checkout returns the user). */
 export interface UserRecords {
@@ -19,7 +19,7 @@ export function createAuthUserRecords(opts: {
       if (!base) return null;
       try {
         const res = await fetch(`${base}/internal/users/${encodeURIComponent(userId)}`, {
-          headers: { 'x-internal-token': opts.internalToken },
+          headers: tracedHeaders({ 'x-internal-token': opts.internalToken }),
           signal: AbortSignal.timeout(opts.timeoutMs ?? 3000),
         });
         if (!res.ok) {

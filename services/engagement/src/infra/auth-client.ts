@@ -1,3 +1,5 @@
+import { tracedHeaders } from '@nudge/platform';
+
 /** auth could not be reached or failed: the caller answers 503. */
 export class AuthUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
@@ -33,7 +35,10 @@ export function createHttpAuthSessions(opts: {
       try {
         res = await fetch(`${opts.baseUrl.replace(/\/$/, '')}/internal/tokens/session`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-internal-token': opts.internalToken },
+          headers: tracedHeaders({
+            'content-type': 'application/json',
+            'x-internal-token': opts.internalToken,
+          }),
           body: JSON.stringify({ userId }),
           signal: AbortSignal.timeout(timeoutMs),
         });

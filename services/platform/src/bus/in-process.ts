@@ -501,6 +501,15 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       }
       return docs.length;
     },
+    async lag() {
+      const [positions, heads] = await Promise.all([offsets.find({}), counters.find({})]);
+      const head = new Map(heads.map((c) => [c._id, c.value]));
+      return positions.map((p) => ({
+        groupId: p.groupId,
+        topic: p.topic,
+        lag: Math.max(0, (head.get(`offset:${p.topic}`) ?? 0) - p.offset),
+      }));
+    },
     async ping() {
       if (closed) throw new Error('in-process bus is closed');
       await store.ping();

@@ -101,6 +101,8 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   });
   const knownTopics = new Set<string>();
   const consumers = new Set<Consumer>();
+  /** The groups this process consumes for, and their topics (what lag() reports). */
+  const joined = new Map<string, Set<string>>();
   let closed = false;
 
   let adminConnection: Promise<Admin> | undefined;
@@ -199,6 +201,9 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     });
     await consumer.connect();
     consumers.add(consumer);
+    const groupTopics = joined.get(groupId) ?? new Set<string>();
+    for (const topic of topics) groupTopics.add(topic);
+    joined.set(groupId, groupTopics);
     try {
       await consumer.subscribe({ topics, fromBeginning: true });
       await consumer.run(runConfig(() => stopping));
@@ -477,6 +482,26 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     subscribe,
     subscribeBatch,
     deadLetters,
+    async lag() {
+      const client = await admin();
+      const lags: { groupId: string; topic: string; lag: number }[] = [];
+      for (const [groupId, topics] of joined) {
+        const committed = await client.fetchOffsets({ groupId, topics: [...topics] });
+        for (const { topic, partitions: parts } of committed) {
+          const ends = new Map((await client.fetchTopicOffsets(topic)).map((p) => [p.partition, p] as const));
+          let lag = 0;
+          for (const { partition, offset } of parts) {
+            const end = ends.get(partition);
+            if (!end) continue;
+            // -1: nothing committed yet, so the whole retained log is ahead of the group.
+            const from = Number(offset) >= 0 ? Number(offset) : Number(end.low);
+            lag += Math.max(0, Number(end.high) - from);
+          }
+          lags.push({ groupId, topic, lag });
+        }
+      }
+      return lags;
+    },
     replayDeadLetters,
     async ping() {
       const cluster = await (await admin()).describeCluster();

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { DuplicateKeyError } from '../errors';
 import type { DocumentStore } from '../store/types';
+import { withConsumerSpan } from '../tracing';
 import { PROCESSED_EVENTS } from './commits';
 import type { BusMessage, EventBus, EventEnvelope, Subscription } from './types';
 
@@ -100,7 +101,12 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
     const handler = handlers[event.type];
     if (handler) {
       try {
-        await handler(event);
+        await withConsumerSpan(
+          `${groupId} ${event.type}`,
+          message.headers,
+          { 'messaging.consumer.group.name': groupId, 'messaging.destination.name': message.topic },
+          () => handler(event),
+        );
       } catch (err) {
         log.warn(
           { err, eventId: event.id, type: event.type, groupId },

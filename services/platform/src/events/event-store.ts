@@ -4,6 +4,7 @@ import { ConcurrencyError, DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
 import { createLogger } from '../logger';
 import type { Doc, DocumentStore } from '../store/types';
+import { currentTraceparent } from '../tracing';
 import { type CommitDoc, commitId, EVENTS, EVENTS_META, eventsOf, toStored } from './commits';
 import { createProjectionRunner } from './projections';
 import { backoffMs } from './serial';
@@ -148,6 +149,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     const now = clock();
     const occurredAt = now.toISOString();
     const requestId = options.requestId ?? currentRequestId();
+    const traceparent = currentTraceparent();
     const actor = options.actor !== undefined ? options.actor : (currentContext()?.actor ?? null);
     const envelopes: EventEnvelope[] = newEvents.map((event, i) => {
       if (typeof event.type !== 'string' || event.type === '')
@@ -161,7 +163,10 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
         actor,
         // Exactly what the bus will carry (JSON), so live state, rebuilds and consumers agree.
         data: JSON.parse(JSON.stringify(event.data ?? null)) as unknown,
-        meta: requestId ? { requestId } : {},
+        meta: {
+          ...(requestId ? { requestId } : {}),
+          ...(traceparent ? { traceparent } : {}),
+        },
       };
     });
     const commit: CommitDoc = {

@@ -58,6 +58,7 @@ export const toBusMessage = (topic: string, event: EventEnvelope): BusMessage =>
     'event-id': event.id,
     'event-type': event.type,
     ...(event.meta.requestId ? { 'request-id': event.meta.requestId } : {}),
+    ...(event.meta.traceparent ? { traceparent: event.meta.traceparent } : {}),
   },
 });
 

@@ -15,7 +15,8 @@ export interface EventEnvelope<D = unknown> {
   /** Who caused it: a user id, 'system', or null. */
   actor: string | null;
   data: D;
-  meta: { requestId?: string };
+  /** traceparent: the W3C trace context of the request that appended it (docs/ARCHITECTURE.md, "Operations"). */
+  meta: { requestId?: string; traceparent?: string };
 }
 
 /** What a command hands to append: the store fills id, stream, version, occurredAt and meta. */
@@ -95,6 +96,13 @@ export interface DeadLetter {
   deadAt: string;
 }
 
+/** How far a consumer group is behind on one topic. */
+export interface ConsumerLag {
+  groupId: string;
+  topic: string;
+  lag: number;
+}
+
 export interface Subscription {
   close(): Promise<void>;
 }
@@ -131,6 +139,8 @@ export interface EventBus {
    * skip them), then removes them; resolves to how many. Meant for after the handler was fixed.
    */
   replayDeadLetters(groupId?: string): Promise<number>;
+  /** Messages each consumer group has not committed yet, per topic (for /metrics); absent = not measurable. */
+  lag?(): Promise<ConsumerLag[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -3,6 +3,8 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { Logger } from 'pino';
 import { runWithContext } from '../context';
 import { AppError } from '../errors';
+import { httpMetrics } from '../metrics';
+import { traceRequests } from '../tracing';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -17,6 +19,8 @@ export interface HttpAppOptions {
   trustProxy?: boolean | number | string | string[];
   /** Routes ('POST /api/template/add', express paths) that accept bodies up to a larger limit (image uploads). */
   largeBodies?: { limit: string; routes: string[] };
+  /** The `service` label of this app's request metrics; default the logger's `service` (or `name`) binding. */
+  service?: string;
 }
 
 /**
@@ -27,6 +31,13 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
+  const bindings = (typeof options.log.bindings === 'function' ? options.log.bindings() : {}) as {
+    service?: unknown;
+    name?: unknown;
+  };
+  const service = options.service ?? String(bindings.service ?? bindings.name ?? 'unknown');
+  app.use(httpMetrics(service));
+  app.use(traceRequests(service));
   app.use(requestContext(options.log));
   if (options.largeBodies) {
     const large = express.json({ limit: options.largeBodies.limit });

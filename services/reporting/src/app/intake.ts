@@ -79,7 +79,7 @@ export function createIntake(deps: {
         deps.log.warn({ path }, 'intake: skipped a torn spool line');
       }
     }
-    await writeEvents(deps.analytics, rows);
+    await writeEvents(deps.analytics, rows, 'web');
     await unlink(path);
   };
 

@@ -48,7 +48,7 @@ export function createBackfill(deps: {
         const parsed = Envelope.safeParse(e);
         return parsed.success ? [toEventRow(parsed.data)] : [];
       });
-      await writeEvents(deps.analytics, rows);
+      await writeEvents(deps.analytics, rows, 'backfill');
       after = page.next;
       done = page.done;
       await save(service, after, done);

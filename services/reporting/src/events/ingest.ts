@@ -1,5 +1,5 @@
 import type { BusMessage, EventBus, Logger, Subscription } from '@nudge/platform';
-import { topicFor } from '@nudge/platform';
+import { processMetrics, topicFor } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
 import { Envelope, type EventRow, toEventRow } from '../domain/rows';
 
@@ -10,9 +10,20 @@ export const BATCH_MAX = 10_000;
 export const BATCH_WAIT_MS = 1_000;
 
 /** Appends rows to `events`. A repeat of an event id is harmless: ReplacingMergeTree folds it, counts use uniqExact(id). */
-export async function writeEvents(analytics: AnalyticsStore, rows: EventRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH_MAX)
-    await analytics.insert('events', rows.slice(i, i + BATCH_MAX));
+export async function writeEvents(
+  analytics: AnalyticsStore,
+  rows: EventRow[],
+  source: 'bus' | 'web' | 'backfill' = 'bus',
+): Promise<void> {
+  const metrics = processMetrics();
+  for (let i = 0; i < rows.length; i += BATCH_MAX) {
+    const batch = rows.slice(i, i + BATCH_MAX);
+    const labels = { service: 'reporting', source };
+    const done = metrics.analyticsFlushSeconds.startTimer(labels);
+    await analytics.insert('events', batch);
+    done();
+    metrics.analyticsBatchRows.observe(labels, batch.length);
+  }
 }
 
 /** Envelope JSON -> row; a value that is not an envelope is logged and skipped (it can never become one). */

@@ -1,0 +1,113 @@
+import {
+  type Context,
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { RequestHandler } from 'express';
+import { expressRoute } from './metrics';
+
+/**
+ * OpenTelemetry trace context (docs/ARCHITECTURE.md, "Operations"): W3C `traceparent` flows from the gateway to the
+ * services, into the events they append (meta.traceparent), onto the bus (header `traceparent`) and into the
+ * consumers. Spans are recorded and exported (OTLP over HTTP) only when OTEL_EXPORTER_OTLP_ENDPOINT is set; without
+ * it the context is still propagated, so a caller's trace id reaches every hop.
+ */
+let tracing: { shutdown(): Promise<void> } | undefined;
+
+export function startTracing(opts: {
+  serviceName: string;
+  endpoint?: string | undefined;
+}): () => Promise<void> {
+  if (!tracing) {
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    if (opts.endpoint) {
+      const provider = new BasicTracerProvider({
+        resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
+        spanProcessors: [
+          new BatchSpanProcessor(
+            new OTLPTraceExporter({ url: `${opts.endpoint.replace(/\/$/, '')}/v1/traces` }),
+            { scheduledDelayMillis: 1_000 },
+          ),
+        ],
+      });
+      trace.setGlobalTracerProvider(provider);
+      tracing = { shutdown: () => provider.shutdown() };
+    } else tracing = { shutdown: async () => undefined };
+  }
+  return () => tracing?.shutdown() ?? Promise.resolve();
+}
+
+const tracer = () => trace.getTracer('nudge');
+
+/** A SERVER span per request, child of the caller's `traceparent`, active while the request is handled. */
+export function traceRequests(
+  service: string,
+  routeOf: (req: Parameters<RequestHandler>[0]) => string = expressRoute,
+): RequestHandler {
+  return (req, res, next) => {
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const span = tracer().startSpan(
+      req.method,
+      { kind: SpanKind.SERVER, attributes: { 'nudge.service': service, 'http.request.method': req.method } },
+      parent,
+    );
+    res.once('close', () => {
+      const route = routeOf(req);
+      span.updateName(`${req.method} ${route}`);
+      span.setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+    context.with(trace.setSpan(parent, span), next);
+  };
+}
+
+/** The active trace context as a `traceparent` value (for event meta), if there is one. */
+export function currentTraceparent(): string | undefined {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent;
+}
+
+/** Writes the active trace context into outgoing headers (the gateway's proxied requests, internal calls). */
+export function injectTraceContext(headers: Record<string, unknown>): void {
+  propagation.inject(context.active(), headers);
+}
+
+/** `headers` plus the active trace context: for calls to another service's /internal routes. */
+export function tracedHeaders(headers: Record<string, string>): Record<string, string> {
+  const out = { ...headers };
+  propagation.inject(context.active(), out);
+  return out;
+}
+
+/** Runs `work` in a CONSUMER span whose parent is the message's `traceparent` header. */
+export async function withConsumerSpan<T>(
+  name: string,
+  headers: Record<string, string>,
+  attributes: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const parent: Context = propagation.extract(ROOT_CONTEXT, headers);
+  const span: Span = tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), work);
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
