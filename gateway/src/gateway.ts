@@ -1,15 +1,11 @@
-<<<<<<< HEAD
-import type { ServiceName } from '@nudge/contracts';
-import type { DocumentStore, DevOutbox as PlatformDevOutbox } from '@nudge/platform';
-=======
 import { findRoute, type ServiceName } from '@nudge/contracts';
 import {
+  type DocumentStore,
   expressRoute,
   httpMetrics,
   type DevOutbox as PlatformDevOutbox,
   traceRequests,
 } from '@nudge/platform';
->>>>>>> wt/ops
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';

@@ -2,18 +2,16 @@
 // gateway itself, with the services' loopback URLs and the dev outbox.
 
 import type { ServiceName } from '@nudge/contracts';
-<<<<<<< HEAD
-import { createDocumentStore, createLogger, type DocumentStore, loadConfig } from '@nudge/platform';
-=======
 import {
+  createDocumentStore,
   createLogger,
+  type DocumentStore,
   drainServer,
   exitOnSignal,
   loadConfig,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
->>>>>>> wt/ops
 import { createGateway } from './gateway';
 import { serviceReadiness } from './readiness';
 
@@ -72,5 +70,6 @@ server.on('error', (err) => {
 exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
   await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
   await metrics.close();
+  await rateLimitStore?.close();
   await stopTracing();
 });
