@@ -87,6 +87,37 @@ describe('POST /api/eventlogs (intake)', () => {
     expect((await logs()).body.total).toBe(before);
   });
 
+  it('group commit: concurrent requests share one write + fsync, each answered only once its events are durable', async () => {
+    const intake = createIntake({
+      dir: join(h.dir, 'group-spool'),
+      analytics: h.analytics,
+      log,
+      flushMs: 3_600_000,
+      clock: () => new Date('2026-11-20T11:00:00.000Z'),
+    });
+    await intake.start();
+    const durableAtAnswer: number[] = Array(20).fill(0);
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      intake
+        .accept(undefined, [{ eventType: 'page_visit', eventValue: `/g/${i}`, metadata: {} }])
+        .then(() => {
+          durableAtAnswer[i] = intake.stats().durableEvents;
+        }),
+    );
+    await Promise.all(calls);
+    // 20 requests in one window: one group (two if a timer tick split them), never one fsync per request.
+    expect(intake.stats().groups).toBeLessThanOrEqual(2);
+    expect(intake.stats().durableEvents).toBe(20);
+    // The i-th request's event is the (i+1)-th spooled: its answer came only after an fdatasync that covered it.
+    durableAtAnswer.forEach((durable, i) => expect(durable).toBeGreaterThanOrEqual(i + 1));
+    await intake.flush();
+    const [row] = await h.analytics.query<{ n: number }>(
+      "SELECT count() AS n FROM events WHERE log_value LIKE '/g/%'",
+    );
+    expect(Number(row?.n)).toBe(20);
+    await intake.stop();
+  });
+
   it('an accepted event is on disk before the answer and reaches ClickHouse after a crash', async () => {
     const dir = join(h.dir, 'crash-spool');
     const crashed = createIntake({

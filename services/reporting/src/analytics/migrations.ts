@@ -47,6 +47,18 @@ const REPORT_USERS_SELECT = `SELECT cityHash64(user_id) AS user_key,
   WHERE type IN ('auth.UserRegistered.v1', 'engagement.CheckinQuestionSent.v1') AND user_id != ''
   GROUP BY user_key`;
 
+/**
+ * Rows of `report_user_months` from events: one per (hashed user, month) with the activity flag and the sends and
+ * answers as sets of (question id, event-id hash) pairs (its view and the fill of migration 3 share it).
+ */
+const REPORT_USER_MONTHS_SELECT = `SELECT cityHash64(user_id) AS user_key, toStartOfMonth(occurred_at) AS month,
+    max(type IN (${sqlList(ACTIVITY_TYPES)})) AS active,
+    groupUniqArrayIf((question_id, cityHash64(id)), type = 'engagement.CheckinQuestionSent.v1') AS sent,
+    groupUniqArrayIf((question_id, cityHash64(id)), type = 'engagement.CheckinAnswered.v1') AS answered
+  FROM events
+  WHERE user_id != '' AND type IN ('engagement.CheckinQuestionSent.v1', ${sqlList(ACTIVITY_TYPES)})
+  GROUP BY user_key, month`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -162,6 +174,32 @@ export const MIGRATIONS: Migration[] = [
       // The per-user aggregate states of version 1 are no longer read.
       'DROP VIEW IF EXISTS activity_monthly_mv',
       'DROP TABLE IF EXISTS activity_monthly',
+    ],
+  },
+  {
+    version: 3,
+    name: 'report user months keyed by hashed user then month',
+    statements: [
+      // The viewer's read since version 3: one row per (user, month), keyed by the user's hash first, with a small
+      // index granularity, so the monitored users' rows are found through the primary key (`user_key IN` the
+      // report's set) and a call reads about monitored users x page months rows, however long the log grows.
+      // Quarters are folded from months at read time. Sends and answers are sets of (question, event-id hash):
+      // a redelivered event (same id) is the same element, so neither the view nor the merges can double a figure.
+      `CREATE TABLE IF NOT EXISTS report_user_months (
+        user_key UInt64,
+        month Date,
+        active SimpleAggregateFunction(max, UInt8),
+        sent SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64))),
+        answered SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64)))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (user_key, month)
+      SETTINGS index_granularity = 64`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_user_months_mv TO report_user_months AS ${REPORT_USER_MONTHS_SELECT}`,
+      // An existing store fills it from the log (events the view also sees meanwhile are set elements again).
+      `INSERT INTO report_user_months ${REPORT_USER_MONTHS_SELECT}`,
+      // The month-first table of version 2 is no longer read.
+      'DROP VIEW IF EXISTS report_activity_mv',
+      'DROP TABLE IF EXISTS report_activity',
     ],
   },
 ];

@@ -12,7 +12,7 @@ interface ActivityRow {
   answered: number;
 }
 
-/** The monitored users as report_activity and report_users key them (ids come once, as one engine parameter). */
+/** The monitored users as report_user_months and report_users key them (ids come once, as one engine parameter). */
 const MONITORED = 'user_key IN (SELECT cityHash64(arrayJoin({ids:Array(String)})))';
 
 /** The metric definitions are in services/reporting/README.md ("Metrics"); each is tested on a fixed data set. */
@@ -41,12 +41,18 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     if (periods.length === 0) return [];
     const from = periods[periods.length - 1] as Period;
     const to = periods[0] as Period;
+    // One row per (monitored user, month) of the range, found through report_user_months' primary key; each row
+    // is unfolded into its activity flag and its (question, event hash) sends and answers, counted per period.
     const activity = await analytics.query<ActivityRow>(
-      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
-         uniqExactIf(user_key, active = 1) AS people, uniqExactArray(sent) AS sent,
-         uniqExactArray(answered) AS answered
-       FROM report_activity
-       WHERE month >= {from:Date} AND month < {to:Date} AND ${MONITORED}
+      `SELECT start, question_id, uniqExactIf(user_key, kind = 0) AS people, uniqExactIf(h, kind = 1) AS sent,
+         uniqExactIf(h, kind = 2) AS answered
+       FROM (
+         SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, user_key,
+           arrayJoin(arrayConcat(if(active = 1, [(0, '', toUInt64(0))], []),
+             arrayMap(x -> (1, x.1, x.2), sent), arrayMap(x -> (2, x.1, x.2), answered))) AS e,
+           e.1 AS kind, e.2 AS question_id, e.3 AS h
+         FROM report_user_months
+         WHERE ${MONITORED} AND month >= {from:Date} AND month < {to:Date})
        GROUP BY start, question_id`,
       { ids, quarterly: view === 'quarterly', from: chDate(from.start), to: chDate(to.end) },
     );
