@@ -253,6 +253,81 @@ describeAnalyticsContract(
   },
 );
 
+// ---- an existing store upgrades: migration 3 fills report_user_months from the rows already in events ----------
+describe('analytics: upgrading a version-2 store (chDB)', () => {
+  let dir = '';
+  let store: AnalyticsStore;
+  afterAll(async () => {
+    await store?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives the same figures after migration 3, and the view keeps them current without doubling', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-upgrade-'));
+    store = await openChdbStore(dir);
+    expect(
+      await migrate(
+        store,
+        MIGRATIONS.filter((m) => m.version <= 2),
+      ),
+    ).toEqual([1, 2]);
+    const u = newId();
+    const q = newId();
+    const checkin = (
+      type: typeof EngagementEvents.CheckinAnswered | typeof EngagementEvents.CheckinQuestionSent,
+      at: string,
+    ) =>
+      row(
+        type,
+        type === EngagementEvents.CheckinAnswered
+          ? {
+              checkinId: 'c',
+              userId: u,
+              questionId: q,
+              scale: 'normal',
+              answer: 1,
+              score: 0,
+              sentAt: at,
+              answeredAt: at,
+            }
+          : {
+              checkinId: 'c',
+              userId: u,
+              questionId: q,
+              body: 'b',
+              scale: 'normal',
+              qlidHash: 'h',
+              sentAt: at,
+              expiresAt: at,
+            },
+        at,
+      );
+    const answered = checkin(EngagementEvents.CheckinAnswered, '2026-10-03T00:00:00.000Z');
+    await writeEvents(store, [
+      row(AuthEvents.UserRegistered, registeredData(u, `${u}@x.test`), '2026-09-10T00:00:00.000Z'),
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-02T00:00:00.000Z'),
+      answered,
+    ]);
+    expect(await migrate(store)).toEqual([3]);
+    const data = createReportData({ analytics: store, clock: () => new Date('2026-11-20T00:00:00.000Z') });
+    const october = async () =>
+      (await data.page([u], 'monthly', 1, 6)).data.find((r) => r.period === '2026-10');
+    expect(await october()).toMatchObject({ activePeopleCount: 1, questionsSent: 1, questionsAnswered: 1 });
+    // After the upgrade the view maintains it: a new send counts, a redelivered answer does not.
+    await writeEvents(store, [
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-04T00:00:00.000Z'),
+      answered,
+    ]);
+    expect(await october()).toMatchObject({
+      activePeopleCount: 1,
+      questionsSent: 2,
+      questionsAnswered: 1,
+      responseRate: 50,
+      answers: [{ qid: q, total: 1 }],
+    });
+  });
+});
+
 // ---- a ClickHouse server: where CLICKHOUSE_URL is set ---------------------------------------------------------
 const serverUrl = process.env.CLICKHOUSE_URL;
 if (!serverUrl) console.log('[contract] analytics / clickhouse server: skipped: no CLICKHOUSE_URL');

@@ -204,8 +204,11 @@ export const MIGRATIONS: Migration[] = [
   },
 ];
 
-/** Applies every migration not yet recorded, in order. Returns the versions applied now. */
-export async function migrate(store: AnalyticsStore): Promise<number[]> {
+/** Applies every migration not yet recorded, in order (all of MIGRATIONS unless told). Returns the versions applied now. */
+export async function migrate(
+  store: AnalyticsStore,
+  migrations: Migration[] = MIGRATIONS,
+): Promise<number[]> {
   await store.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version UInt32,
     name String,
@@ -217,7 +220,7 @@ export async function migrate(store: AnalyticsStore): Promise<number[]> {
     ),
   );
   const applied: number[] = [];
-  for (const migration of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(migration.version)) continue;
     for (const statement of migration.statements) await store.exec(statement);
     await store.insert('schema_migrations', [
