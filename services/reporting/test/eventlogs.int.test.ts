@@ -1,3 +1,4 @@
+import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntake } from '../src/app/intake';
@@ -116,6 +117,32 @@ describe('POST /api/eventlogs (intake)', () => {
     );
     expect(Number(row?.n)).toBe(20);
     await intake.stop();
+  });
+
+  it('a spool line torn by a crash is skipped; the whole lines before it are loaded', async () => {
+    const dir = join(h.dir, 'torn-spool');
+    const first = createIntake({
+      dir,
+      analytics: h.analytics,
+      log,
+      flushMs: 3_600_000,
+      clock: () => new Date('2026-11-20T11:30:00.000Z'),
+    });
+    await first.start();
+    const [id] = await first.accept(undefined, [
+      { eventType: 'page_visit', eventValue: '/torn', metadata: {} },
+    ]);
+    // The process dies in the middle of the next append.
+    await appendFile(join(dir, 'current.ndjson'), '{"id":"torn","type":"reporting.We');
+    const next = createIntake({ dir, analytics: h.analytics, log, flushMs: 3_600_000 });
+    await next.start();
+    const rows = await h.analytics.query<{ id: string }>(
+      "SELECT id FROM events WHERE id IN ({id:String}, 'torn')",
+      { id: id ?? '' },
+    );
+    expect(rows.map((r) => r.id)).toEqual([id]);
+    expect(await readdir(dir)).toEqual([]);
+    await next.stop();
   });
 
   it('an accepted event is on disk before the answer and reaches ClickHouse after a crash', async () => {

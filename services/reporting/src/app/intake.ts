@@ -121,8 +121,8 @@ export function createIntake(deps: {
       writing ??= writeLoop();
     });
 
-  const loadFile = async (path: string) => {
-    const text = await readFile(path, 'utf8');
+  /** Per line, skipping what does not parse (a line torn by a crash mid-append). */
+  const loadLines = async (path: string, text: string) => {
     const rows: EventRow[] = [];
     for (const line of text.split('\n')) {
       if (!line) continue;
@@ -133,6 +133,23 @@ export function createIntake(deps: {
       }
     }
     await writeEvents(deps.analytics, rows);
+  };
+
+  /**
+   * The spool's lines are `events` rows already (JSONEachRow), so a file goes to ClickHouse as it is, without a parse
+   * and a re-serialisation here; only a crash can leave a torn last line, which is cut (or, if the engine refuses
+   * the text anyway, the file is loaded line by line).
+   */
+  const loadFile = async (path: string) => {
+    const text = await readFile(path, 'utf8');
+    const end = text.lastIndexOf('\n') + 1;
+    if (end < text.length) deps.log.warn({ path }, 'intake: skipped a torn spool line');
+    try {
+      await deps.analytics.insertJsonLines('events', text.slice(0, end));
+    } catch (err) {
+      deps.log.warn({ err, path }, 'intake: the spool file was refused as a whole; loading it line by line');
+      await loadLines(path, text);
+    }
     await unlink(path);
   };
 
