@@ -195,6 +195,34 @@ export const MIGRATIONS: Migration[] = [
       ) ENGINE = AggregatingMergeTree
       ORDER BY (month, user_key)`,
       `CREATE MATERIALIZED VIEW IF NOT EXISTS report_user_months_mv TO report_user_months AS ${REPORT_USER_MONTHS_SELECT}`,
+      // A report's monitored users as a set (`set_id` = a digest of the sorted ids, so the same list is one set and
+      // a changed list is a new one), and the rows of report_user_months of exactly those users, keyed by set first:
+      // a page of a report reads its own rows only (monitored users x page months), never the other users'.
+      // `report_sets` records the sets whose rows were filled from report_user_months; from then on the cascaded
+      // view below keeps them current, on insert, joining each new block with the members.
+      `CREATE TABLE IF NOT EXISTS report_members (
+        set_id String,
+        user_key UInt64
+      ) ENGINE = ReplacingMergeTree
+      ORDER BY (set_id, user_key)`,
+      `CREATE TABLE IF NOT EXISTS report_sets (
+        set_id String,
+        filled_at DateTime64(3, 'UTC')
+      ) ENGINE = ReplacingMergeTree
+      ORDER BY set_id`,
+      `CREATE TABLE IF NOT EXISTS report_set_months (
+        set_id String,
+        month Date,
+        user_key UInt64,
+        active SimpleAggregateFunction(max, UInt8),
+        sent SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64))),
+        answered SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64)))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (set_id, month, user_key)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_set_months_mv TO report_set_months AS
+        SELECT m.set_id AS set_id, r.month AS month, r.user_key AS user_key, r.active AS active, r.sent AS sent,
+          r.answered AS answered
+        FROM report_user_months AS r INNER JOIN report_members AS m ON r.user_key = m.user_key`,
       // An existing store fills it from the log (events the view also sees meanwhile are set elements again).
       `INSERT INTO report_user_months ${REPORT_USER_MONTHS_SELECT}`,
       // The month-first table of version 2 is no longer read.
