@@ -276,13 +276,14 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
     const checkin = (
       type: typeof EngagementEvents.CheckinAnswered | typeof EngagementEvents.CheckinQuestionSent,
       at: string,
+      user = u,
     ) =>
       row(
         type,
         type === EngagementEvents.CheckinAnswered
           ? {
               checkinId: 'c',
-              userId: u,
+              userId: user,
               questionId: q,
               scale: 'normal',
               answer: 1,
@@ -292,7 +293,7 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
             }
           : {
               checkinId: 'c',
-              userId: u,
+              userId: user,
               questionId: q,
               body: 'b',
               scale: 'normal',
@@ -325,6 +326,20 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
       responseRate: 50,
       answers: [{ qid: q, total: 1 }],
     });
+    // Another list of users (a report's members changed) is another set, filled from what is already stored.
+    const other = newId();
+    await writeEvents(store, [
+      row(AuthEvents.UserRegistered, registeredData(other, `${other}@x.test`), '2026-09-11T00:00:00.000Z'),
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-05T00:00:00.000Z', other),
+    ]);
+    const both = (await data.page([other, u], 'monthly', 1, 6)).data.find((r) => r.period === '2026-10');
+    expect(both).toMatchObject({
+      uniquePeopleCount: 2,
+      activePeopleCount: 1,
+      questionsSent: 3,
+      questionsAnswered: 1,
+    });
+    expect(await october()).toMatchObject({ uniquePeopleCount: 1, questionsSent: 2 });
   });
 });
 
