@@ -223,6 +223,17 @@ export const MIGRATIONS: Migration[] = [
         SELECT m.set_id AS set_id, r.month AS month, r.user_key AS user_key, r.active AS active, r.sent AS sent,
           r.answered AS answered
         FROM report_user_months AS r INNER JOIN report_members AS m ON r.user_key = m.user_key`,
+      // The same for report_users: each set's members' registration and questions ever sent, keyed by set.
+      `CREATE TABLE IF NOT EXISTS report_set_users (
+        set_id String,
+        user_key UInt64,
+        registered_at SimpleAggregateFunction(min, Nullable(DateTime64(3, 'UTC'))),
+        questions SimpleAggregateFunction(groupUniqArrayArray, Array(String))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (set_id, user_key)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_set_users_mv TO report_set_users AS
+        SELECT m.set_id AS set_id, r.user_key AS user_key, r.registered_at AS registered_at, r.questions AS questions
+        FROM report_users AS r INNER JOIN report_members AS m ON r.user_key = m.user_key`,
       // An existing store fills it from the log (events the view also sees meanwhile are set elements again).
       `INSERT INTO report_user_months ${REPORT_USER_MONTHS_SELECT}`,
       // The month-first table of version 2 is no longer read.

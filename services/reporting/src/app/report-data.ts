@@ -34,7 +34,10 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
    * both ways and are set elements again, so nothing doubles; a copy cut short (a crash) is redone whole.
    */
   const filling = new Map<string, Promise<void>>();
+  /** Sets this process saw filled (the check costs a query; a set, once filled, is kept by the views). */
+  const filled = new Set<string>();
   const ensureSet = (set: string, ids: string[]): Promise<void> => {
+    if (filled.has(set)) return Promise.resolve();
     let done = filling.get(set);
     if (!done) {
       done = (async () => {
@@ -43,6 +46,7 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
           { set },
         );
         if (Number(row?.n ?? 0) > 0) return;
+        // Members first: from here on the views copy every new insert for the set, so the copies below miss nothing.
         await analytics.exec(
           'INSERT INTO report_members SELECT {set:String}, cityHash64(arrayJoin({ids:Array(String)}))',
           { set, ids },
@@ -52,8 +56,17 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
            FROM report_user_months WHERE ${MONITORED}`,
           { set },
         );
+        await analytics.exec(
+          `INSERT INTO report_set_users SELECT {set:String}, user_key, registered_at, questions
+           FROM report_users WHERE ${MONITORED}`,
+          { set },
+        );
         await analytics.exec("INSERT INTO report_sets SELECT {set:String}, now64(3, 'UTC')", { set });
-      })().finally(() => filling.delete(set));
+      })()
+        .then(() => {
+          filled.add(set);
+        })
+        .finally(() => filling.delete(set));
       filling.set(set, done);
     }
     return done;
@@ -70,8 +83,8 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
       `SELECT groupArrayIf(toUnixTimestamp64Milli(assumeNotNull(registered)), registered IS NOT NULL) AS at,
          arraySort(arrayDistinct(arrayFlatten(groupArray(questions)))) AS questions
        FROM (
-         SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_users
-         WHERE ${MONITORED} GROUP BY user_key)`,
+         SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_set_users
+         WHERE set_id = {set:String} GROUP BY user_key)`,
       { set },
     );
     return {
