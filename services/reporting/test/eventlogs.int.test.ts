@@ -110,7 +110,7 @@ describe('POST /api/eventlogs (intake)', () => {
     expect(intake.stats().groups).toBeLessThanOrEqual(2);
     expect(intake.stats().durableEvents).toBe(20);
     // The i-th request's event is the (i+1)-th spooled: its answer came only after an fdatasync that covered it.
-    durableAtAnswer.forEach((durable, i) => expect(durable).toBeGreaterThanOrEqual(i + 1));
+    for (const [i, durable] of durableAtAnswer.entries()) expect(durable).toBeGreaterThanOrEqual(i + 1);
     await intake.flush();
     const [row] = await h.analytics.query<{ n: number }>(
       "SELECT count() AS n FROM events WHERE log_value LIKE '/g/%'",

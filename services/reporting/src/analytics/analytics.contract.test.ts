@@ -277,6 +277,7 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
       type: typeof EngagementEvents.CheckinAnswered | typeof EngagementEvents.CheckinQuestionSent,
       at: string,
       user = u,
+      question = q,
     ) =>
       row(
         type,
@@ -284,7 +285,7 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
           ? {
               checkinId: 'c',
               userId: user,
-              questionId: q,
+              questionId: question,
               scale: 'normal',
               answer: 1,
               score: 0,
@@ -294,7 +295,7 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
           : {
               checkinId: 'c',
               userId: user,
-              questionId: q,
+              questionId: question,
               body: 'b',
               scale: 'normal',
               qlidHash: 'h',
@@ -340,6 +341,25 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
       questionsAnswered: 1,
     });
     expect(await october()).toMatchObject({ uniquePeopleCount: 1, questionsSent: 2 });
+    // A question first sent after the set was filled reaches its list through the cascaded views.
+    const q2 = newId();
+    await writeEvents(store, [
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-06T00:00:00.000Z', u, q2),
+    ]);
+    const page = await data.page([u], 'monthly', 1, 6);
+    expect(page.data.find((r) => r.period === '2026-10')?.answers).toEqual(
+      [
+        { qid: q, total: 1 },
+        { qid: q2, total: 0 },
+      ].sort((a, b) => a.qid.localeCompare(b.qid)),
+    );
+    expect(
+      (
+        await store.query<{ q: string[] }>(
+          "SELECT groupUniqArrayArray(questions) AS q FROM report_set_users WHERE set_id != ''",
+        )
+      )[0]?.q,
+    ).toContain(q2);
   });
 });
 
