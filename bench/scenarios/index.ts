@@ -1,7 +1,7 @@
 import { feedPage, openPost } from './content';
 import { comment, like } from './engagement';
 import { isauth } from './isauth';
-import { reportData, webEventBatches, webEventSingle } from './reporting';
+import { reportData, reportDataQuarterly, webEventBatches, webEventSingle } from './reporting';
 import type { Scenario } from './types';
 
 export type { BenchContext, BenchRequest, Scenario } from './types';
@@ -16,4 +16,5 @@ export const scenarios: Scenario[] = [
   webEventSingle,
   webEventBatches,
   reportData,
+  reportDataQuarterly,
 ];

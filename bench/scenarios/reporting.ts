@@ -119,10 +119,10 @@ async function seedReportStore(ctx: BenchContext, users: number, events: number)
   process.stdout.write(`  merges settled after ${((Date.now() - settling) / 1000).toFixed(1)} s\n`);
 }
 
-/** The report viewer's data call (monthly, page 1) for a report over BENCH_REPORT_MONITORED users. */
-export const reportData: Scenario = {
-  name: 'POST /api/report/data',
-  async setup(ctx) {
+let seededReport: Promise<{ id: string; token: string }> | undefined;
+/** Seeds the store once and adds the measured report (both report scenarios read it). */
+const benchReport = (ctx: BenchContext) => {
+  seededReport ??= (async () => {
     const users = num('BENCH_REPORT_USERS', 100_000);
     const events = num('BENCH_REPORT_EVENTS', 10_000_000);
     const monitored = Math.min(users, num('BENCH_REPORT_MONITORED', 10_000));
@@ -139,10 +139,23 @@ export const reportData: Scenario = {
       { name: 'Bench', logo: 'https://example.com/logo.png', monitoredUsers: ids, accessUsers: [] },
       admin.token,
     );
-    return {
-      method: 'POST',
-      path: `/api/report/data?view=monthly&id=${report._id}&page=1`,
-      body: { token: admin.token },
-    };
-  },
+    // The first view of a report fills its set (report_set_months, one scan of report_user_months): once per list.
+    const first = Date.now();
+    await call(ctx.url, 'POST', `/api/report/data?view=monthly&id=${report._id}&page=1`, {}, admin.token);
+    process.stdout.write(`  first view of the report (fills its set) in ${Date.now() - first} ms\n`);
+    return { id: report._id, token: admin.token };
+  })();
+  return seededReport;
 };
+
+/** The report viewer's data call (page 1) for a report over BENCH_REPORT_MONITORED users. */
+const reportDataScenario = (view: 'monthly' | 'quarterly'): Scenario => ({
+  name: view === 'monthly' ? 'POST /api/report/data' : 'POST /api/report/data (quarterly)',
+  async setup(ctx) {
+    const { id, token } = await benchReport(ctx);
+    return { method: 'POST', path: `/api/report/data?view=${view}&id=${id}&page=1`, body: { token } };
+  },
+});
+
+export const reportData = reportDataScenario('monthly');
+export const reportDataQuarterly = reportDataScenario('quarterly');

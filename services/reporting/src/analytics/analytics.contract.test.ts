@@ -253,6 +253,116 @@ describeAnalyticsContract(
   },
 );
 
+// ---- an existing store upgrades: migration 3 fills report_user_months from the rows already in events ----------
+describe('analytics: upgrading a version-2 store (chDB)', () => {
+  let dir = '';
+  let store: AnalyticsStore;
+  afterAll(async () => {
+    await store?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives the same figures after migration 3, and the view keeps them current without doubling', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-upgrade-'));
+    store = await openChdbStore(dir);
+    expect(
+      await migrate(
+        store,
+        MIGRATIONS.filter((m) => m.version <= 2),
+      ),
+    ).toEqual([1, 2]);
+    const u = newId();
+    const q = newId();
+    const checkin = (
+      type: typeof EngagementEvents.CheckinAnswered | typeof EngagementEvents.CheckinQuestionSent,
+      at: string,
+      user = u,
+      question = q,
+    ) =>
+      row(
+        type,
+        type === EngagementEvents.CheckinAnswered
+          ? {
+              checkinId: 'c',
+              userId: user,
+              questionId: question,
+              scale: 'normal',
+              answer: 1,
+              score: 0,
+              sentAt: at,
+              answeredAt: at,
+            }
+          : {
+              checkinId: 'c',
+              userId: user,
+              questionId: question,
+              body: 'b',
+              scale: 'normal',
+              qlidHash: 'h',
+              sentAt: at,
+              expiresAt: at,
+            },
+        at,
+      );
+    const answered = checkin(EngagementEvents.CheckinAnswered, '2026-10-03T00:00:00.000Z');
+    await writeEvents(store, [
+      row(AuthEvents.UserRegistered, registeredData(u, `${u}@x.test`), '2026-09-10T00:00:00.000Z'),
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-02T00:00:00.000Z'),
+      answered,
+    ]);
+    expect(await migrate(store)).toEqual([3]);
+    const data = createReportData({ analytics: store, clock: () => new Date('2026-11-20T00:00:00.000Z') });
+    const october = async () =>
+      (await data.page([u], 'monthly', 1, 6)).data.find((r) => r.period === '2026-10');
+    expect(await october()).toMatchObject({ activePeopleCount: 1, questionsSent: 1, questionsAnswered: 1 });
+    // After the upgrade the view maintains it: a new send counts, a redelivered answer does not.
+    await writeEvents(store, [
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-04T00:00:00.000Z'),
+      answered,
+    ]);
+    expect(await october()).toMatchObject({
+      activePeopleCount: 1,
+      questionsSent: 2,
+      questionsAnswered: 1,
+      responseRate: 50,
+      answers: [{ qid: q, total: 1 }],
+    });
+    // Another list of users (a report's members changed) is another set, filled from what is already stored.
+    const other = newId();
+    await writeEvents(store, [
+      row(AuthEvents.UserRegistered, registeredData(other, `${other}@x.test`), '2026-09-11T00:00:00.000Z'),
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-05T00:00:00.000Z', other),
+    ]);
+    const both = (await data.page([other, u], 'monthly', 1, 6)).data.find((r) => r.period === '2026-10');
+    expect(both).toMatchObject({
+      uniquePeopleCount: 2,
+      activePeopleCount: 1,
+      questionsSent: 3,
+      questionsAnswered: 1,
+    });
+    expect(await october()).toMatchObject({ uniquePeopleCount: 1, questionsSent: 2 });
+    // A question first sent after the set was filled reaches its list through the cascaded views.
+    const q2 = newId();
+    await writeEvents(store, [
+      checkin(EngagementEvents.CheckinQuestionSent, '2026-10-06T00:00:00.000Z', u, q2),
+    ]);
+    const page = await data.page([u], 'monthly', 1, 6);
+    expect(page.data.find((r) => r.period === '2026-10')?.answers).toEqual(
+      [
+        { qid: q, total: 1 },
+        { qid: q2, total: 0 },
+      ].sort((a, b) => a.qid.localeCompare(b.qid)),
+    );
+    expect(
+      (
+        await store.query<{ q: string[] }>(
+          "SELECT groupUniqArrayArray(questions) AS q FROM report_set_users WHERE set_id != ''",
+        )
+      )[0]?.q,
+    ).toContain(q2);
+  });
+});
+
 // ---- a ClickHouse server: where CLICKHOUSE_URL is set ---------------------------------------------------------
 const serverUrl = process.env.CLICKHOUSE_URL;
 if (!serverUrl) console.log('[contract] analytics / clickhouse server: skipped: no CLICKHOUSE_URL');

@@ -67,6 +67,12 @@ export async function openChdbStore(dir: string): Promise<AnalyticsStore> {
       const payload = Buffer.from(`${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
       await exclusive(() => session.insert({ table, values: payload, format: 'JSONEachRow' }));
     },
+    async insertJsonLines(table, text) {
+      if (!IDENTIFIER.test(table)) throw new Error(`insert: bad table name ${table}`);
+      if (text.trim() === '') return;
+      const payload = Buffer.from(text);
+      await exclusive(() => session.insert({ table, values: payload, format: 'JSONEachRow' }));
+    },
     async ping() {
       await run('SELECT 1');
     },

@@ -45,6 +45,13 @@ export async function openClickHouseStore(opts: ClickHouseOptions): Promise<Anal
       if (rows.length === 0) return;
       await client.insert({ table, values: rows as object[], format: 'JSONEachRow' });
     },
+    async insertJsonLines(table, text) {
+      const rows = text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as object);
+      if (rows.length > 0) await client.insert({ table, values: rows, format: 'JSONEachRow' });
+    },
     async ping() {
       const result = await client.ping();
       if (!result.success) throw result.error;

@@ -47,6 +47,18 @@ const REPORT_USERS_SELECT = `SELECT cityHash64(user_id) AS user_key,
   WHERE type IN ('auth.UserRegistered.v1', 'engagement.CheckinQuestionSent.v1') AND user_id != ''
   GROUP BY user_key`;
 
+/**
+ * Rows of `report_user_months` from events: one per (month, hashed user) with the activity flag and the sends and
+ * answers as sets of (question id, event-id hash) pairs (its view and the fill of migration 3 share it).
+ */
+const REPORT_USER_MONTHS_SELECT = `SELECT toStartOfMonth(occurred_at) AS month, cityHash64(user_id) AS user_key,
+    max(type IN (${sqlList(ACTIVITY_TYPES)})) AS active,
+    groupUniqArrayIf((question_id, cityHash64(id)), type = 'engagement.CheckinQuestionSent.v1') AS sent,
+    groupUniqArrayIf((question_id, cityHash64(id)), type = 'engagement.CheckinAnswered.v1') AS answered
+  FROM events
+  WHERE user_id != '' AND type IN ('engagement.CheckinQuestionSent.v1', ${sqlList(ACTIVITY_TYPES)})
+  GROUP BY month, user_key`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -164,10 +176,78 @@ export const MIGRATIONS: Migration[] = [
       'DROP TABLE IF EXISTS activity_monthly',
     ],
   },
+  {
+    version: 3,
+    name: 'report user months: one row per month and hashed user',
+    statements: [
+      // The viewer's read since version 3: one row per (month, user) (version 2 had one per question as well), keyed
+      // by month so a page reads its months only: about users x page months rows, filtered by the report's set of
+      // user hashes (the read turns off the primary-key analysis of that set: with thousands of hashes it cost
+      // ten times the scan it would save). Quarters are folded from months at read time. Sends and answers are sets
+      // of (question, event-id hash): a redelivered event (same id) is the same element, so neither the view nor
+      // the merges can double a figure.
+      `CREATE TABLE IF NOT EXISTS report_user_months (
+        month Date,
+        user_key UInt64,
+        active SimpleAggregateFunction(max, UInt8),
+        sent SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64))),
+        answered SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64)))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (month, user_key)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_user_months_mv TO report_user_months AS ${REPORT_USER_MONTHS_SELECT}`,
+      // A report's monitored users as a set (`set_id` = a digest of the sorted ids, so the same list is one set and
+      // a changed list is a new one), and the rows of report_user_months of exactly those users, keyed by set first:
+      // a page of a report reads its own rows only (monitored users x page months), never the other users'.
+      // `report_sets` records the sets whose rows were filled from report_user_months; from then on the cascaded
+      // view below keeps them current, on insert, joining each new block with the members.
+      `CREATE TABLE IF NOT EXISTS report_members (
+        set_id String,
+        user_key UInt64
+      ) ENGINE = ReplacingMergeTree
+      ORDER BY (set_id, user_key)`,
+      `CREATE TABLE IF NOT EXISTS report_sets (
+        set_id String,
+        filled_at DateTime64(3, 'UTC')
+      ) ENGINE = ReplacingMergeTree
+      ORDER BY set_id`,
+      `CREATE TABLE IF NOT EXISTS report_set_months (
+        set_id String,
+        month Date,
+        user_key UInt64,
+        active SimpleAggregateFunction(max, UInt8),
+        sent SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64))),
+        answered SimpleAggregateFunction(groupUniqArrayArray, Array(Tuple(String, UInt64)))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (set_id, month, user_key)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_set_months_mv TO report_set_months AS
+        SELECT m.set_id AS set_id, r.month AS month, r.user_key AS user_key, r.active AS active, r.sent AS sent,
+          r.answered AS answered
+        FROM report_user_months AS r INNER JOIN report_members AS m ON r.user_key = m.user_key`,
+      // The same for report_users: each set's members' registration and questions ever sent, keyed by set.
+      `CREATE TABLE IF NOT EXISTS report_set_users (
+        set_id String,
+        user_key UInt64,
+        registered_at SimpleAggregateFunction(min, Nullable(DateTime64(3, 'UTC'))),
+        questions SimpleAggregateFunction(groupUniqArrayArray, Array(String))
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (set_id, user_key)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_set_users_mv TO report_set_users AS
+        SELECT m.set_id AS set_id, r.user_key AS user_key, r.registered_at AS registered_at, r.questions AS questions
+        FROM report_users AS r INNER JOIN report_members AS m ON r.user_key = m.user_key`,
+      // An existing store fills it from the log (events the view also sees meanwhile are set elements again).
+      `INSERT INTO report_user_months ${REPORT_USER_MONTHS_SELECT}`,
+      // The month-first table of version 2 is no longer read.
+      'DROP VIEW IF EXISTS report_activity_mv',
+      'DROP TABLE IF EXISTS report_activity',
+    ],
+  },
 ];
 
-/** Applies every migration not yet recorded, in order. Returns the versions applied now. */
-export async function migrate(store: AnalyticsStore): Promise<number[]> {
+/** Applies every migration not yet recorded, in order (all of MIGRATIONS unless told). Returns the versions applied now. */
+export async function migrate(
+  store: AnalyticsStore,
+  migrations: Migration[] = MIGRATIONS,
+): Promise<number[]> {
   await store.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version UInt32,
     name String,
@@ -179,7 +259,7 @@ export async function migrate(store: AnalyticsStore): Promise<number[]> {
     ),
   );
   const applied: number[] = [];
-  for (const migration of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (done.has(migration.version)) continue;
     for (const statement of migration.statements) await store.exec(statement);
     await store.insert('schema_migrations', [

@@ -15,6 +15,8 @@ export interface AnalyticsStore {
   stream<T>(sql: string, params?: QueryParams): AsyncIterable<T[]>;
   /** Appends rows (objects keyed by column) to a table in one insert. */
   insert(table: string, rows: readonly object[]): Promise<void>;
+  /** Appends rows given as JSON lines (JSONEachRow text, one object a line) without parsing them in JS. */
+  insertJsonLines(table: string, text: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { ReportPeriodRow } from '@nudge/contracts';
 import { badRequest } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
@@ -8,27 +9,83 @@ interface ActivityRow {
   /** '' = the users' activity; otherwise a question's sends and answers. */
   question_id: string;
   people: number;
-  sent: number;
-  answered: number;
+  n_sent: number;
+  n_answered: number;
 }
 
-/** The monitored users as report_activity and report_users key them (ids come once, as one engine parameter). */
-const MONITORED = 'user_key IN (SELECT cityHash64(arrayJoin({ids:Array(String)})))';
+/** The monitored users of a set (report_members, keyed by set: a range read of the primary key). */
+const MONITORED = 'user_key IN (SELECT user_key FROM report_members WHERE set_id = {set:String})';
+
+/** A list of monitored users as a set id: the same ids in any order are one set; another list is another set. */
+export const setIdOf = (ids: readonly string[]): string =>
+  createHash('sha256')
+    .update([...new Set(ids)].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 32);
 
 /** The metric definitions are in services/reporting/README.md ("Metrics"); each is tested on a fixed data set. */
 export function createReportData(deps: { analytics: AnalyticsStore; clock: () => Date }) {
   const { analytics } = deps;
 
+  /**
+   * Makes sure a set's members and rows are in ClickHouse: the first call for a list of users records the members,
+   * copies their rows of report_user_months into report_set_months (one scan, once per list), and marks the set
+   * filled; the cascaded view keeps it current from then on. Events that arrive during the copy reach the set
+   * both ways and are set elements again, so nothing doubles; a copy cut short (a crash) is redone whole.
+   */
+  const filling = new Map<string, Promise<void>>();
+  /** Sets this process saw filled (the check costs a query; a set, once filled, is kept by the views). */
+  const filled = new Set<string>();
+  const ensureSet = (set: string, ids: string[]): Promise<void> => {
+    if (filled.has(set)) return Promise.resolve();
+    let done = filling.get(set);
+    if (!done) {
+      done = (async () => {
+        const [row] = await analytics.query<{ n: number }>(
+          'SELECT count() AS n FROM report_sets WHERE set_id = {set:String}',
+          { set },
+        );
+        if (Number(row?.n ?? 0) > 0) return;
+        // Members first: from here on the views copy every new insert for the set, so the copies below miss nothing.
+        await analytics.exec(
+          'INSERT INTO report_members SELECT {set:String}, cityHash64(arrayJoin({ids:Array(String)}))',
+          { set, ids },
+        );
+        await analytics.exec(
+          `INSERT INTO report_set_months SELECT {set:String}, month, user_key, active, sent, answered
+           FROM report_user_months WHERE ${MONITORED}`,
+          { set },
+        );
+        await analytics.exec(
+          `INSERT INTO report_set_users SELECT {set:String}, user_key, registered_at, questions
+           FROM report_users WHERE ${MONITORED}`,
+          { set },
+        );
+        await analytics.exec("INSERT INTO report_sets SELECT {set:String}, now64(3, 'UTC')", { set });
+      })()
+        .then(() => {
+          filled.add(set);
+        })
+        .finally(() => filling.delete(set));
+      filling.set(set, done);
+    }
+    return done;
+  };
+
   /** The monitored users' registration times and the ids of every question ever sent to them (one read). */
-  const monitoredUsers = async (ids: string[]): Promise<{ registered: Date[]; questionIds: string[] }> => {
+  const monitoredUsers = async (
+    ids: string[],
+    set: string,
+  ): Promise<{ registered: Date[]; questionIds: string[] }> => {
     if (ids.length === 0) return { registered: [], questionIds: [] };
+    await ensureSet(set, ids);
     const [row] = await analytics.query<{ at: number[]; questions: string[] }>(
       `SELECT groupArrayIf(toUnixTimestamp64Milli(assumeNotNull(registered)), registered IS NOT NULL) AS at,
          arraySort(arrayDistinct(arrayFlatten(groupArray(questions)))) AS questions
        FROM (
-         SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_users
-         WHERE ${MONITORED} GROUP BY user_key)`,
-      { ids },
+         SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_set_users
+         WHERE set_id = {set:String} GROUP BY user_key)`,
+      { set },
     );
     return {
       registered: (row?.at ?? []).map((ms) => new Date(Number(ms))),
@@ -37,28 +94,33 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   };
 
   /** The rows of the given periods (all within one contiguous range), newest first. */
-  const rowsFor = async (ids: string[], view: View, periods: Period[], registered: Date[]) => {
+  const rowsFor = async (set: string, view: View, periods: Period[], registered: Date[]) => {
     if (periods.length === 0) return [];
     const from = periods[periods.length - 1] as Period;
     const to = periods[0] as Period;
+    // The set's rows of the range (a primary-key range: set, then month), at most one per monitored user and month
+    // once merged, unfolded (ARRAY JOIN) into the activity marker and the (question, event hash) sends and answers,
+    // each counted once per period.
     const activity = await analytics.query<ActivityRow>(
-      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
-         uniqExactIf(user_key, active = 1) AS people, uniqExactArray(sent) AS sent,
-         uniqExactArray(answered) AS answered
-       FROM report_activity
-       WHERE month >= {from:Date} AND month < {to:Date} AND ${MONITORED}
+      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, e.1 AS question_id,
+         uniqExactIf(user_key, e.3 = 0) AS people, uniqExactIf(e.2, e.3 = 1) AS n_sent,
+         uniqExactIf(e.2, e.3 = 2) AS n_answered
+       FROM report_set_months
+       ARRAY JOIN arrayConcat(if(active = 1, [('', toUInt64(0), 0)], []), arrayMap(x -> (x.1, x.2, 1), sent),
+         arrayMap(x -> (x.1, x.2, 2), answered)) AS e
+       WHERE set_id = {set:String} AND month >= {from:Date} AND month < {to:Date}
        GROUP BY start, question_id`,
-      { ids, quarterly: view === 'quarterly', from: chDate(from.start), to: chDate(to.end) },
+      { set, quarterly: view === 'quarterly', from: chDate(from.start), to: chDate(to.end) },
     );
     return periods.map((p): ReportPeriodRow => {
       const mine = activity.filter((a) => a.start === chDate(p.start));
       const questions = mine.filter((a) => a.question_id !== '');
       const unique = registered.filter((d) => d < p.end).length;
       const active = Number(mine.find((a) => a.question_id === '')?.people ?? 0);
-      const sent = questions.reduce((s, a) => s + Number(a.sent), 0);
-      const answered = questions.reduce((s, a) => s + Number(a.answered), 0);
+      const sent = questions.reduce((s, a) => s + Number(a.n_sent), 0);
+      const answered = questions.reduce((s, a) => s + Number(a.n_answered), 0);
       const sentQuestions = questions
-        .filter((a) => Number(a.sent) > 0)
+        .filter((a) => Number(a.n_sent) > 0)
         .map((a) => a.question_id)
         .sort();
       return {
@@ -71,7 +133,7 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
         responseRate: percent(answered, sent),
         answers: sentQuestions.map((qid) => ({
           qid,
-          total: Number(questions.find((a) => a.question_id === qid)?.answered ?? 0),
+          total: Number(questions.find((a) => a.question_id === qid)?.n_answered ?? 0),
         })),
       };
     });
@@ -97,13 +159,14 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   };
 
   const computePage = async (monitored: string[], view: View, page: number, limit: number) => {
-    const { registered, questionIds } = await monitoredUsers(monitored);
+    const set = setIdOf(monitored);
+    const { registered, questionIds } = await monitoredUsers(monitored, set);
     const periods = allPeriods(view, registered);
     const totalPages = Math.max(1, Math.ceil(periods.length / limit));
     if (page > totalPages) throw badRequest(`page must be between 1 and ${totalPages}`);
     const shown = periods.slice((page - 1) * limit, page * limit);
     const [data, questions] = await Promise.all([
-      rowsFor(monitored, view, shown, registered),
+      rowsFor(set, view, shown, registered),
       questionsOf(questionIds),
     ]);
     return { data, pagination: { currentPage: page, totalPages }, questions };
@@ -125,10 +188,11 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     },
     /** admin.md §3's CSV shape: every period, newest first; a question's column is 0 where absent. */
     async download(monitored: string[], view: View) {
-      const { registered, questionIds } = await monitoredUsers(monitored);
+      const set = setIdOf(monitored);
+      const { registered, questionIds } = await monitoredUsers(monitored, set);
       const periods = allPeriods(view, registered);
       const [rows, questions] = await Promise.all([
-        rowsFor(monitored, view, periods, registered),
+        rowsFor(set, view, periods, registered),
         questionsOf(questionIds),
       ]);
       const metrics = [

@@ -13,17 +13,28 @@ export const BATCH_WAIT_MS = 1_000;
 export async function writeEvents(
   analytics: AnalyticsStore,
   rows: EventRow[],
-  source: 'bus' | 'web' | 'backfill' = 'bus',
+  source: IngestSource = 'bus',
 ): Promise<void> {
-  const metrics = processMetrics();
   for (let i = 0; i < rows.length; i += BATCH_MAX) {
     const batch = rows.slice(i, i + BATCH_MAX);
-    const labels = { service: 'reporting', source };
-    const done = metrics.analyticsFlushSeconds.startTimer(labels);
-    await analytics.insert('events', batch);
-    done();
-    metrics.analyticsBatchRows.observe(labels, batch.length);
+    await measuredInsert(source, batch.length, () => analytics.insert('events', batch));
   }
+}
+
+export type IngestSource = 'bus' | 'web' | 'backfill';
+
+/** One insert into `events`, counted in the analytics batch metrics (rows, seconds) by source. */
+export async function measuredInsert(
+  source: IngestSource,
+  rows: number,
+  insert: () => Promise<void>,
+): Promise<void> {
+  const metrics = processMetrics();
+  const labels = { service: 'reporting', source };
+  const done = metrics.analyticsFlushSeconds.startTimer(labels);
+  await insert();
+  done();
+  metrics.analyticsBatchRows.observe(labels, rows);
 }
 
 /** Envelope JSON -> row; a value that is not an envelope is logged and skipped (it can never become one). */
