@@ -90,6 +90,14 @@ export const configSchema = z.object({
     .min(0)
     .default(30_000)
     .describe('Cap of the backoff between attempts of a failed event (ms).'),
+  BUS_LOG_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60_000)
+    .describe(
+      'In-process bus: how long a message stays in the log after every consumer group of its topic has consumed it (ms); then it is deleted, so the log stays proportional to unconsumed traffic. A group that has not consumed a message always keeps it.',
+    ),
   MAIL_TRANSPORT: z
     .enum(['capture', 'smtp'])
     .default('capture')
