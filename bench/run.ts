@@ -213,6 +213,53 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
   }
 }
 
+/** What the process's memory consists of after every scenario: V8's heap, external memory, the stores' documents. */
+interface MemoryBreakdown {
+  /** process.memoryUsage() in MB, before and after a full garbage collection. */
+  before: Record<string, number>;
+  afterGc: Record<string, number>;
+  /** Embedded collections holding the most (documents and their JSON size in MB), by service folder. */
+  collections: Array<{ collection: string; docs: number; jsonMb: number }>;
+  totalDocs: number;
+  totalJsonMb: number;
+}
+let memory: MemoryBreakdown | null = null;
+
+async function memoryBreakdown(dataDir: string): Promise<MemoryBreakdown> {
+  const usage = () =>
+    Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, mb(v)])) as Record<
+      string,
+      number
+    >;
+  const before = usage();
+  const { setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  const afterGc = usage();
+  const { embeddedStoreStats } = await import('@nudge/platform');
+  const stats = embeddedStoreStats().filter((c) => c.dir.startsWith(dataDir));
+  const collections = stats.map((c) => ({
+    collection: `${c.dir.slice(dataDir.length + 1) || '.'}/${c.name}`,
+    docs: c.docs,
+    jsonMb: mb(c.jsonBytes),
+  }));
+  return {
+    before,
+    afterGc,
+    collections: collections.slice(0, 12),
+    totalDocs: stats.reduce((n, c) => n + c.docs, 0),
+    totalJsonMb: mb(stats.reduce((n, c) => n + c.jsonBytes, 0)),
+  };
+}
+
+function memoryTable(m: MemoryBreakdown): string {
+  const keys = Object.keys(m.before);
+  const usage = `| memory (MB) | ${keys.join(' | ')} |\n|---|${keys.map(() => '---:').join('|')}|\n| after every scenario | ${keys.map((k) => m.before[k]).join(' | ')} |\n| after a full GC | ${keys.map((k) => m.afterGc[k]).join(' | ')} |`;
+  const rows = m.collections.map((c) => `| ${c.collection} | ${c.docs} | ${c.jsonMb} |`);
+  return `${usage}\n\n| collection (in memory) | documents | JSON MB |\n|---|---:|---:|\n${rows.join('\n')}\n| **all ${m.totalDocs > 0 ? 'collections' : ''}** | **${m.totalDocs}** | **${m.totalJsonMb}** |`;
+}
+
 let firstLoad: FirstLoad | null = null;
 let firstLoadFailure: string | undefined;
 
@@ -274,6 +321,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
         row.dataMb = mb(await sizeOf(dataDir));
         results.push(row);
       }
+      memory = await memoryBreakdown(dataDir);
       process.stdout.write("measuring the reader's first load in Chromium ...\n");
       try {
         firstLoad = await measureFirstLoad(standalone.url);
@@ -355,6 +403,7 @@ async function main(): Promise<void> {
     `\n${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}\n`,
   );
   process.stdout.write(`\n${table(rows)}\n`);
+  if (memory) process.stdout.write(`\n${memoryTable(memory)}\n`);
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
     process.stdout.write(
@@ -423,6 +472,7 @@ async function main(): Promise<void> {
       warmupSeconds: settings.warmup,
     },
     results: rows,
+    memory,
     firstLoad,
     bundle,
     reminders,
