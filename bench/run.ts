@@ -156,11 +156,14 @@ async function measure(
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** Bytes of every file under dir. */
+/** Bytes of the files under dir; folders that vanish while it is read (ClickHouse's merges) count as empty. */
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    total += (await stat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await sizeOf(path);
+    else if (entry.isFile()) total += (await stat(path).catch(() => ({ size: 0 }))).size;
   }
   return total;
 }
