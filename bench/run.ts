@@ -6,7 +6,7 @@
 //   2. every scenario of bench/scenarios through the gateway of the standalone process (started in-process).
 // Prints a table and writes the same to bench/results/latest.json. Responses that are not 2xx, connection
 // errors and timeouts are counted; a measurement with any of them is flagged and the run exits with 1.
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -240,6 +240,20 @@ async function memoryBreakdown(dataDir: string): Promise<MemoryBreakdown> {
   setFlagsFromString('--expose-gc');
   (runInNewContext('gc') as () => void)();
   const afterGc = usage();
+  // Resident memory by kind (Linux): anonymous (heaps, native allocations) and file-backed (code, e.g. libchdb.so).
+  const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
+  for (const key of ['RssAnon', 'RssFile', 'RssShmem']) {
+    const kb = Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
+    if (Number.isFinite(kb)) afterGc[key] = mb(kb * 1024);
+  }
+  const smaps = await readFile('/proc/self/smaps', 'utf8').catch(() => '');
+  let chdbKb = 0;
+  let inChdb = false;
+  for (const line of smaps.split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inChdb = line.includes('libchdb');
+    else if (inChdb && line.startsWith('Rss:')) chdbKb += Number(line.split(/\s+/)[1]);
+  }
+  if (smaps) afterGc.libchdbMapped = mb(chdbKb * 1024);
   const { embeddedStoreStats } = await import('@nudge/platform');
   const stats = embeddedStoreStats().filter((c) => c.dir.startsWith(dataDir));
   const collections = stats.map((c) => ({
@@ -257,8 +271,8 @@ async function memoryBreakdown(dataDir: string): Promise<MemoryBreakdown> {
 }
 
 function memoryTable(m: MemoryBreakdown): string {
-  const keys = Object.keys(m.before);
-  const usage = `| memory (MB) | ${keys.join(' | ')} |\n|---|${keys.map(() => '---:').join('|')}|\n| after every scenario | ${keys.map((k) => m.before[k]).join(' | ')} |\n| after a full GC | ${keys.map((k) => m.afterGc[k]).join(' | ')} |`;
+  const keys = Object.keys(m.afterGc);
+  const usage = `| memory (MB) | ${keys.join(' | ')} |\n|---|${keys.map(() => '---:').join('|')}|\n| after every scenario | ${keys.map((k) => m.before[k] ?? '-').join(' | ')} |\n| after a full GC | ${keys.map((k) => m.afterGc[k]).join(' | ')} |`;
   const rows = m.collections.map((c) => `| ${c.collection} | ${c.docs} | ${c.jsonMb} |`);
   return `${usage}\n\n| collection (in memory) | documents | JSON MB |\n|---|---:|---:|\n${rows.join('\n')}\n| **all ${m.totalDocs > 0 ? 'collections' : ''}** | **${m.totalDocs}** | **${m.totalJsonMb}** |`;
 }
@@ -283,7 +297,8 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
       standalone = await startStandalone({
         DATA_DIR: dataDir,
         PORT: '0',
-        LOG_LEVEL: 'silent',
+        // BENCH_LOG_LEVEL=warn shows the services' warnings and errors (silent by default).
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
         // The embedded topology: the dev outbox is where scenarios read their sign-in codes.
         NODE_ENV: 'development',
         MAIL_TRANSPORT: 'capture',
