@@ -504,7 +504,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const predicate = compileFilter(filter);
     const apply = compileUpdate(update);
     return this.exclusive(async () => {
-      const [found] = await this.matching(filter, predicate, { sort: options.sort, limit: 1 });
+      // The stored document itself: apply works on a copy, and found is only compared with the result.
+      const [found] = this.matchingStored(filter, predicate, { sort: options.sort, limit: 1 });
       if (found) {
         const next = apply(found, false);
         assertSameId(found, next);
@@ -525,7 +526,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const predicate = compileFilter(filter);
     const apply = compileUpdate(update);
     return this.exclusive(async () => {
-      const found = await this.matching(filter, predicate);
+      const found = this.matchingStored(filter, predicate);
       let modifiedCount = 0;
       for (const doc of found) {
         const next = apply(doc, false);

@@ -170,7 +170,13 @@ export function compileFilter(filter: Filter | undefined): Predicate {
   if (!isPlainObject(filter)) throw new Error('A filter has to be an object');
   assertFilterDefined(filter);
   assertFilterShape(filter);
-  if (Object.keys(filter).length === 0) return () => true;
+  const keys = Object.keys(filter);
+  if (keys.length === 0) return () => true;
+  // A point lookup by a string or number _id (most of the store's traffic): equality of the value itself, without
+  // compiling a mingo query (an _id is never an array, so MongoDB's element matching does not apply).
+  const id = filter._id;
+  if (keys.length === 1 && (typeof id === 'string' || (typeof id === 'number' && !Number.isNaN(id))))
+    return (doc) => (doc as Obj)._id === id;
   const query = new Query(filter, queryOptions);
   return (doc) => query.test(doc as Obj);
 }
