@@ -316,6 +316,8 @@ export function compileUpdate(update: Update): (doc: Obj, isInsert: boolean) => 
   const onInsert: Mutator[] = [];
   const paths: string[] = [];
   const typed: Array<[string, string]> = [];
+  const setId: unknown[] = [];
+  const insertId: unknown[] = [];
   for (const [op, given] of Object.entries(update as Obj)) {
     if (!op.startsWith('$'))
       throw new Error(`Update document requires atomic operators (found field '${op}')`);
@@ -328,6 +330,12 @@ export function compileUpdate(update: Update): (doc: Obj, isInsert: boolean) => 
     for (const [path, value] of Object.entries(fields)) {
       if (path.split('.').some((p) => p === '' || p.startsWith('$')))
         throw new Error(`Invalid update path: '${path}'`);
+      if (path === '_id' && (op === '$set' || op === '$setOnInsert')) {
+        // Allowed when it keeps the value (MongoDB's rule; mingo refuses any path on _id): checked per document.
+        (op === '$set' ? setId : insertId).push(value);
+        delete fields[path];
+        continue;
+      }
       if (path === '_id' || path.startsWith('_id.'))
         throw new Error(`Performing an update on the path '${path}' would modify the immutable field '_id'`);
       if (op === '$inc' && typeof value !== 'number')
@@ -361,6 +369,11 @@ export function compileUpdate(update: Update): (doc: Obj, isInsert: boolean) => 
         );
       if (op !== '$inc' && !Array.isArray(current))
         throw new Error(`The field '${path}' must be an array but is of type ${typeName(current)}`);
+    }
+    for (const id of isInsert ? [...setId, ...insertId] : setId) {
+      if (out._id === undefined) out._id = cloneValue(id);
+      else if (!valuesEqual(out._id, id))
+        throw new Error("Performing an update on the path '_id' would modify the immutable field '_id'");
     }
     for (const mutate of always) mutate(out);
     if (isInsert) for (const mutate of onInsert) mutate(out);
