@@ -6,7 +6,7 @@
 //   2. every scenario of bench/scenarios through the gateway of the standalone process (started in-process).
 // Prints a table and writes the same to bench/results/latest.json. Responses that are not 2xx, connection
 // errors and timeouts are counted; a measurement with any of them is flagged and the run exits with 1.
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, tmpdir } from 'node:os';
@@ -156,11 +156,14 @@ async function measure(
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 /** Bytes of every file under dir. */
+/** Bytes of the files under dir; folders that vanish while it is read (ClickHouse's merges) count as empty. */
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    total += (await stat(join(entry.parentPath, entry.name)).catch(() => ({ size: 0 }))).size;
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) total += await sizeOf(path);
+    else if (entry.isFile()) total += (await stat(path).catch(() => ({ size: 0 }))).size;
   }
   return total;
 }
@@ -213,6 +216,67 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
   }
 }
 
+/** What the process's memory consists of after every scenario: V8's heap, external memory, the stores' documents. */
+interface MemoryBreakdown {
+  /** process.memoryUsage() in MB, before and after a full garbage collection. */
+  before: Record<string, number>;
+  afterGc: Record<string, number>;
+  /** Embedded collections holding the most (documents and their JSON size in MB), by service folder. */
+  collections: Array<{ collection: string; docs: number; jsonMb: number }>;
+  totalDocs: number;
+  totalJsonMb: number;
+}
+let memory: MemoryBreakdown | null = null;
+
+async function memoryBreakdown(dataDir: string): Promise<MemoryBreakdown> {
+  const usage = () =>
+    Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, mb(v)])) as Record<
+      string,
+      number
+    >;
+  const before = usage();
+  const { setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  const afterGc = usage();
+  // Resident memory by kind (Linux): anonymous (heaps, native allocations) and file-backed (code, e.g. libchdb.so).
+  const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
+  for (const key of ['RssAnon', 'RssFile', 'RssShmem']) {
+    const kb = Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
+    if (Number.isFinite(kb)) afterGc[key] = mb(kb * 1024);
+  }
+  const smaps = await readFile('/proc/self/smaps', 'utf8').catch(() => '');
+  let chdbKb = 0;
+  let inChdb = false;
+  for (const line of smaps.split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inChdb = line.includes('libchdb');
+    else if (inChdb && line.startsWith('Rss:')) chdbKb += Number(line.split(/\s+/)[1]);
+  }
+  if (smaps) afterGc.libchdbMapped = mb(chdbKb * 1024);
+  const { embeddedStoreStats } = await import('@nudge/platform');
+  const stats = embeddedStoreStats().filter((c) => c.dir.startsWith(dataDir));
+  const collections = stats.map((c) => ({
+    collection: `${c.dir.slice(dataDir.length + 1) || '.'}/${c.name}`,
+    docs: c.docs,
+    jsonMb: mb(c.jsonBytes),
+  }));
+  return {
+    before,
+    afterGc,
+    collections: collections.slice(0, 12),
+    totalDocs: stats.reduce((n, c) => n + c.docs, 0),
+    totalJsonMb: mb(stats.reduce((n, c) => n + c.jsonBytes, 0)),
+  };
+}
+
+function memoryTable(m: MemoryBreakdown): string {
+  const keys = Object.keys(m.afterGc);
+  const usage = `| memory (MB) | ${keys.join(' | ')} |\n|---|${keys.map(() => '---:').join('|')}|\n| after every scenario | ${keys.map((k) => m.before[k] ?? '-').join(' | ')} |\n| after a full GC | ${keys.map((k) => m.afterGc[k]).join(' | ')} |`;
+  const rows = m.collections.map((c) => `| ${c.collection} | ${c.docs} | ${c.jsonMb} |`);
+  return `${usage}\n\n| collection (in memory) | documents | JSON MB |\n|---|---:|---:|\n${rows.join('\n')}\n| **all ${m.totalDocs > 0 ? 'collections' : ''}** | **${m.totalDocs}** | **${m.totalJsonMb}** |`;
+}
+
 let firstLoad: FirstLoad | null = null;
 let firstLoadFailure: string | undefined;
 
@@ -233,7 +297,8 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
       standalone = await startStandalone({
         DATA_DIR: dataDir,
         PORT: '0',
-        LOG_LEVEL: 'silent',
+        // BENCH_LOG_LEVEL=warn shows the services' warnings and errors (silent by default).
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
         // The embedded topology: the dev outbox is where scenarios read their sign-in codes.
         NODE_ENV: 'development',
         MAIL_TRANSPORT: 'capture',
@@ -274,6 +339,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
         row.dataMb = mb(await sizeOf(dataDir));
         results.push(row);
       }
+      memory = await memoryBreakdown(dataDir);
       process.stdout.write("measuring the reader's first load in Chromium ...\n");
       try {
         firstLoad = await measureFirstLoad(standalone.url);
@@ -355,6 +421,7 @@ async function main(): Promise<void> {
     `\n${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}\n`,
   );
   process.stdout.write(`\n${table(rows)}\n`);
+  if (memory) process.stdout.write(`\n${memoryTable(memory)}\n`);
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
     process.stdout.write(
@@ -423,6 +490,7 @@ async function main(): Promise<void> {
       warmupSeconds: settings.warmup,
     },
     results: rows,
+    memory,
     firstLoad,
     bundle,
     reminders,

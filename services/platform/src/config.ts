@@ -111,6 +111,14 @@ export const configSchema = z.object({
     .describe(
       "Time to live of a service's relay lease (ms): of a service's replicas only the holder publishes events; when it dies, another takes over within this time.",
     ),
+  BUS_LOG_RETENTION_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60_000)
+    .describe(
+      'In-process bus: how long a message stays in the log after every consumer group of its topic has consumed it (ms); then it is deleted, so the log stays proportional to unconsumed traffic. A group that has not consumed a message always keeps it.',
+    ),
   MAIL_TRANSPORT: z
     .enum(['capture', 'smtp'])
     .default('capture')

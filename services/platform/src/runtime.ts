@@ -130,7 +130,14 @@ export async function openEventBus(
     dir: join(config.DATA_DIR, 'bus'),
     dbName: 'bus',
   });
-  const bus = createEventBus({ kind: 'inprocess', store, clientId: config.KAFKA_CLIENT_ID, ...retry, log });
+  const bus = createEventBus({
+    kind: 'inprocess',
+    store,
+    clientId: config.KAFKA_CLIENT_ID,
+    logRetentionMs: config.BUS_LOG_RETENTION_MS,
+    ...retry,
+    log,
+  });
   const unregister = processMetrics().addBus(bus);
   return {
     bus,

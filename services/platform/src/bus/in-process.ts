@@ -31,8 +31,19 @@ export interface InProcessBusOptions {
   retryMaxMs?: number;
   /** Attempts of a message (or batch) before it is dead-lettered (default 8). */
   maxAttempts?: number;
+  /**
+   * How long a message stays in the log once every consumer group of its topic has committed past it (ms,
+   * default 60 s); then it is deleted (see trimBusLog), so the log stays proportional to unconsumed traffic.
+   */
+  logRetentionMs?: number;
+  /** At most one trim per this long, run on the consumers' own traffic (no timer). Default 30 s. */
+  trimEveryMs?: number;
+  /** For tests: the bus's clock (trimming). */
+  clock?: () => Date;
   log?: Logger;
 }
+
+export const DEFAULT_LOG_RETENTION_MS = 60_000;
 
 export const BUS_LOG = 'bus_log';
 export const BUS_OFFSETS = 'bus_offsets';
@@ -102,16 +113,47 @@ const PAGE = 100;
 type StoreShared = {
   serialPublish: ReturnType<typeof createSerial>;
   wakers: Set<(topics: Set<string>) => void>;
+  /** When the last trim of this store's log started (one trim at a time across the store's bus instances). */
+  lastTrim: number;
+  trimming: boolean;
 };
 const sharedByStore = new WeakMap<DocumentStore, StoreShared>();
 const sharedFor = (store: DocumentStore): StoreShared => {
   let shared = sharedByStore.get(store);
   if (!shared) {
-    shared = { serialPublish: createSerial(), wakers: new Set() };
+    shared = { serialPublish: createSerial(), wakers: new Set(), lastTrim: Date.now(), trimming: false };
     sharedByStore.set(store, shared);
   }
   return shared;
 };
+
+/**
+ * Deletes the log's messages that every consumer group of their topic has committed past and that were published
+ * before `now - retentionMs`. Every group that ever subscribed has a position in `bus_offsets` (written when it
+ * first subscribes, at 0), so a group that has not consumed a message keeps it; a topic no group reads keeps its
+ * messages. Dead letters live in their own collection and are not affected. Returns the number deleted.
+ */
+export async function trimBusLog(
+  store: DocumentStore,
+  opts: { retentionMs: number; now?: Date },
+): Promise<number> {
+  const positions = await store.collection<OffsetDoc>(BUS_OFFSETS).find({});
+  const lowest = new Map<string, number>();
+  for (const { topic, offset } of positions) lowest.set(topic, Math.min(offset, lowest.get(topic) ?? offset));
+  const cutoff = new Date((opts.now ?? new Date()).getTime() - opts.retentionMs).toISOString();
+  const messages = store.collection<LogDoc>(BUS_LOG);
+  let deleted = 0;
+  for (const [topic, offset] of lowest) {
+    if (offset <= 0) continue;
+    const result = await messages.deleteMany({
+      topic,
+      offset: { $lte: offset },
+      publishedAt: { $lt: cutoff },
+    });
+    deleted += result.deletedCount;
+  }
+  return deleted;
+}
 
 const hashKey = (key: string): number => {
   let h = 0;
@@ -141,7 +183,26 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
   const counters = store.collection<CounterDoc>(BUS_META);
   const dead = store.collection<DeadDoc>(BUS_DEAD_LETTERS);
   const shared = sharedFor(store);
+  const logRetentionMs = Math.max(0, opts.logRetentionMs ?? DEFAULT_LOG_RETENTION_MS);
+  const trimEveryMs = Math.max(0, opts.trimEveryMs ?? 30_000);
+  const clock = opts.clock ?? (() => new Date());
   const deliveries = new Map<string, Delivery>();
+
+  /** Trims the log at most once per trimEveryMs per store, after a group committed (on traffic, no timer). */
+  const maybeTrim = (): void => {
+    const now = clock();
+    if (shared.trimming || now.getTime() - shared.lastTrim < trimEveryMs) return;
+    shared.trimming = true;
+    shared.lastTrim = now.getTime();
+    void trimBusLog(store, { retentionMs: logRetentionMs, now })
+      .then((deletedCount) => {
+        if (deletedCount > 0) log.debug({ deletedCount }, 'in-process bus: trimmed consumed messages');
+      })
+      .catch((err: unknown) => log.warn({ err }, 'in-process bus: trimming the log failed; retried later'))
+      .finally(() => {
+        shared.trimming = false;
+      });
+  };
   const wakeTopics = (topics: Set<string>) => {
     for (const delivery of deliveries.values()) if (topics.has(delivery.topic)) delivery.wake();
   };
@@ -211,7 +272,15 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       let storeFailures = 0;
       while (!this.stopped) {
         try {
-          committed ??= (await offsets.findOne({ _id: this.id }))?.offset ?? 0;
+          if (committed === undefined) {
+            // A group's position exists from its first subscription on, so trimming keeps what it has not read.
+            const position = await offsets.findOneAndUpdate(
+              { _id: this.id },
+              { $setOnInsert: { groupId: this.groupId, topic: this.topic, offset: 0 } },
+              { upsert: true },
+            );
+            committed = position?.offset ?? 0;
+          }
           this.wakePending = false;
           const page = await messages.find(
             { topic: this.topic, offset: { $gt: committed } },
@@ -233,6 +302,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
               { upsert: true },
             );
             committed = last.offset;
+            maybeTrim();
             continue;
           }
           for (const doc of page) {
@@ -244,6 +314,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
             );
             committed = doc.offset;
           }
+          maybeTrim();
         } catch (err) {
           if (this.stopped) return;
           storeFailures += 1;

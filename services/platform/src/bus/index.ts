@@ -11,7 +11,9 @@ export {
   BUS_META,
   BUS_OFFSETS,
   createInProcessBus,
+  DEFAULT_LOG_RETENTION_MS,
   type InProcessBusOptions,
+  trimBusLog,
 } from './in-process';
 export { createKafkaBus, type KafkaBusOptions } from './kafka';
 export { assertWireMessage, headersToStrings } from './serialise';
@@ -30,6 +32,8 @@ export interface EventBusOptions {
   maxAttempts?: number;
   retryBaseMs?: number;
   retryMaxMs?: number;
+  /** In-process bus: how long a message every group consumed stays in the log (BUS_LOG_RETENTION_MS). */
+  logRetentionMs?: number;
 }
 
 /** Builds the configured bus adapter (called from the composition root). */
@@ -44,6 +48,7 @@ export function createEventBus(opts: EventBusOptions): EventBus {
     return createInProcessBus({
       store: opts.store,
       pollMs: opts.pollMs,
+      ...(opts.logRetentionMs !== undefined ? { logRetentionMs: opts.logRetentionMs } : {}),
       ...retry,
       log: opts.log.child({ component: 'bus' }),
     });

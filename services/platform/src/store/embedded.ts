@@ -7,7 +7,7 @@
  */
 import { type FileHandle, open, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Datastore from '@seald-io/nedb';
 import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
@@ -103,6 +103,19 @@ class Queue {
 const isUniqueViolation = (err: unknown): err is Error & { key?: unknown } =>
   typeof err === 'object' && err !== null && (err as { errorType?: unknown }).errorType === 'uniqueViolated';
 
+/** Every open embedded collection of this process (for embeddedStoreStats). */
+const openCollections = new Set<EmbeddedCollection<Doc>>();
+
+/**
+ * What the open embedded collections of this process hold in memory (nedb keeps every document in memory):
+ * per collection its folder, name and document count, largest first. For the bench's memory breakdown.
+ */
+export function embeddedStoreStats(): Array<{ dir: string; name: string; docs: number; jsonBytes: number }> {
+  return [...openCollections]
+    .map((c) => ({ dir: c.dir, name: c.name, ...c.size() }))
+    .sort((a, b) => b.jsonBytes - a.jsonBytes);
+}
+
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly queue = new Queue();
   private readonly db: Datastore<Raw>;
@@ -120,6 +133,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     compactEveryMs: number,
   ) {
     this.db = new Datastore<Raw>(filename ? { filename } : { inMemoryOnly: true });
+    openCollections.add(this as unknown as EmbeddedCollection<Doc>);
     if (filename) this.keepDatafileOpen();
     // Every task awaits the load first; a datafile that cannot be read fails every operation (never hangs).
     this.loaded = this.db.loadDatabaseAsync();
@@ -253,6 +267,19 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       .catch(() => {
         this.compactionQueued = false;
       });
+  }
+
+  /** The folder of the datafile ('' in memory). */
+  get dir(): string {
+    return this.filename ? dirname(this.filename) : '';
+  }
+
+  /** Documents held (in memory, like every nedb collection), and their size as JSON text. */
+  size(): { docs: number; jsonBytes: number } {
+    const all = this.db.getAllData();
+    let jsonBytes = 0;
+    for (const doc of all) jsonBytes += JSON.stringify(doc).length;
+    return { docs: all.length, jsonBytes };
   }
 
   // --- plumbing ------------------------------------------------------------------------------
@@ -477,7 +504,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const predicate = compileFilter(filter);
     const apply = compileUpdate(update);
     return this.exclusive(async () => {
-      const [found] = await this.matching(filter, predicate, { sort: options.sort, limit: 1 });
+      // The stored document itself: apply works on a copy, and found is only compared with the result.
+      const [found] = this.matchingStored(filter, predicate, { sort: options.sort, limit: 1 });
       if (found) {
         const next = apply(found, false);
         assertSameId(found, next);
@@ -498,7 +526,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const predicate = compileFilter(filter);
     const apply = compileUpdate(update);
     return this.exclusive(async () => {
-      const found = await this.matching(filter, predicate);
+      const found = this.matchingStored(filter, predicate);
       let modifiedCount = 0;
       for (const doc of found) {
         const next = apply(doc, false);
@@ -630,6 +658,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   close(): Promise<void> {
     if (this.closed) return Promise.resolve();
     if (this.timer) clearInterval(this.timer);
+    openCollections.delete(this as unknown as EmbeddedCollection<Doc>);
     const done = this.queue.run(async () => {
       const readable = await this.loaded.then(
         () => true,

@@ -578,6 +578,19 @@ export function describeStoreContract(
         await expect(c.updateOne({ _id: 'u' }, { a: 5 } as never)).rejects.toThrow();
         expect(await c.findOne({ _id: 'u' })).toEqual({ _id: 'u', a: 1 });
       });
+
+      it('accepts $set of _id to its own value (a whole document set back, as MongoDB does)', async () => {
+        const c = fresh();
+        await c.insertOne({ _id: 'u', a: 1 });
+        expect(await c.updateOne({ _id: 'u', a: 1 }, { $set: { _id: 'u', a: 2 } })).toEqual({
+          matchedCount: 1,
+          modifiedCount: 1,
+          upsertedCount: 0,
+        });
+        expect(await c.findOne({ _id: 'u' })).toEqual({ _id: 'u', a: 2 });
+        await c.updateOne({ _id: 'n' }, { $set: { _id: 'n', b: 1 } }, { upsert: true });
+        expect(await c.findOne({ _id: 'n' })).toEqual({ _id: 'n', b: 1 });
+      });
     });
 
     describe('upserts', () => {
