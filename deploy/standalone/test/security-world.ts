@@ -181,14 +181,18 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
       admin.token,
     )
   ).data._id as string;
-  const report = (
-    await ok(
+  // Reporting learns of the reader through the bus.
+  let report = '';
+  await eventually(async () => {
+    const added = await call(
       'POST',
       '/api/report/add',
       { name: 'Readers', logo: 'https://x.test/l.png', monitoredUsers: user.id, accessUsers: user.id },
       admin.token,
-    )
-  ).report._id as string;
+    );
+    report = added.body?.report?._id ?? '';
+    return added.status === 200;
+  }, 'reporting to know the reader');
   await eventually(
     async () =>
       (await call('POST', '/api/comment/add', { templateid: freePost, message: 'Nice.' }, user.token))
