@@ -7,7 +7,6 @@ import { z } from 'zod';
 // arbitraries are written from that shape: valid-shaped values, and hostile ones (wrong types, huge strings, nested
 // objects, MongoDB operators, __proto__, NUL bytes, bad ids, paging extremes).
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON Schema is walked as plain data
 type JsonSchema = Record<string, any>;
 
 /** The request the fuzz sends: path (with query), the body's raw bytes and headers besides the token. */
