@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +25,7 @@ export interface StandaloneProcess {
  */
 export async function spawnStandalone(env: Record<string, string>): Promise<StandaloneProcess> {
   const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.STANDALONE_LOG_LEVEL ?? 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
@@ -41,14 +42,16 @@ export async function spawnStandalone(env: Record<string, string>): Promise<Stan
       () => reject(new Error(`the standalone process did not start: ${err}`)),
       120_000,
     );
-    proc.stdout?.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       out += chunk.toString();
+      if (process.env.STANDALONE_STDOUT) appendFileSync(process.env.STANDALONE_STDOUT, chunk);
       const found = out.match(/running at (http:\/\/localhost:\d+)/);
       if (found) {
         clearTimeout(timer);
         resolve((found[1] as string).replace('localhost', '127.0.0.1'));
       }
-    });
+    };
+    proc.stdout?.on('data', onData);
     proc.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`the standalone process exited with ${code}: ${err}`));
