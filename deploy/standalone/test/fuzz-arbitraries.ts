@@ -103,8 +103,13 @@ function stringArb(js: JsonSchema, pools: Pools): fc.Arbitrary<string> {
       return fc.string({ maxLength: 20 });
     }
     const matching = fc.stringMatching(pattern).filter((s) => s.length <= 2000);
-    if (HEX24.test(js.pattern) && pools.ids.length > 0)
-      return fc.oneof(fc.constantFrom(...pools.ids), matching);
+    // Mostly real ids, so that requests reach past the lookups to the writes they guard.
+    if (HEX24.test(js.pattern) && pools.ids.length > 0) {
+      return fc.oneof(
+        { arbitrary: fc.constantFrom(...pools.ids), weight: 3 },
+        { arbitrary: matching, weight: 1 },
+      );
+    }
     return matching;
   }
   const minLength = js.minLength ?? 0;
