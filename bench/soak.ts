@@ -1,4 +1,4 @@
-// npm run soak [-- --minutes 10 --rate 40 --warmup 1]
+// npm run soak [-- --minutes 10 --rate 20 --warmup 1]
 //
 // Issue 14: the soak. Starts `npm start` as a process of its own on a fresh data directory, then sends mixed traffic
 // (feed pages, post reads, comment lists, likes, comments, web events, sign-in codes, admin lists) at a fixed rate
@@ -17,7 +17,7 @@ import { type StandaloneProcess, spawnStandalone } from '../deploy/standalone/te
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '10' },
-    rate: { type: 'string', default: '40' },
+    rate: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '1' },
   },
 });
