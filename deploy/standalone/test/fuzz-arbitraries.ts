@@ -22,9 +22,13 @@ export interface FuzzRequest {
 export interface Pools {
   /** Real ids of the world's objects (posts, users, comments...), which valid-shaped ids are often drawn from. */
   ids: string[];
+  /** Real post ids: what a field or parameter naming a post (templateid, /api/template/:id) is drawn from. */
+  posts: string[];
 }
 
-const HEX24 = /^\^?\[0-9a-f\]\{24\}\$?$/;
+/** The pool for a field: a field that names a post takes post ids. */
+const poolFor = (name: string, pools: Pools): Pools =>
+  /template|post/i.test(name) && pools.posts.length > 0 ? { ...pools, ids: pools.posts } : pools;
 
 const jsonSchemaOf = (schema: z.ZodType | undefined): JsonSchema | undefined =>
   schema ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : undefined;
@@ -67,7 +71,10 @@ export function fromSchema(js: JsonSchema | undefined, pools: Pools, depth = 0):
       const properties: Record<string, JsonSchema> = js.properties ?? {};
       const required = new Set<string>(js.required ?? []);
       const fields = Object.fromEntries(
-        Object.entries(properties).map(([key, value]) => [key, fromSchema(value, pools, depth + 1)]),
+        Object.entries(properties).map(([key, value]) => [
+          key,
+          fromSchema(value, poolFor(key, pools), depth + 1),
+        ]),
       );
       const record = fc.record(fields, { requiredKeys: Object.keys(fields).filter((k) => required.has(k)) });
       if (js.additionalProperties && typeof js.additionalProperties === 'object') {
@@ -103,10 +110,14 @@ function stringArb(js: JsonSchema, pools: Pools): fc.Arbitrary<string> {
       return fc.string({ maxLength: 20 });
     }
     const matching = fc.stringMatching(pattern).filter((s) => s.length <= 2000);
-    // Mostly real ids, so that requests reach past the lookups to the writes they guard.
-    if (HEX24.test(js.pattern) && pools.ids.length > 0) {
+    // Mostly real ids (those the field's rules allow), so that requests reach past the lookups to the writes they
+    // guard: a refusal after a write would otherwise go unseen.
+    const fitting = pools.ids.filter(
+      (id) => pattern.test(id) && id.length >= (js.minLength ?? 0) && id.length <= (js.maxLength ?? Infinity),
+    );
+    if (fitting.length > 0) {
       return fc.oneof(
-        { arbitrary: fc.constantFrom(...pools.ids), weight: 3 },
+        { arbitrary: fc.constantFrom(...fitting), weight: 3 },
         { arbitrary: matching, weight: 1 },
       );
     }
@@ -199,7 +210,8 @@ const mutate = (valid: unknown, path: number, key: string, value: unknown): unkn
     setOwn(copy, k, mutate(copy[k], Math.floor(path / 3), key, value));
     return copy;
   }
-  const target = keys.length > 0 && path % 2 === 0 ? (keys[path % keys.length] as string) : key;
+  // Mostly an existing field (the rest of the request stays valid, so the refusal is this field's), else a new key.
+  const target = keys.length > 0 && path % 4 !== 0 ? (keys[path % keys.length] as string) : key;
   setOwn(copy, target, value);
   return copy;
 };
@@ -278,8 +290,9 @@ export function requestArb(route: RouteContract, pools: Pools): fc.Arbitrary<Fuz
   const names = paramNames(route.path);
   const validParam = (name: string) => {
     const schema = params?.properties?.[name] as JsonSchema | undefined;
-    const fromContract = schema ? stringArb(schema, pools) : fc.string({ minLength: 1, maxLength: 30 });
-    return fc.oneof(fromContract, pools.ids.length > 0 ? fc.constantFrom(...pools.ids) : fromContract);
+    const pool = poolFor(/\/template\//.test(route.path) ? 'template' : name, pools);
+    const fromContract = schema ? stringArb(schema, pool) : fc.string({ minLength: 1, maxLength: 30 });
+    return fc.oneof(fromContract, pool.ids.length > 0 ? fc.constantFrom(...pool.ids) : fromContract);
   };
   const paramArb = (hostile: boolean) =>
     fc.tuple(
@@ -358,5 +371,8 @@ export function requestArb(route: RouteContract, pools: Pools): fc.Arbitrary<Fuz
     names.length > 0
       ? [hostileField, hostileBody, hostileQuery, hostilePath, hostileEncoding]
       : [hostileField, hostileBody, hostileQuery, hostileEncoding];
-  return fc.oneof({ arbitrary: valid, weight: 3 }, ...hostile.map((arbitrary) => ({ arbitrary, weight: 1 })));
+  return fc.oneof(
+    { arbitrary: valid, weight: 3 },
+    ...hostile.map((arbitrary) => ({ arbitrary, weight: arbitrary === hostileField ? 2 : 1 })),
+  );
 }

@@ -36,9 +36,9 @@ const same = (a: Record<ServiceName, number>, b: Record<ServiceName, number>) =>
 /** Ids a route's generated requests may address: the premium post is kept away from the admin write routes. */
 function poolsFor(method: string, access: string): Pools {
   const { spare, topic, freePost, premiumPost, promotion, checkin, report, comment } = world.ids;
-  // Posts are what most routes address: they come up more often.
-  const ids = [spare, topic, freePost, freePost, promotion, checkin, report, comment];
-  return { ids: access === 'admin' && method !== 'GET' ? ids : [...ids, premiumPost, premiumPost] };
+  const adminWrite = access === 'admin' && method !== 'GET';
+  const posts = adminWrite ? [freePost] : [freePost, premiumPost];
+  return { ids: [spare, topic, promotion, checkin, report, comment, ...posts], posts };
 }
 
 /** The body with the token in its `token` field, when the body is a JSON object. */
