@@ -36,8 +36,11 @@ function prepareForwarding(req: Request, res: Response) {
 function proxyFor(service: ServiceName, target: string, log: Logger) {
   return createProxyMiddleware<Request, Response>({
     target,
-    // Reuse connections to the service instead of a new TCP connection per request.
-    agent: new Agent({ keepAlive: true, maxSockets: 256 }),
+    // Reuse connections to the service instead of a new TCP connection per request. `timeout` makes an idle socket
+    // honour the service's `Keep-Alive: timeout=5` hint (closed a second before the service closes it): without it
+    // node's agent keeps idle sockets forever, reuses one just as the service closes it, and the request fails with
+    // ECONNRESET, a 503 the client did nothing to earn (found by the soak, issue 14).
+    agent: new Agent({ keepAlive: true, maxSockets: 256, timeout: 60_000 }),
     changeOrigin: false,
     // The X-Forwarded-* headers are the gateway's own (prepareForwarding), not appended to the client's.
     xfwd: false,

@@ -1,0 +1,378 @@
+import type { RouteContract } from '@nudge/contracts';
+import fc from 'fast-check';
+import { z } from 'zod';
+
+// fast-check arbitraries for the fuzz suite (issue 14), built from each route's zod contract. zod-fast-check only
+// knows zod 3 (and fast-check 3); our zod 4 schemas go through zod's own JSON Schema export (input side), and the
+// arbitraries are written from that shape: valid-shaped values, and hostile ones (wrong types, huge strings, nested
+// objects, MongoDB operators, __proto__, NUL bytes, bad ids, paging extremes).
+
+type JsonSchema = Record<string, any>;
+
+/** The request the fuzz sends: path (with query), the body's raw bytes and headers besides the token. */
+export interface FuzzRequest {
+  method: string;
+  path: string;
+  body?: string;
+  headers: Record<string, string>;
+  /** How the request was made, for the report of a failure. */
+  kind: string;
+}
+
+export interface Pools {
+  /** Real ids of the world's objects (posts, users, comments...), which valid-shaped ids are often drawn from. */
+  ids: string[];
+  /** Real post ids: what a field or parameter naming a post (templateid, /api/template/:id) is drawn from. */
+  posts: string[];
+}
+
+/** The pool for a field: a field that names a post takes post ids. */
+const poolFor = (name: string, pools: Pools): Pools =>
+  /template|post/i.test(name) && pools.posts.length > 0 ? { ...pools, ids: pools.posts } : pools;
+
+const jsonSchemaOf = (schema: z.ZodType | undefined): JsonSchema | undefined =>
+  schema ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema) : undefined;
+
+/** A valid-shaped value for a JSON Schema (lengths kept small; refinements the schema cannot state are not met). */
+export function fromSchema(js: JsonSchema | undefined, pools: Pools, depth = 0): fc.Arbitrary<unknown> {
+  if (!js || depth > 6) return fc.constant(undefined);
+  if ('const' in js) return fc.constant(js.const);
+  if (Array.isArray(js.enum)) return fc.constantFrom(...js.enum);
+  const alternatives = js.anyOf ?? js.oneOf;
+  if (Array.isArray(alternatives))
+    return fc.oneof(...alternatives.map((a: JsonSchema) => fromSchema(a, pools, depth + 1)));
+  if (Array.isArray(js.allOf) && js.allOf.length > 0) return fromSchema(js.allOf[0], pools, depth + 1);
+  const type = Array.isArray(js.type) ? js.type[0] : js.type;
+  switch (type) {
+    case 'string':
+      return stringArb(js, pools);
+    case 'integer':
+      return fc.integer({
+        min: Math.max(js.minimum ?? -1000, -1_000_000),
+        max: Math.min(js.maximum ?? 1000, 1_000_000),
+      });
+    case 'number':
+      return fc.double({
+        min: Math.max(js.minimum ?? -1000, -1_000_000),
+        max: Math.min(js.maximum ?? 1000, 1_000_000),
+        noNaN: true,
+        noDefaultInfinity: true,
+      });
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    case 'array':
+      return fc.array(fromSchema(js.items, pools, depth + 1), {
+        minLength: js.minItems ?? 0,
+        maxLength: Math.max(js.minItems ?? 0, Math.min(js.maxItems ?? 3, 3)),
+      });
+    case 'object': {
+      const properties: Record<string, JsonSchema> = js.properties ?? {};
+      const required = new Set<string>(js.required ?? []);
+      const fields = Object.fromEntries(
+        Object.entries(properties).map(([key, value]) => [
+          key,
+          fromSchema(value, poolFor(key, pools), depth + 1),
+        ]),
+      );
+      const record = fc.record(fields, { requiredKeys: Object.keys(fields).filter((k) => required.has(k)) });
+      if (js.additionalProperties && typeof js.additionalProperties === 'object') {
+        return fc
+          .tuple(
+            record,
+            fc.dictionary(
+              fc.string({ minLength: 1, maxLength: 8 }),
+              fromSchema(js.additionalProperties, pools, depth + 1),
+              {
+                maxKeys: 3,
+              },
+            ),
+          )
+          .map(([a, b]) => ({ ...b, ...a }));
+      }
+      return record;
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
+  }
+}
+
+function stringArb(js: JsonSchema, pools: Pools): fc.Arbitrary<string> {
+  if (js.format === 'email') return fc.emailAddress();
+  if (js.format === 'uri' || js.format === 'url') return fc.webUrl();
+  if (js.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+  if (typeof js.pattern === 'string') {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(js.pattern);
+    } catch {
+      return fc.string({ maxLength: 20 });
+    }
+    const matching = fc.stringMatching(pattern).filter((s) => s.length <= 2000);
+    // Mostly real ids (those the field's rules allow), so that requests reach past the lookups to the writes they
+    // guard: a refusal after a write would otherwise go unseen.
+    const fitting = pools.ids.filter(
+      (id) => pattern.test(id) && id.length >= (js.minLength ?? 0) && id.length <= (js.maxLength ?? Infinity),
+    );
+    if (fitting.length > 0) {
+      return fc.oneof(
+        { arbitrary: fc.constantFrom(...fitting), weight: 3 },
+        { arbitrary: matching, weight: 1 },
+      );
+    }
+    return matching;
+  }
+  const minLength = js.minLength ?? 0;
+  const maxLength = Math.max(minLength, Math.min(js.maxLength ?? 40, 40));
+  const text = fc.string({ minLength, maxLength });
+  return pools.ids.length > 0 && minLength <= 24 && maxLength >= 24
+    ? fc.oneof(text, fc.constantFrom(...pools.ids))
+    : text;
+}
+
+/** Nests a value `depth` objects (or arrays) deep. */
+const nest = (depth: number, asArray: boolean): unknown => {
+  let value: unknown = 'deep';
+  for (let i = 0; i < depth; i++) value = asArray ? [value] : { a: value };
+  return value;
+};
+
+/** Values that a careful service refuses (or treats as plain data), whatever field they land in. */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom<unknown>(
+    { $gt: '' },
+    { $ne: null },
+    { $where: 'sleep(1000) || true' },
+    { $regex: '.*' },
+    { $in: ['a', 'b'] },
+    { $expr: { $eq: [1, 1] } },
+    '$gt',
+    '$where',
+    '__proto__',
+    'constructor',
+    'not-an-id',
+    'aaaaaaaaaaaaaaaaaaaaaaaz',
+    'aaaaaaaaaaaaaaaaaaaaaaaa',
+    '000000000000000000000000',
+    '../../../etc/passwd',
+    '<script>alert(1)</script>',
+    "'; DROP TABLE users; --",
+    '\ud800',
+    '',
+    ' ',
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1e308,
+    -1e308,
+    Number.MAX_SAFE_INTEGER + 2,
+    0.5,
+    [],
+    {},
+    [null],
+    { toString: 'x', valueOf: 'y' },
+  ),
+  fc.integer({ min: 1000, max: 200_000 }).map((n) => 'x'.repeat(n)),
+  fc.string({ maxLength: 20 }).map((s) => `${s}\u0000${s}`),
+  fc.integer({ min: 20, max: 3000 }).chain((depth) => fc.boolean().map((asArray) => nest(depth, asArray))),
+  fc.array(fc.string({ maxLength: 5 }), { minLength: 1000, maxLength: 5000 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+
+const HOSTILE_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  '$where',
+  '$gt',
+  'token',
+  'role',
+  'status',
+  '_id',
+  'a.b',
+];
+
+/** JSON text for a value; an own `__proto__` key survives (JSON.stringify keeps own properties). */
+const setOwn = (target: Record<string, unknown>, key: string, value: unknown) =>
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** Changes one field (existing or new) of a valid-shaped object to a hostile value, at any depth of its tree. */
+const mutate = (valid: unknown, path: number, key: string, value: unknown): unknown => {
+  if (!valid || typeof valid !== 'object' || Array.isArray(valid)) return value;
+  const copy: Record<string, unknown> = { ...(valid as Record<string, unknown>) };
+  const keys = Object.keys(copy);
+  const nestedKeys = keys.filter((k) => copy[k] && typeof copy[k] === 'object' && !Array.isArray(copy[k]));
+  if (nestedKeys.length > 0 && path % 3 === 0) {
+    const k = nestedKeys[path % nestedKeys.length] as string;
+    setOwn(copy, k, mutate(copy[k], Math.floor(path / 3), key, value));
+    return copy;
+  }
+  // Mostly an existing field (the rest of the request stays valid, so the refusal is this field's), else a new key.
+  const target = keys.length > 0 && path % 4 !== 0 ? (keys[path % keys.length] as string) : key;
+  setOwn(copy, target, value);
+  return copy;
+};
+
+const RAW_BODIES = [
+  '{"a":',
+  'not json',
+  '\u0000',
+  '[[[[[[[[[[',
+  '{"__proto__":{"role":"admin","isAdmin":true},"constructor":{"prototype":{"role":"admin"}}}',
+  '{"token":{"$ne":null}}',
+  `{"a":"${'\\u0000'.repeat(10)}"}`,
+  '"just a string"',
+  '12345678901234567890',
+  'null',
+];
+
+const QUERY_HOSTILE = [
+  'page=-1&limit=-1',
+  'page=0&limit=0',
+  'page=1e20&limit=1e20',
+  'page=9007199254740993&limit=9007199254740993',
+  'page=abc&limit=xyz',
+  'page=1&page=2&limit=5&limit=6',
+  'page[$gt]=1&limit[$gt]=1',
+  'page[__proto__][x]=1',
+  '__proto__[role]=admin&constructor[prototype][role]=admin',
+  'id[$ne]=x&view[$gt]=',
+  'id=%00&view=%00',
+  `email=${'x'.repeat(10_000)}`,
+  'qlid[$ne]=x&a=1',
+  'limit=100000000&page=1',
+  'page=1.5&limit=2.5',
+  'w=99999',
+  't[$ne]=1',
+];
+
+const PATH_HOSTILE = [
+  '%24gt',
+  '%00',
+  '__proto__',
+  'constructor',
+  'x'.repeat(5000),
+  '%E0%A4%A',
+  '%2e%2e',
+  '..%2F..%2Fetc',
+  'aaaaaaaaaaaaaaaaaaaaaaaz',
+  '000000000000000000000000',
+  '%7B%22%24gt%22%3A%22%22%7D',
+  '-1',
+  'null',
+];
+
+const encodeQuery = (value: unknown): string => {
+  if (!value || typeof value !== 'object') return '';
+  return Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .map(
+      ([k, v]) =>
+        `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`,
+    )
+    .join('&');
+};
+
+const paramNames = (path: string) => [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1] as string);
+
+/**
+ * Requests for one route: valid-shaped from its contract, or hostile in its body, its query, its path parameters
+ * or its encoding. `allowIds` are the ids its path parameters may address (the fixture keeps some objects away from
+ * the admin write routes).
+ */
+export function requestArb(route: RouteContract, pools: Pools): fc.Arbitrary<FuzzRequest> {
+  const params = jsonSchemaOf(route.params);
+  const query = jsonSchemaOf(route.query);
+  const body = jsonSchemaOf(route.body);
+  const names = paramNames(route.path);
+  const validParam = (name: string) => {
+    const schema = params?.properties?.[name] as JsonSchema | undefined;
+    const pool = poolFor(/\/template\//.test(route.path) ? 'template' : name, pools);
+    const fromContract = schema ? stringArb(schema, pool) : fc.string({ minLength: 1, maxLength: 30 });
+    return fc.oneof(fromContract, pool.ids.length > 0 ? fc.constantFrom(...pool.ids) : fromContract);
+  };
+  const paramArb = (hostile: boolean) =>
+    fc.tuple(
+      ...names.map((name) =>
+        hostile
+          ? fc.oneof(fc.constantFrom(...PATH_HOSTILE), validParam(name).map(encodeURIComponent))
+          : validParam(name).map(encodeURIComponent),
+      ),
+    );
+  const validQuery = query ? fromSchema(query, pools).map(encodeQuery) : fc.constant('');
+  const validBody = body ? fromSchema(body, pools) : fc.constant({});
+  const hasBody = route.method !== 'GET';
+
+  const build = (
+    kind: string,
+    segments: string[],
+    qs: string,
+    payload: { raw?: string; value?: unknown },
+    headers: Record<string, string> = {},
+  ): FuzzRequest => {
+    let i = 0;
+    const path = route.path.replace(/:[A-Za-z]+/g, () => segments[i++] ?? 'x');
+    const raw = payload.raw ?? (payload.value === undefined ? undefined : JSON.stringify(payload.value));
+    return {
+      method: route.method,
+      path: qs ? `${path}?${qs}` : path,
+      ...(hasBody && raw !== undefined ? { body: raw } : {}),
+      headers: hasBody && raw !== undefined ? { 'content-type': 'application/json', ...headers } : headers,
+      kind,
+    };
+  };
+
+  const valid = fc
+    .tuple(paramArb(false), validQuery, validBody)
+    .map(([p, q, b]) => build('valid', p, q, { value: b }));
+  const hostileField = fc
+    .tuple(paramArb(false), validQuery, validBody, fc.nat(), fc.constantFrom(...HOSTILE_KEYS), hostileValue)
+    .map(([p, q, b, at, key, value]) => build('hostile-field', p, q, { value: mutate(b, at, key, value) }));
+  const hostileBody = fc
+    .tuple(
+      paramArb(false),
+      validQuery,
+      fc.oneof(
+        hostileValue.map((value) => ({ value })),
+        fc.constantFrom(...RAW_BODIES).map((raw) => ({ raw })),
+      ),
+    )
+    .map(([p, q, payload]) => build('hostile-body', p, q, payload));
+  const hostileQuery = fc
+    .tuple(paramArb(false), fc.constantFrom(...QUERY_HOSTILE), validBody)
+    .map(([p, q, b]) => build('hostile-query', p, q, { value: b }));
+  const hostilePath = fc
+    .tuple(paramArb(true), validQuery, validBody)
+    .map(([p, q, b]) => build('hostile-path', p, q, { value: b }));
+  const hostileEncoding = fc
+    .tuple(
+      paramArb(false),
+      validQuery,
+      validBody,
+      fc.constantFrom<Record<string, string>>(
+        { 'content-encoding': 'gzip' },
+        { 'content-encoding': 'deflate' },
+        { 'content-encoding': 'br' },
+        { 'content-encoding': 'x-unknown' },
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        { 'content-type': 'text/plain' },
+        { 'content-type': 'application/json; charset=utf-16' },
+        { 'content-type': 'multipart/form-data; boundary=x' },
+      ),
+    )
+    .map(([p, q, b, headers]) =>
+      build(`hostile-encoding ${Object.values(headers)[0]}`, p, q, { value: b }, headers),
+    );
+
+  const hostile =
+    names.length > 0
+      ? [hostileField, hostileBody, hostileQuery, hostilePath, hostileEncoding]
+      : [hostileField, hostileBody, hostileQuery, hostileEncoding];
+  return fc.oneof(
+    { arbitrary: valid, weight: 3 },
+    ...hostile.map((arbitrary) => ({ arbitrary, weight: arbitrary === hostileField ? 2 : 1 })),
+  );
+}
