@@ -2,7 +2,7 @@
 // scheduler of the standalone process (started in-process, its own data directory).
 //   npm run bench:reminders -- --readers 1000        (npm run bench runs it too, with --readers 100000 by default)
 // Target (issue 11): 100,000 readers in <= 30 s with resident memory <= 300 MB.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,22 @@ export async function seedDueReaders(app: Standalone, count: number): Promise<vo
   }
 }
 
+/** A CPU profile of the slot run alone (REMINDER_BENCH_PROFILE=<file.cpuprofile>): the seeding is left out. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 export interface ReminderMeasurement {
   readers: number;
   sent: number;
@@ -97,10 +113,12 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 100);
+    const profile = process.env.REMINDER_BENCH_PROFILE ? await startProfile() : null;
     const started = performance.now();
     const reports = await app.reminders.runDue();
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
+    if (profile) await profile.stop(process.env.REMINDER_BENCH_PROFILE as string);
     const sent = reports.reduce((n, r) => n + r.sent, 0);
     const peakRssMb = Math.round(peak / 1024 / 1024);
     return {

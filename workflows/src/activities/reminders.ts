@@ -12,7 +12,13 @@ import type {
 import { type Logger, type MailSender, sendIdOf, signTracking, type WhatsAppSender } from '@nudge/platform';
 import type { z } from 'zod';
 import { chooseSubject, type SubjectStats } from '../bandit';
-import { paragraphsOf, type ReminderEmailModel, renderReminderEmail, whatsappText } from '../email';
+import {
+  createReminderRenderer,
+  paragraphsOf,
+  type ReminderEmailModel,
+  reminderFirstname,
+  whatsappText,
+} from '../email';
 import type { InternalCall } from './internal-client';
 
 export interface ReminderDeps {
@@ -51,6 +57,7 @@ type StatsResponse = {
 export function createReminderActivities(deps: ReminderDeps) {
   const base = deps.publicUrl.replace(/\/$/, '');
   const random = deps.random ?? Math.random;
+  const renderReminder = createReminderRenderer();
 
   async function dueReaders(input: { at: string; cursor?: string | null; limit: number }) {
     const res = await deps.call<z.infer<typeof DueReadersResponse>>('auth', '/internal/reminders/due', {
@@ -178,7 +185,7 @@ export function createReminderActivities(deps: ReminderDeps) {
           const unsubscribePage = `/unsubscribe/${encodeURIComponent(link.unsubscribe)}`;
           const model: ReminderEmailModel = {
             settings,
-            firstname: reader.firstname,
+            firstname: reminderFirstname(reader.firstname),
             heading: post.template.heading,
             paragraphs: paragraphsOf(post.template.locked ? post.template.preview : post.template.body),
             locked: post.template.locked === true,
@@ -204,7 +211,7 @@ export function createReminderActivities(deps: ReminderDeps) {
             unsubscribeUrl: tracked('unsubscribe', unsubscribePage),
             openPixelUrl: `${base}/api/reminder/open/${signTracking(deps.trackingSecret, facts)}`,
           };
-          const { html, text } = await renderReminderEmail(model);
+          const { html, text } = await renderReminder(model);
           await deps.mail.send({
             to: reader.email,
             subject: subjectLine,
