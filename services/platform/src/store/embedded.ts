@@ -426,6 +426,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const tree = (index as unknown as { tree: { tree: IndexNode } }).tree.tree;
     const within = boundsMatcher(tree, range);
     /** In-order (or reverse) walk of the keys within the range; false once the page is full or given up. */
+    const giveUp = () => {
+      givenUp = true;
+      return false;
+    };
     const walk = (node: IndexNode | null | undefined): boolean => {
       if (!node || !Object.hasOwn(node, 'key')) return true;
       const [first, second] = dir === 1 ? [node.left, node.right] : [node.right, node.left];
@@ -434,9 +438,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       if (goFirst && !walk(first)) return false;
       if (goFirst && goSecond) {
         // A key of another type (or an array value): its order is nedb's, not MongoDB's; the general path decides.
-        if (typeof node.key !== type) return !(givenUp = true);
+        if (typeof node.key !== type) return giveUp();
         for (const doc of node.data) {
-          if (++visited > budget || doc[field] !== node.key) return !(givenUp = true);
+          if (++visited > budget || doc[field] !== node.key) return giveUp();
           if (predicate(doc)) found.push(doc);
           if (found.length >= want) return false;
         }
