@@ -453,14 +453,6 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   /** The stored documents matching the predicate, sorted, skipped and limited (not copies: never hand them out). */
   private matchingStored(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
-    const t0 = performance.now();
-    try { return this.matchingStored2(filter, predicate, opts); } finally {
-      const g = globalThis as any; g.__ms ??= new Map(); const k = this.name + ' ' + JSON.stringify(Object.keys(filter ?? {})) + JSON.stringify(opts.sort ?? {});
-      const e = g.__ms.get(k) ?? [0, 0, 0]; e[0] += performance.now() - t0; e[1] += 1;  g.__ms.set(k, e);
-      if (!g.__hooked) { g.__hooked = true; process.on('exit', () => { for (const [k, v] of [...g.__ms].sort((a: any, b: any) => b[1][0] - a[1][0]).slice(0, 25)) console.error(v[0].toFixed(0).padStart(7), 'ms', String(v[1]).padStart(7), 'calls', k, 'avgsize', (v[2]/v[1]).toFixed(0)); }); }
-    }
-  }
-  private matchingStored2(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
     const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
     const start = opts.skip ?? 0;
     const limit = opts.limit ?? 0;
