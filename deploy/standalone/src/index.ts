@@ -18,7 +18,7 @@ import {
   listen,
   loadConfig,
   openEventBus,
-  openOutboxStore,
+  openDevOutbox,
 } from '@nudge/platform';
 import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
 import { type EmbeddedReminders, startEmbeddedReminders } from '@nudge/workflows';
@@ -69,8 +69,8 @@ export async function startStandalone(
   await writeFile(lockFile, String(process.pid));
 
   const { bus, close: closeBus } = await openEventBus(config, log);
-  const outboxStore = await openOutboxStore(config);
-  const messaging = createMessaging(config, outboxStore);
+  const outboxFiles = await openDevOutbox(config);
+  const messaging = createMessaging(config, outboxFiles.outbox);
 
   const running: { name: BuiltService; service: Running; server: Server }[] = [];
   const serviceUrls = {} as Record<BuiltService, string>;
@@ -102,7 +102,7 @@ export async function startStandalone(
   } catch (err) {
     await stopServices();
     await closeBus();
-    await outboxStore.close();
+    await outboxFiles.close();
     await rm(lockFile, { force: true });
     throw err;
   }
@@ -153,7 +153,7 @@ export async function startStandalone(
       await closeServer(gateway.server);
       await stopServices();
       await closeBus();
-      await outboxStore.close();
+      await outboxFiles.close();
       await rm(lockFile, { force: true });
     },
   };

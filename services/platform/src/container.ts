@@ -10,7 +10,7 @@ import {
   listen,
   type Messaging,
   openEventBus,
-  openOutboxStore,
+  openDevOutbox,
 } from './runtime';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
@@ -64,13 +64,13 @@ export function runServiceContainer(
     const { bus, close: closeBus } = await openEventBus(config, log);
     // A transport left on capture (say WhatsApp without Twilio credentials) keeps its messages in a store of its own.
     const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
-    const outboxStore = capture ? await openOutboxStore(config) : undefined;
+    const outboxStore = capture ? await openDevOutbox(config) : undefined;
     if (capture) log.warn('a message transport is set to capture: those messages are stored, not sent');
     const booted = await boot({
       config,
       bus,
       log,
-      messaging: createMessaging(config, outboxStore),
+      messaging: createMessaging(config, outboxStore?.outbox),
       serviceUrls: serviceUrlsOf(config),
     });
     const outer = express();

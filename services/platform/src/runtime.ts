@@ -13,6 +13,7 @@ import {
   captureMail,
   captureWhatsApp,
   createDevOutbox,
+  openFileOutbox,
   createSmtpMailSender,
   createTwilioWhatsAppSender,
   type DevOutbox,
@@ -158,8 +159,13 @@ export interface Messaging {
   outbox?: DevOutbox;
 }
 
-export function createMessaging(config: Config, outboxStore?: DocumentStore): Messaging {
-  const outbox = outboxStore ? createDevOutbox(outboxStore) : undefined;
+/** The capture outbox: a DevOutbox (the standalone's files, openDevOutbox), or a document store to keep it in. */
+export function createMessaging(config: Config, outboxStore?: DocumentStore | DevOutbox): Messaging {
+  const outbox = !outboxStore
+    ? undefined
+    : 'record' in outboxStore
+      ? outboxStore
+      : createDevOutbox(outboxStore);
   const needOutbox = () => {
     if (!outbox) throw new Error('capture transports need the dev outbox store');
     return outbox;
@@ -198,6 +204,19 @@ export async function closeServer(server: Server): Promise<void> {
 }
 
 /** Where captured messages are kept: DATA_DIR/outbox embedded, or its own database on MongoDB. */
+/**
+ * The dev outbox of a process: with the embedded store, append-only files under DATA_DIR/outbox (bodies stay on
+ * disk, so 100,000 reminders fit); with MongoDB, a collection of the outbox database.
+ */
+export async function openDevOutbox(config: Config): Promise<{ outbox: DevOutbox; close(): Promise<void> }> {
+  if (config.DOCUMENT_STORE === 'embedded') {
+    const outbox = await openFileOutbox(join(config.DATA_DIR, 'outbox'));
+    return { outbox, close: () => outbox.close() };
+  }
+  const store = await openOutboxStore(config);
+  return { outbox: createDevOutbox(store), close: () => store.close() };
+}
+
 export function openOutboxStore(config: Config): Promise<DocumentStore> {
   return createDocumentStore({
     kind: config.DOCUMENT_STORE,
