@@ -102,12 +102,14 @@ const PAGE = 100;
 type StoreShared = {
   serialPublish: ReturnType<typeof createSerial>;
   wakers: Set<(topics: Set<string>) => void>;
+  /** The topic whose offsets are counted but whose messages are not inserted yet (a publish in progress). */
+  publishing: Set<string>;
 };
 const sharedByStore = new WeakMap<DocumentStore, StoreShared>();
 const sharedFor = (store: DocumentStore): StoreShared => {
   let shared = sharedByStore.get(store);
   if (!shared) {
-    shared = { serialPublish: createSerial(), wakers: new Set() };
+    shared = { serialPublish: createSerial(), wakers: new Set(), publishing: new Set() };
     sharedByStore.set(store, shared);
   }
   return shared;
@@ -205,14 +207,19 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
      * Up to `limit` messages of the topic after offset `after`, in offset order. The topic's counter says how far
      * the offsets go: a caught-up consumer's poll costs one key lookup, and a page is read by its keys
      * (`<topic>:<offset>`), however long the other topics' logs are. Offsets a failed publish left out are
-     * skipped as before: when none of the keys is there, the page is read by the offset range.
+     * skipped as before: when none of the keys is there and no publish is inserting them, the page is read by
+     * the offset range.
      */
     private async after(after: number, limit: number): Promise<LogDoc[]> {
       const head = (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
       if (head <= after) return [];
-      const ids = Array.from({ length: Math.min(limit, head - after) }, (_, i) => `${this.topic}:${after + 1 + i}`);
+      const ids = Array.from(
+        { length: Math.min(limit, head - after) },
+        (_, i) => `${this.topic}:${after + 1 + i}`,
+      );
       const page = await messages.find({ _id: { $in: ids } }, { sort: { offset: 1 } });
-      if (page.length > 0) return page;
+      // None there yet: a publish is inserting them (it wakes this consumer when done), or a failed one left a gap.
+      if (page.length > 0 || shared.publishing.has(this.topic)) return page;
       return messages.find({ topic: this.topic, offset: { $gt: after } }, { sort: { offset: 1 }, limit });
     }
 
@@ -401,25 +408,30 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     await shared.serialPublish(async () => {
       const publishedAt = new Date().toISOString();
       for (const [topic, list] of byTopic) {
-        const counter = await counters.findOneAndUpdate(
-          { _id: `offset:${topic}` },
-          { $inc: { value: list.length } },
-          { upsert: true },
-        );
-        if (!counter || typeof counter.value !== 'number')
-          throw new Error('in-process bus: the offset counter did not advance');
-        const first = counter.value - list.length + 1;
-        await messages.insertMany(
-          list.map((m, i) => ({
-            _id: `${topic}:${first + i}`,
-            topic,
-            offset: first + i,
-            key: m.key,
-            value: m.value,
-            headers: JSON.stringify(m.headers),
-            publishedAt,
-          })),
-        );
+        shared.publishing.add(topic);
+        try {
+          const counter = await counters.findOneAndUpdate(
+            { _id: `offset:${topic}` },
+            { $inc: { value: list.length } },
+            { upsert: true },
+          );
+          if (!counter || typeof counter.value !== 'number')
+            throw new Error('in-process bus: the offset counter did not advance');
+          const first = counter.value - list.length + 1;
+          await messages.insertMany(
+            list.map((m, i) => ({
+              _id: `${topic}:${first + i}`,
+              topic,
+              offset: first + i,
+              key: m.key,
+              value: m.value,
+              headers: JSON.stringify(m.headers),
+              publishedAt,
+            })),
+          );
+        } finally {
+          shared.publishing.delete(topic);
+        }
       }
     });
     const topics = new Set(byTopic.keys());
