@@ -10,6 +10,7 @@ import type {
   SendsRecordedResponse,
 } from '@nudge/contracts';
 import { type Logger, type MailSender, sendIdOf, signTracking, type WhatsAppSender } from '@nudge/platform';
+import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { chooseSubject, type SubjectStats } from '../bandit';
 import {
@@ -48,6 +49,9 @@ export interface BatchResult {
 }
 
 type Sent = ReminderEventData<'ReminderSent'>;
+
+/** Messages of a batch handed to the transport at once. */
+const DELIVERY_CONCURRENCY = 32;
 type Send = { reader: DueReader; channel: 'email' | 'whatsapp'; sendId: string };
 type StatsResponse = {
   templates?: Record<string, { subjects?: Record<string, SubjectStats> }>;
@@ -146,13 +150,13 @@ export function createReminderActivities(deps: ReminderDeps) {
     const stats = templateIds.length > 0 ? await subjectStats(templateIds) : null;
 
     const delivered: Sent[] = [];
-    for (const send of todo) {
+    const deliver = async (send: Send) => {
       const { reader, channel, sendId } = send;
       const post = posts[reader.userId];
       const link = links[reader.userId];
       if (!post || !link) {
         result.nothing += 1;
-        continue;
+        return;
       }
       const subject = chooseSubject(
         post.subjects,
@@ -227,7 +231,7 @@ export function createReminderActivities(deps: ReminderDeps) {
       } catch (err) {
         deps.log.warn({ err, sendId, channel }, 'reminder delivery failed; not recorded, a retry sends it');
         result.failed += 1;
-        continue;
+        return;
       }
       delivered.push({
         ...facts,
@@ -238,7 +242,10 @@ export function createReminderActivities(deps: ReminderDeps) {
         locked: post.template.locked === true,
         sentAt: deps.clock().toISOString(),
       });
-    }
+    };
+    // Bounded concurrency: the transport groups the writes of messages handed over together (the outbox files).
+    const limit = pLimit(DELIVERY_CONCURRENCY);
+    await Promise.all(todo.map((send) => limit(() => deliver(send))));
     if (delivered.length > 0) {
       // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
       const res = await deps.call<z.infer<typeof RecordSendsResponse>>(
