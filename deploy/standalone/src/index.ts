@@ -17,8 +17,8 @@ import {
   isEmbedded,
   listen,
   loadConfig,
-  openEventBus,
   openDevOutbox,
+  openEventBus,
 } from '@nudge/platform';
 import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
 import { type EmbeddedReminders, startEmbeddedReminders } from '@nudge/workflows';

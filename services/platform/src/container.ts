@@ -4,14 +4,7 @@ import type { Logger } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config';
 import type { EventBus } from './events/types';
 import { createLogger } from './logger';
-import {
-  closeServer,
-  createMessaging,
-  listen,
-  type Messaging,
-  openEventBus,
-  openDevOutbox,
-} from './runtime';
+import { closeServer, createMessaging, listen, type Messaging, openDevOutbox, openEventBus } from './runtime';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
 export interface ServiceBootOptions {

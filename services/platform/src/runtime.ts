@@ -13,11 +13,11 @@ import {
   captureMail,
   captureWhatsApp,
   createDevOutbox,
-  openFileOutbox,
   createSmtpMailSender,
   createTwilioWhatsAppSender,
   type DevOutbox,
   type MailSender,
+  openFileOutbox,
   type WhatsAppSender,
 } from './messaging';
 import { loadOrCreateSecret } from './secrets';
