@@ -2,7 +2,7 @@
 // scheduler of the standalone process (started in-process, its own data directory).
 //   npm run bench:reminders -- --readers 1000        (npm run bench runs it too, with --readers 100000 by default)
 // Target (issue 11): 100,000 readers in <= 30 s with resident memory <= 300 MB.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,10 +79,28 @@ export async function seedDueReaders(app: Standalone, count: number): Promise<vo
   }
 }
 
+/** A CPU profile of the slot run alone (REMINDER_BENCH_PROFILE=<file.cpuprofile>): the seeding is left out. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await session.post('Profiler.stop');
+      await writeFile(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 export interface ReminderMeasurement {
   readers: number;
   sent: number;
   seconds: number;
+  /** Resident memory once the readers are in (before the slot): what the services hold for them. */
+  seededRssMb: number;
   peakRssMb: number;
   withinTarget: boolean;
 }
@@ -93,20 +111,24 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
   const app = await startStandalone(standaloneEnv(dataDir), { clock: SLOT_CLOCK });
   try {
     await seedDueReaders(app, readers);
+    const seededRssMb = Math.round(process.memoryUsage().rss / 1024 / 1024);
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 100);
+    const profile = process.env.REMINDER_BENCH_PROFILE ? await startProfile() : null;
     const started = performance.now();
     const reports = await app.reminders.runDue();
     const seconds = (performance.now() - started) / 1000;
     clearInterval(sampler);
+    if (profile) await profile.stop(process.env.REMINDER_BENCH_PROFILE as string);
     const sent = reports.reduce((n, r) => n + r.sent, 0);
     const peakRssMb = Math.round(peak / 1024 / 1024);
     return {
       readers,
       sent,
       seconds: Math.round(seconds * 10) / 10,
+      seededRssMb,
       peakRssMb,
       withinTarget: seconds <= REMINDER_TARGET.seconds && peakRssMb <= REMINDER_TARGET.rssMb,
     };
@@ -120,7 +142,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { readers: { type: 'string', default: '100000' } } });
   const m = await measureReminders(Number(values.readers));
   console.log(
-    `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s, peak RSS ${m.peakRssMb} MB ` +
+    `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s (${Math.round(m.sent / m.seconds)}/s), ` +
+      `RSS ${m.seededRssMb} MB after seeding, peak ${m.peakRssMb} MB ` +
       (m.readers >= 100_000
         ? `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB: ${m.withinTarget ? 'met' : 'NOT met'})`
         : `(the target, ${REMINDER_TARGET.seconds} s and ${REMINDER_TARGET.rssMb} MB, applies at 100,000 readers)`),

@@ -17,8 +17,8 @@ import {
   isEmbedded,
   listen,
   loadConfig,
+  openDevOutbox,
   openEventBus,
-  openOutboxStore,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
@@ -78,8 +78,8 @@ export async function startStandalone(
   await writeFile(lockFile, String(process.pid));
 
   const { bus, close: closeBus } = await openEventBus(config, log);
-  const outboxStore = await openOutboxStore(config);
-  const messaging = createMessaging(config, outboxStore);
+  const outboxFiles = await openDevOutbox(config);
+  const messaging = createMessaging(config, outboxFiles.outbox);
 
   const running: { name: BuiltService; service: Running; server: Server }[] = [];
   const serviceUrls = {} as Record<BuiltService, string>;
@@ -113,7 +113,7 @@ export async function startStandalone(
   } catch (err) {
     await stopServices();
     await closeBus();
-    await outboxStore.close();
+    await outboxFiles.close();
     await rm(lockFile, { force: true });
     throw err;
   }
@@ -171,7 +171,7 @@ export async function startStandalone(
       await reminders.close();
       await stopServices();
       await closeBus();
-      await outboxStore.close();
+      await outboxFiles.close();
       await metrics.close();
       await rm(lockFile, { force: true });
     },

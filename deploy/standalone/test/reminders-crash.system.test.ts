@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openFileOutbox } from '@nudge/platform';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Crash in the middle of a slot: the standalone process sending a slot of 5,000 due readers is killed with
@@ -31,16 +32,19 @@ function start(phase: string): { proc: ChildProcess; lines: string[]; exited: Pr
   return { proc, lines, exited };
 }
 
-/** The outbox as stored (nedb's append-only file: the last line of an _id wins). */
+/** The outbox as stored (its files, read while the process may be writing them): reminder e-mails by send key. */
 async function reminderMails() {
-  const file = join(dataDir, 'outbox', 'dev_outbox.db');
-  if (!existsSync(file)) return new Map<string, { to: string; idempotencyKey?: string }>();
+  const dir = join(dataDir, 'outbox');
   const docs = new Map<string, { to: string; idempotencyKey?: string }>();
-  for (const line of (await readFile(file, 'utf8')).split('\n')) {
-    if (!line.trim()) continue;
-    const doc = JSON.parse(line);
-    if (doc.$$deleted) docs.delete(doc._id);
-    else if (doc._id && doc.idempotencyKey) docs.set(doc._id, doc);
+  if (!existsSync(join(dir, 'index.bin'))) return docs;
+  const outbox = await openFileOutbox(dir);
+  try {
+    for (const mail of await outbox.list(outbox.count(), 0)) {
+      expect(mail.idempotencyKey === undefined || !docs.has(mail.idempotencyKey)).toBe(true);
+      if (mail.idempotencyKey) docs.set(mail.idempotencyKey, mail);
+    }
+  } finally {
+    await outbox.close();
   }
   return docs;
 }

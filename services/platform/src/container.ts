@@ -5,14 +5,7 @@ import { type Config, ConfigError, loadConfig } from './config';
 import type { EventBus } from './events/types';
 import { createLogger } from './logger';
 import { startMetricsServer } from './metrics';
-import {
-  createMessaging,
-  drainServer,
-  listen,
-  type Messaging,
-  openEventBus,
-  openOutboxStore,
-} from './runtime';
+import { createMessaging, drainServer, listen, type Messaging, openDevOutbox, openEventBus } from './runtime';
 import { startTracing } from './tracing';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
@@ -67,13 +60,13 @@ export function runServiceContainer(
     const { bus, close: closeBus } = await openEventBus(config, log);
     // A transport left on capture (say WhatsApp without Twilio credentials) keeps its messages in a store of its own.
     const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
-    const outboxStore = capture ? await openOutboxStore(config) : undefined;
+    const outboxStore = capture ? await openDevOutbox(config) : undefined;
     if (capture) log.warn('a message transport is set to capture: those messages are stored, not sent');
     const booted = await boot({
       config,
       bus,
       log,
-      messaging: createMessaging(config, outboxStore),
+      messaging: createMessaging(config, outboxStore?.outbox),
       serviceUrls: serviceUrlsOf(config),
     });
     const outer = express();

@@ -18,6 +18,7 @@ import {
   createTwilioWhatsAppSender,
   type DevOutbox,
   type MailSender,
+  openFileOutbox,
   type WhatsAppSender,
 } from './messaging';
 import { processMetrics } from './metrics';
@@ -201,8 +202,13 @@ export interface Messaging {
   outbox?: DevOutbox;
 }
 
-export function createMessaging(config: Config, outboxStore?: DocumentStore): Messaging {
-  const outbox = outboxStore ? createDevOutbox(outboxStore) : undefined;
+/** The capture outbox: a DevOutbox (the standalone's files, openDevOutbox), or a document store to keep it in. */
+export function createMessaging(config: Config, outboxStore?: DocumentStore | DevOutbox): Messaging {
+  const outbox = !outboxStore
+    ? undefined
+    : 'record' in outboxStore
+      ? outboxStore
+      : createDevOutbox(outboxStore);
   const needOutbox = () => {
     if (!outbox) throw new Error('capture transports need the dev outbox store');
     return outbox;
@@ -283,7 +289,19 @@ export async function drainServer(server: Server, timeoutMs: number): Promise<vo
 
 const IDLE_GRACE_MS = 1_000;
 
-/** Where captured messages are kept: DATA_DIR/outbox embedded, or its own database on MongoDB. */
+/**
+ * The dev outbox of a process: with the embedded store, append-only files under DATA_DIR/outbox (bodies stay on
+ * disk, so 100,000 reminders fit); with MongoDB, a collection of the outbox database.
+ */
+export async function openDevOutbox(config: Config): Promise<{ outbox: DevOutbox; close(): Promise<void> }> {
+  if (config.DOCUMENT_STORE === 'embedded') {
+    const outbox = await openFileOutbox(join(config.DATA_DIR, 'outbox'));
+    return { outbox, close: () => outbox.close() };
+  }
+  const store = await openOutboxStore(config);
+  return { outbox: createDevOutbox(store), close: () => store.close() };
+}
+
 export function openOutboxStore(config: Config): Promise<DocumentStore> {
   return createDocumentStore({
     kind: config.DOCUMENT_STORE,

@@ -17,9 +17,16 @@ import {
   signTracking,
   type WhatsAppSender,
 } from '@nudge/platform';
+import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { chooseSubject, type SubjectStats } from '../bandit';
-import { paragraphsOf, type ReminderEmailModel, renderReminderEmail, whatsappText } from '../email';
+import {
+  createReminderRenderer,
+  paragraphsOf,
+  type ReminderEmailModel,
+  reminderFirstname,
+  whatsappText,
+} from '../email';
 import type { InternalCall } from './internal-client';
 
 export interface ReminderDeps {
@@ -49,6 +56,9 @@ export interface BatchResult {
 }
 
 type Sent = ReminderEventData<'ReminderSent'>;
+
+/** Messages of a batch handed to the transport at once. */
+const DELIVERY_CONCURRENCY = 32;
 type Send = { reader: DueReader; channel: 'email' | 'whatsapp'; sendId: string };
 type StatsResponse = {
   templates?: Record<string, { subjects?: Record<string, SubjectStats> }>;
@@ -58,6 +68,7 @@ type StatsResponse = {
 export function createReminderActivities(deps: ReminderDeps) {
   const base = deps.publicUrl.replace(/\/$/, '');
   const random = deps.random ?? Math.random;
+  const renderReminder = createReminderRenderer();
 
   async function dueReaders(input: { at: string; cursor?: string | null; limit: number }) {
     const res = await deps.call<z.infer<typeof DueReadersResponse>>('auth', '/internal/reminders/due', {
@@ -147,13 +158,13 @@ export function createReminderActivities(deps: ReminderDeps) {
 
     const delivered: Sent[] = [];
     const metrics = processMetrics();
-    for (const send of todo) {
+    const deliver = async (send: Send) => {
       const { reader, channel, sendId } = send;
       const post = posts[reader.userId];
       const link = links[reader.userId];
       if (!post || !link) {
         result.nothing += 1;
-        continue;
+        return;
       }
       const subject = chooseSubject(
         post.subjects,
@@ -186,7 +197,7 @@ export function createReminderActivities(deps: ReminderDeps) {
           const unsubscribePage = `/unsubscribe/${encodeURIComponent(link.unsubscribe)}`;
           const model: ReminderEmailModel = {
             settings,
-            firstname: reader.firstname,
+            firstname: reminderFirstname(reader.firstname),
             heading: post.template.heading,
             paragraphs: paragraphsOf(post.template.locked ? post.template.preview : post.template.body),
             locked: post.template.locked === true,
@@ -212,7 +223,7 @@ export function createReminderActivities(deps: ReminderDeps) {
             unsubscribeUrl: tracked('unsubscribe', unsubscribePage),
             openPixelUrl: `${base}/api/reminder/open/${signTracking(deps.trackingSecret, facts)}`,
           };
-          const { html, text } = await renderReminderEmail(model);
+          const { html, text } = await renderReminder(model);
           await deps.mail.send({
             to: reader.email,
             subject: subjectLine,
@@ -229,7 +240,7 @@ export function createReminderActivities(deps: ReminderDeps) {
         deps.log.warn({ err, sendId, channel }, 'reminder delivery failed; not recorded, a retry sends it');
         metrics.reminderFailures.inc({ service: 'workflows', channel });
         result.failed += 1;
-        continue;
+        return;
       }
       metrics.remindersSent.inc({ service: 'workflows', channel });
       delivered.push({
@@ -241,7 +252,10 @@ export function createReminderActivities(deps: ReminderDeps) {
         locked: post.template.locked === true,
         sentAt: deps.clock().toISOString(),
       });
-    }
+    };
+    // Bounded concurrency: the transport groups the writes of messages handed over together (the outbox files).
+    const limit = pLimit(DELIVERY_CONCURRENCY);
+    await Promise.all(todo.map((send) => limit(() => deliver(send))));
     if (delivered.length > 0) {
       // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
       const res = await deps.call<z.infer<typeof RecordSendsResponse>>(

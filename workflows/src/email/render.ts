@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { render, toPlainText } from '@react-email/render';
 import { createElement } from 'react';
 import type { ReminderEmailModel } from './model';
@@ -8,6 +9,73 @@ export async function renderReminderEmail(m: ReminderEmailModel): Promise<{ html
   const html = await render(createElement(ReminderEmail, { m }));
   return { html, text: toPlainText(html) };
 }
+
+/** React's escaping of text and attribute values (react-dom-server escapeTextForBrowser). */
+const HTML_ESCAPES: Record<string, string> = {
+  '"': '&quot;',
+  '&': '&amp;',
+  "'": '&#x27;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+const escapeHtml = (value: string) => value.replace(/["&'<>]/g, (c) => HTML_ESCAPES[c] as string);
+
+/** Distinct e-mail shapes kept rendered (a slot has a few: post x gating x check-in question x settings). */
+const SHAPES_KEPT = 256;
+
+/**
+ * Renders each distinct e-mail once. A reader's e-mail differs from another reader's of the same post only in
+ * its first name and its signed links: those become placeholder tokens, the e-mail with tokens is rendered once
+ * per shape (everything else in the model), and each reader's values are put in its HTML (escaped as React
+ * escapes them) and its text (as they are). The result is the same as renderReminderEmail's for that reader
+ * (test/email-render.unit.test.ts); the first name is normalised by reminderFirstname for both.
+ */
+export function createReminderRenderer(renderShape = renderReminderEmail) {
+  // A random part: no post or name can contain a token by accident.
+  const nonce = randomBytes(6).toString('hex');
+  const tokenPattern = new RegExp(`rmd${nonce}t(\\d+)t`, 'g');
+  const shapes = new Map<string, Promise<{ html: string; text: string }>>();
+
+  return async function renderReminder(m: ReminderEmailModel): Promise<{ html: string; text: string }> {
+    const values: string[] = [];
+    const token = (value: string) => {
+      values.push(value);
+      return `rmd${nonce}t${values.length - 1}t`;
+    };
+    // An empty value changes the shape (no greeting, no upgrade line): kept as it is.
+    const maybe = (value: string) => (value ? token(value) : value);
+    const shape: ReminderEmailModel = {
+      ...m,
+      firstname: maybe(m.firstname),
+      continueUrl: token(m.continueUrl),
+      likeUrl: token(m.likeUrl),
+      upgradeUrl: m.upgradeUrl ? token(m.upgradeUrl) : m.upgradeUrl,
+      recommendations: m.recommendations.map((r) => ({ heading: r.heading, url: token(r.url) })),
+      checkin: m.checkin
+        ? { body: m.checkin.body, answers: m.checkin.answers.map((a) => ({ ...a, url: token(a.url) })) }
+        : null,
+      unsubscribeUrl: token(m.unsubscribeUrl),
+      openPixelUrl: token(m.openPixelUrl),
+    };
+    const key = JSON.stringify(shape).replace(tokenPattern, 't');
+    let rendered = shapes.get(key);
+    if (!rendered) {
+      rendered = renderShape(shape);
+      rendered.catch(() => shapes.delete(key));
+      if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value as string);
+      shapes.set(key, rendered);
+    }
+    const { html, text } = await rendered;
+    // The cached render has the tokens of the reader that first rendered it, numbered the same way.
+    return {
+      html: html.replace(tokenPattern, (_, i: string) => escapeHtml(values[Number(i)] as string)),
+      text: text.replace(tokenPattern, (_, i: string) => values[Number(i)] as string),
+    };
+  };
+}
+
+/** The first name as the e-mail shows it: HTML-to-text collapses white space, so the model holds it collapsed. */
+export const reminderFirstname = (name: string) => name.replace(/\s+/g, ' ').trim();
 
 /** The WhatsApp reminder: subject line, heading, continue-reading link. */
 export function whatsappText(subject: string, heading: string, continueUrl: string): string {

@@ -59,7 +59,8 @@ export function createDueReaders(store: DocumentStore) {
           {
             'notiinfo.time': time,
             timeZone: { $in: group.zones },
-            ...(afterId ? { _id: { $gt: afterId } } : {}),
+            // Always a range on _id (the first page from ''): the store walks the _id index to the page's end.
+            _id: { $gt: afterId },
           },
           { sort: { _id: 1 }, limit: want },
         );

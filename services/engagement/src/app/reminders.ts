@@ -10,9 +10,13 @@ import {
   type ServiceEventStore,
   verifyTracking,
 } from '@nudge/platform';
+import pLimit from 'p-limit';
 import { reminderSendsCollection, reminderStream } from '../events/reminders-projection';
 
 type Sent = ReminderEventData<'ReminderSent'>;
+
+/** Sends of a batch recorded at once. */
+const RECORD_CONCURRENCY = 16;
 
 /**
  * The reminder facts engagement owns: sends (ReminderSent with expectedVersion 0 on `reminder-<sendId>`, so a
@@ -41,20 +45,26 @@ export function createReminders(deps: {
   async function record(batch: Sent[]) {
     let count = 0;
     let duplicates = 0;
-    for (const send of batch) {
-      try {
-        await deps.events.append(
-          reminderStream(send.sendId),
-          0,
-          [{ type: ReminderEvents.ReminderSent.type, data: send }],
-          { actor: 'system' },
-        );
-        count += 1;
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError)) throw err;
-        duplicates += 1;
-      }
-    }
+    // One new stream per send, several at a time: the store groups their writes (each stream's rule is its own).
+    const limit = pLimit(RECORD_CONCURRENCY);
+    await Promise.all(
+      batch.map((send) =>
+        limit(async () => {
+          try {
+            await deps.events.append(
+              reminderStream(send.sendId),
+              0,
+              [{ type: ReminderEvents.ReminderSent.type, data: send }],
+              { actor: 'system' },
+            );
+            count += 1;
+          } catch (err) {
+            if (!(err instanceof ConcurrencyError)) throw err;
+            duplicates += 1;
+          }
+        }),
+      ),
+    );
     return { recorded: count, duplicates };
   }
 

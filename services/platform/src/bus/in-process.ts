@@ -116,12 +116,20 @@ type StoreShared = {
   /** When the last trim of this store's log started (one trim at a time across the store's bus instances). */
   lastTrim: number;
   trimming: boolean;
+  /** The topic whose offsets are counted but whose messages are not inserted yet (a publish in progress). */
+  publishing: Set<string>;
 };
 const sharedByStore = new WeakMap<DocumentStore, StoreShared>();
 const sharedFor = (store: DocumentStore): StoreShared => {
   let shared = sharedByStore.get(store);
   if (!shared) {
-    shared = { serialPublish: createSerial(), wakers: new Set(), lastTrim: Date.now(), trimming: false };
+    shared = {
+      serialPublish: createSerial(),
+      wakers: new Set(),
+      lastTrim: Date.now(),
+      trimming: false,
+      publishing: new Set(),
+    };
     sharedByStore.set(store, shared);
   }
   return shared;
@@ -262,6 +270,26 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       });
     }
 
+    /**
+     * Up to `limit` messages of the topic after offset `after`, in offset order. The topic's counter says how far
+     * the offsets go: a caught-up consumer's poll costs one key lookup, and a page is read by its keys
+     * (`<topic>:<offset>`), however long the other topics' logs are. Offsets a failed publish left out are
+     * skipped as before: when none of the keys is there and no publish is inserting them, the page is read by
+     * the offset range.
+     */
+    private async after(after: number, limit: number): Promise<LogDoc[]> {
+      const head = (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
+      if (head <= after) return [];
+      const ids = Array.from(
+        { length: Math.min(limit, head - after) },
+        (_, i) => `${this.topic}:${after + 1 + i}`,
+      );
+      const page = await messages.find({ _id: { $in: ids } }, { sort: { offset: 1 } });
+      // None there yet: a publish is inserting them (it wakes this consumer when done), or a failed one left a gap.
+      if (page.length > 0 || shared.publishing.has(this.topic)) return page;
+      return messages.find({ topic: this.topic, offset: { $gt: after } }, { sort: { offset: 1 }, limit });
+    }
+
     private pick(key: string): Member | undefined {
       if (this.members.length === 0) return undefined;
       return this.members[hashKey(key) % this.members.length];
@@ -282,10 +310,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
             committed = position?.offset ?? 0;
           }
           this.wakePending = false;
-          const page = await messages.find(
-            { topic: this.topic, offset: { $gt: committed } },
-            { sort: { offset: 1 }, limit: PAGE },
-          );
+          const page = await this.after(committed, PAGE);
           storeFailures = 0;
           if (page.length === 0) {
             await this.sleep(pollMs, true);
@@ -333,10 +358,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       const deadline = Date.now() + maxWaitMs;
       while (batch.length < maxMessages && !this.stopped) {
         const after = (batch[batch.length - 1] as LogDoc).offset;
-        const more = await messages.find(
-          { topic: this.topic, offset: { $gt: after } },
-          { sort: { offset: 1 }, limit: Math.min(maxMessages - batch.length, 5_000) },
-        );
+        const more = await this.after(after, Math.min(maxMessages - batch.length, 5_000));
         batch.push(...more);
         if (more.length > 0) continue;
         const left = deadline - Date.now();
@@ -463,25 +485,30 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     await shared.serialPublish(async () => {
       const publishedAt = new Date().toISOString();
       for (const [topic, list] of byTopic) {
-        const counter = await counters.findOneAndUpdate(
-          { _id: `offset:${topic}` },
-          { $inc: { value: list.length } },
-          { upsert: true },
-        );
-        if (!counter || typeof counter.value !== 'number')
-          throw new Error('in-process bus: the offset counter did not advance');
-        const first = counter.value - list.length + 1;
-        await messages.insertMany(
-          list.map((m, i) => ({
-            _id: `${topic}:${first + i}`,
-            topic,
-            offset: first + i,
-            key: m.key,
-            value: m.value,
-            headers: JSON.stringify(m.headers),
-            publishedAt,
-          })),
-        );
+        shared.publishing.add(topic);
+        try {
+          const counter = await counters.findOneAndUpdate(
+            { _id: `offset:${topic}` },
+            { $inc: { value: list.length } },
+            { upsert: true },
+          );
+          if (!counter || typeof counter.value !== 'number')
+            throw new Error('in-process bus: the offset counter did not advance');
+          const first = counter.value - list.length + 1;
+          await messages.insertMany(
+            list.map((m, i) => ({
+              _id: `${topic}:${first + i}`,
+              topic,
+              offset: first + i,
+              key: m.key,
+              value: m.value,
+              headers: JSON.stringify(m.headers),
+              publishedAt,
+            })),
+          );
+        } finally {
+          shared.publishing.delete(topic);
+        }
       }
     });
     const topics = new Set(byTopic.keys());

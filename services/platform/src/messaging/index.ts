@@ -1,3 +1,4 @@
+export * from './file-outbox';
 export * from './outbox';
 export * from './smtp';
 export * from './tracking';

@@ -1,12 +1,46 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm, stat, truncate } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createEmbeddedStore } from '../store';
+import { openFileOutbox } from './file-outbox';
 import { captureMail, captureWhatsApp, createDevOutbox } from './outbox';
+import type { DevOutbox } from './types';
 
-describe('dev outbox', () => {
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+const tempDir = async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'nudge-outbox-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** Both adapters: the document store's collection (MongoDB) and the files (embedded topology). */
+const adapters: Array<
+  [string, (clock?: () => Date) => Promise<{ outbox: DevOutbox; close(): Promise<void> }>]
+> = [
+  [
+    'document store',
+    async (clock) => {
+      const store = createEmbeddedStore({});
+      return { outbox: createDevOutbox(store, clock), close: () => store.close() };
+    },
+  ],
+  [
+    'files',
+    async (clock) => {
+      const outbox = await openFileOutbox(await tempDir(), clock);
+      return { outbox, close: () => outbox.close() };
+    },
+  ],
+];
+
+describe.each(adapters)('dev outbox (%s)', (_name, openOutbox) => {
   it('captures e-mail and WhatsApp messages and lists them newest first, even within one millisecond', async () => {
-    const store = createEmbeddedStore({});
     const fixed = new Date('2026-01-01T00:00:00Z');
-    const outbox = createDevOutbox(store, () => fixed);
+    const { outbox, close } = await openOutbox(() => fixed);
     await captureMail(outbox).send({
       to: 'a@example.com',
       subject: 'Code',
@@ -31,12 +65,11 @@ describe('dev outbox', () => {
       text: 'second',
       createdAt: '2026-01-01T00:00:00.000Z',
     });
-    await store.close();
+    await close();
   });
 
   it('stores a message once per idempotency key (a re-delivery after a crash), keeps its headers, pages newest first', async () => {
-    const store = createEmbeddedStore({});
-    const outbox = createDevOutbox(store);
+    const { outbox, close } = await openOutbox();
     const mail = captureMail(outbox);
     const headers = { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
     for (let i = 0; i < 3; i++)
@@ -48,6 +81,59 @@ describe('dev outbox', () => {
     expect((await outbox.list(2, 0)).map((m) => m.text)).toEqual(['p4', 'p3']);
     expect((await outbox.list(2, 2)).map((m) => m.text)).toEqual(['p2', 'p1']);
     expect((await outbox.list(2, 4)).map((m) => m.text)).toEqual(['once']);
-    await store.close();
+    await close();
   });
+});
+
+describe('dev outbox on files', () => {
+  it('keeps messages and the once-per-key rule across a restart; a torn index record is ignored', async () => {
+    const dir = await tempDir();
+    const first = await openFileOutbox(dir);
+    const mail = captureMail(first);
+    await mail.send({ to: 'a@example.com', subject: 'A', text: 'a', idempotencyKey: 'ka' });
+    await mail.send({ to: 'b@example.com', subject: 'B', text: 'b' });
+    await first.close();
+    // A crash in the middle of writing a record: part of one is in the index.
+    const index = join(dir, 'index.bin');
+    await truncate(index, (await stat(index)).size + 10);
+    const second = await openFileOutbox(dir);
+    await captureMail(second).send({
+      to: 'a@example.com',
+      subject: 'A',
+      text: 'again',
+      idempotencyKey: 'ka',
+    });
+    await captureMail(second).send({ to: 'c@example.com', subject: 'C', text: 'c', idempotencyKey: 'kc' });
+    expect((await second.list()).map((m) => m.text)).toEqual(['c', 'b', 'a']);
+    expect(second.count()).toBe(3);
+    await second.close();
+  });
+
+  it('pages 100,000 messages newest first, reading only the page from disk', async () => {
+    const outbox = await openFileOutbox(await tempDir());
+    const mail = captureMail(outbox);
+    const headers = { 'List-Unsubscribe': '<https://nudge.example/u>' };
+    const sends: Promise<void>[] = [];
+    for (let i = 0; i < 100_000; i++)
+      sends.push(
+        mail.send({
+          to: `r${i}@example.com`,
+          subject: 'Daily',
+          text: `body ${i}`,
+          headers,
+          idempotencyKey: `k${i}`,
+        }),
+      );
+    await Promise.all(sends);
+    expect(outbox.count()).toBe(100_000);
+    const started = performance.now();
+    const newest = await outbox.list(100, 0);
+    const last = await outbox.list(100, 99_950);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(newest.map((m) => m.to).slice(0, 2)).toEqual(['r99999@example.com', 'r99998@example.com']);
+    expect(newest[0]).toMatchObject({ headers, text: 'body 99999', idempotencyKey: 'k99999' });
+    expect(last.map((m) => m.text)).toEqual(Array.from({ length: 50 }, (_, i) => `body ${49 - i}`));
+    expect(await outbox.list(100, 100_000)).toEqual([]);
+    await outbox.close();
+  }, 60_000);
 });

@@ -47,6 +47,26 @@ type Raw = Record<string, unknown>;
 /** nedb's serializer (the datafile's line format), from the module its persistence uses. */
 const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
   serialize(doc: unknown): string;
+  getDotValue(doc: unknown, field: string): unknown;
+};
+
+/**
+ * nedb's index class, taught to remember whether it ever indexed an array value (a document then sits under
+ * several keys, so the index's order is not MongoDB's sort order for it: pageInIndexOrder stays off).
+ */
+const NedbIndexClass = createRequire(import.meta.url)('@seald-io/nedb/lib/indexes.js') as {
+  prototype: { insert(doc: unknown): void; _fields?: string[]; holdsArrays?: boolean };
+};
+const nedbInsert = NedbIndexClass.prototype.insert;
+NedbIndexClass.prototype.insert = function insert(this: { _fields?: string[]; holdsArrays?: boolean }, doc) {
+  if (!this.holdsArrays && this._fields?.length === 1) {
+    const field = this._fields[0] as string;
+    for (const d of Array.isArray(doc) ? doc : [doc]) {
+      if (d && typeof d === 'object' && Array.isArray(nedbModel.getDotValue(d, field)))
+        this.holdsArrays = true;
+    }
+  }
+  return nedbInsert.call(this, doc);
 };
 
 /** The parts of nedb's persistence (lib/persistence.js) the append path replaces. */
@@ -60,6 +80,8 @@ interface NedbPersistence {
 /** nedb's index (lib/indexes.js): an AVL tree from key to documents. */
 interface NedbIndex {
   fieldName: string;
+  /** Set once an array value was indexed (see NedbIndexClass). */
+  holdsArrays?: boolean;
   unique: boolean;
   getMatching(value: unknown): Raw[];
   getBetweenBounds(query: Record<string, unknown>): Raw[];
@@ -87,6 +109,21 @@ function indexableConditions(filter: Filter): Array<[string, unknown]> {
 const COMPACT_AFTER_LINES = 5_000;
 /** Appended bytes (characters) below which no compaction is triggered by writes. */
 const COMPACT_AFTER_BYTES = 4 * 1024 * 1024;
+
+/** A node of nedb's index tree (@seald-io/binary-search-tree): a key, its documents, two subtrees. */
+interface IndexNode {
+  key: unknown;
+  data: Raw[];
+  left?: IndexNode | null;
+  right?: IndexNode | null;
+  getLowerBoundMatcher(query: Record<string, unknown>): (key: unknown) => boolean;
+  getUpperBoundMatcher(query: Record<string, unknown>): (key: unknown) => boolean;
+}
+
+/** The tree's own bound tests for a range condition: is a key above the lower bound, below the upper one. */
+function boundsMatcher(tree: IndexNode, range: Record<string, unknown>) {
+  return { aboveLower: tree.getLowerBoundMatcher(range), belowUpper: tree.getUpperBoundMatcher(range) };
+}
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 
@@ -377,11 +414,77 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return best ?? this.db.getAllData();
   }
 
+  /**
+   * A page in index order: `find({ ..., f: { $gt: x } }, { sort: { f: 1 }, limit })` on an indexed top-level
+   * field walks f's index from the bound and stops at the page's end, instead of collecting and sorting the whole
+   * range (a bus consumer's next page, a cursor over _id). Null when that does not apply or costs more than the
+   * candidates an equality offers (then the general path runs). The range's bound is a string or a number, so
+   * every match is of that type (MongoDB's type bracketing) and the index's order is MongoDB's order.
+   */
+  private pageInIndexOrder(
+    filter: Filter | undefined,
+    predicate: Predicate,
+    opts: FindOptions,
+  ): Raw[] | null {
+    const limit = opts.limit ?? 0;
+    const sortKeys = opts.sort ? Object.entries(opts.sort) : [];
+    if (!filter || !limit || sortKeys.length !== 1) return null;
+    const [field, dir] = sortKeys[0] as [string, number];
+    const index = this.indexes[field];
+    const range = filter[field];
+    if (!index || index.holdsArrays || field.includes('.') || !isPlainObject(range)) return null;
+    const ops = Object.keys(range);
+    const bounds = ops.map((op) => range[op]);
+    if (ops.length === 0 || !ops.every((op) => RANGE_OPERATORS.has(op))) return null;
+    const type = typeof bounds[0];
+    if ((type !== 'string' && type !== 'number') || !bounds.every((b) => typeof b === type)) return null;
+    // Walking more documents than an equality's candidates would cost more than the general path.
+    let budget = Number.POSITIVE_INFINITY;
+    for (const [f, condition] of indexableConditions(filter)) {
+      const other = this.indexes[f];
+      if (other && f !== field && isIndexKey(condition))
+        budget = Math.min(budget, other.getMatching(condition).length);
+    }
+    budget = Math.max(budget, 256);
+    const want = (opts.skip ?? 0) + limit;
+    const found: Raw[] = [];
+    let visited = 0;
+    let givenUp = false;
+    const tree = (index as unknown as { tree: { tree: IndexNode } }).tree.tree;
+    const within = boundsMatcher(tree, range);
+    /** In-order (or reverse) walk of the keys within the range; false once the page is full or given up. */
+    const giveUp = () => {
+      givenUp = true;
+      return false;
+    };
+    const walk = (node: IndexNode | null | undefined): boolean => {
+      if (!node || !Object.hasOwn(node, 'key')) return true;
+      const [first, second] = dir === 1 ? [node.left, node.right] : [node.right, node.left];
+      const goFirst = dir === 1 ? within.aboveLower(node.key) : within.belowUpper(node.key);
+      const goSecond = dir === 1 ? within.belowUpper(node.key) : within.aboveLower(node.key);
+      if (goFirst && !walk(first)) return false;
+      if (goFirst && goSecond) {
+        // A key of another type (or an array value): its order is nedb's, not MongoDB's; the general path decides.
+        if (typeof node.key !== type) return giveUp();
+        for (const doc of node.data) {
+          if (++visited > budget || doc[field] !== node.key) return giveUp();
+          if (predicate(doc)) found.push(doc);
+          if (found.length >= want) return false;
+        }
+      }
+      return goSecond ? walk(second) : true;
+    };
+    walk(tree);
+    return givenUp ? null : found.slice(opts.skip ?? 0);
+  }
+
   /** The stored documents matching the predicate, sorted, skipped and limited (not copies: never hand them out). */
   private matchingStored(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
     const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
     const start = opts.skip ?? 0;
     const limit = opts.limit ?? 0;
+    const page = this.pageInIndexOrder(filter, predicate, opts);
+    if (page) return page;
     const found: Raw[] = [];
     for (const doc of this.candidates(filter)) {
       if (!predicate(doc)) continue;

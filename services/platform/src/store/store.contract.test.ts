@@ -875,6 +875,51 @@ export function describeStoreContract(
         expect((await indexed.find({ tags: { $gt: 0 } })).map((d) => d._id).sort()).toEqual(['1', '2']);
       });
 
+      it('pages a range sorted on its indexed field exactly as unindexed (topics interleaved, both directions, arrays, other types)', async () => {
+        const docs: Loose[] = [];
+        for (let i = 1; i <= 300; i++) {
+          docs.push({ _id: `a${String(i).padStart(4, '0')}`, topic: 'a', offset: i });
+          if (i % 3 === 0) docs.push({ _id: `b${String(i).padStart(4, '0')}`, topic: 'b', offset: i / 3 });
+        }
+        docs.push({ _id: 'x2', topic: 'a', offset: '7' }, { _id: 'x3', topic: 'b', offset: true });
+        docs.push({ _id: 'x4', topic: 'a' }, { _id: 'x5', topic: 'b', offset: null });
+        const plain = fresh();
+        const indexed = fresh();
+        const withArray = fresh();
+        for (const c of [indexed, withArray]) {
+          await c.createIndex({ topic: 1, offset: 1 }, { unique: true });
+          await c.createIndex({ offset: 1 });
+          await c.createIndex({ topic: 1 });
+        }
+        const array = { _id: 'x1', topic: 'a', offset: [5, 400] };
+        await plain.insertMany(docs);
+        await indexed.insertMany(docs);
+        await withArray.insertMany([...docs, array]);
+        const plainWithArray = fresh();
+        await plainWithArray.insertMany([...docs, array]);
+        const cases: Array<[Filter, 1 | -1, number, number]> = [
+          [{ topic: 'b', offset: { $gt: 20 } }, 1, 10, 0],
+          [{ topic: 'a', offset: { $gt: 100 } }, 1, 50, 5],
+          [{ topic: 'a', offset: { $gte: 2, $lt: 40 } }, -1, 7, 0],
+          [{ topic: 'a', offset: { $gt: 390 } }, 1, 5, 0],
+          [{ topic: 'a', offset: { $lt: 10 } }, 1, 20, 0],
+          [{ offset: { $gt: '' } }, 1, 3, 0],
+          [{ _id: { $gt: 'a0290' } }, 1, 20, 0],
+          [{ _id: { $lte: 'b0100' }, topic: 'b' }, -1, 4, 1],
+          [{ topic: 'c', offset: { $gt: 0 } }, 1, 10, 0],
+        ];
+        for (const [filter, dir, limit, skip] of cases) {
+          const field = '_id' in filter ? '_id' : 'offset';
+          const options = { sort: { [field]: dir }, limit, skip };
+          const want = await plain.find(filter, options);
+          expect(await indexed.find(filter, options), JSON.stringify([filter, options])).toEqual(want);
+          const wantWithArray = await plainWithArray.find(filter, options);
+          expect(await withArray.find(filter, options), JSON.stringify([filter, options])).toEqual(
+            wantWithArray,
+          );
+        }
+      });
+
       it('a compound unique index is unique across the whole key', async () => {
         const c = fresh();
         await c.createIndex({ tenant: 1, slug: 1 }, { unique: true });

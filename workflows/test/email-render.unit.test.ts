@@ -1,0 +1,104 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createReminderRenderer,
+  type ReminderEmailModel,
+  reminderFirstname,
+  renderReminderEmail,
+} from '../src/email';
+
+// Each distinct e-mail is rendered once and each reader's name and signed links are put into it: what a reader
+// gets has to be exactly what rendering their own model gives.
+
+const settings: ReminderEmailModel['settings'] = {
+  sitetitle: 'Nudge',
+  footersitetitle: 'Nudge & Co',
+  emaillogo: '',
+  headingcolor: '#1f2937',
+  paragraphcolor: '#374151',
+  buttoncolor: '#2563eb',
+  buttonfontcolor: '#ffffff',
+  backgroundcolor: '#ffffff',
+  recommendationheading: 'You might also like these',
+  emailupdateheadline: '',
+};
+
+const base = 'https://nudge.example/api/reminder/go';
+function readerModel(
+  n: number,
+  firstname: string,
+  over: Partial<ReminderEmailModel> = {},
+): ReminderEmailModel {
+  return {
+    settings,
+    firstname: reminderFirstname(firstname),
+    heading: 'The fourth breath <is> the one',
+    paragraphs: ['Breathe in for four & out for six.', 'Notice "it".'],
+    locked: false,
+    image: null,
+    continueUrl: `${base}/c${n}.sig?x=1&y='2'`,
+    likeUrl: `${base}/l${n}`,
+    upgradeUrl: null,
+    recommendations: [
+      { heading: 'A reset', url: `${base}/r1-${n}` },
+      { heading: 'Slow exhales', url: `${base}/r2-${n}` },
+    ],
+    checkin: {
+      body: 'How rested do you feel?',
+      answers: [1, 2, 3, 4, 5].map((answer) => ({ answer, url: `${base}/a${answer}-${n}&q=<${n}>` })),
+    },
+    unsubscribeUrl: `https://nudge.example/unsubscribe/u${n}`,
+    openPixelUrl: `https://nudge.example/api/reminder/open/o${n}`,
+    ...over,
+  };
+}
+
+describe('rendering each distinct reminder e-mail once', () => {
+  it('gives every reader the e-mail a direct render of their own model gives, names and links escaped', async () => {
+    const renderShape = vi.fn(renderReminderEmail);
+    const renderReminder = createReminderRenderer(renderShape);
+    const readers = [
+      readerModel(1, 'Asha'),
+      readerModel(2, `  O'Brien & <Sons>  "Jr"\n`),
+      readerModel(3, ''),
+      readerModel(4, 'Zoë 😀'),
+      readerModel(5, 'Locked', {
+        locked: true,
+        upgradeUrl: `${base}/up-5`,
+        checkin: null,
+        recommendations: [],
+      }),
+      readerModel(6, 'Rest', {
+        locked: true,
+        upgradeUrl: `${base}/up-6`,
+        checkin: null,
+        recommendations: [],
+      }),
+    ];
+    for (const m of readers) {
+      const direct = await renderReminderEmail(m);
+      const cached = await renderReminder(m);
+      expect(cached.html).toBe(direct.html);
+      expect(cached.text).toBe(direct.text);
+      expect(cached.html).toContain(m.openPixelUrl);
+    }
+    // Shapes: with a name, without a name, locked: three renders for six readers.
+    expect(renderShape).toHaveBeenCalledTimes(3);
+    // The second reader's name is in the HTML escaped, in the text as written (spaces collapsed).
+    const second = await renderReminder(readers[1] as ReminderEmailModel);
+    expect(second.html).toContain('O&#x27;Brien &amp; &lt;Sons&gt; &quot;Jr&quot;');
+    expect(second.text).toContain(`Hi O'Brien & <Sons> "Jr",`);
+  });
+
+  it('renders again when anything but the name and the links differs', async () => {
+    const renderShape = vi.fn(renderReminderEmail);
+    const renderReminder = createReminderRenderer(renderShape);
+    const other = readerModel(2, 'Bo', {
+      checkin: { body: 'Another question?', answers: readerModel(2, '').checkin?.answers ?? [] },
+    });
+    expect((await renderReminder(readerModel(1, 'Al'))).text).toContain('How rested do you feel?');
+    const second = await renderReminder(other);
+    expect(second.text).toContain('Another question?');
+    expect(second).toEqual(await renderReminderEmail(other));
+    expect(renderShape).toHaveBeenCalledTimes(2);
+  });
+});
