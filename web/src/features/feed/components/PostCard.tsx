@@ -8,6 +8,8 @@ import { plainText } from '../feedRules';
 import type { FeedPost } from '../types';
 
 const PREMIUM = 1;
+/** Under a premium post the reader cannot open yet: it is a preview, said in words. */
+export const TEASER_TEXT = 'Preview: premium readers get the full post.';
 
 /**
  * A feed card: image, Premium badge, heading and the first 150 characters of the body (or of the
@@ -33,6 +35,7 @@ export function PostCard({ post }: { post: FeedPost }) {
           {post.type === PREMIUM && <span className="badge badge--premium">Premium</span>}
           <h2 className="post-card__heading">{post.heading}</h2>
           <p className="post-card__preview">{cardPreview(plainText(post.body ?? post.preview))}</p>
+          {post.locked && <p className="post-card__teaser">{TEASER_TEXT}</p>}
         </div>
       </Link>
       <div className="post-card__actions">
