@@ -42,7 +42,7 @@ function PostArticle({ post }: { post: PostDetail }) {
           <p key={position}>{paragraph}</p>
         ))}
       </div>
-      {gate !== 'open' && <PremiumGate gate={gate} />}
+      {gate !== 'open' && <PremiumGate gate={gate} postId={post._id} />}
     </article>
   );
 }
