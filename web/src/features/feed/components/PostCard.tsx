@@ -1,10 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { useAppSelector } from '../../../app/hooks';
 import { safeImageUrl } from '../../../shared/safeUrl';
+import { readingTime } from '../../post/readingTime';
 import { cardPreview } from '../../progress/preview';
 import { ShareMenu } from '../../share/components/ShareMenu';
 import { postUrl } from '../../share/shareLinks';
 import { plainText } from '../feedRules';
+import { selectFeed } from '../selectors';
 import type { FeedPost } from '../types';
 
 const PREMIUM = 1;
@@ -19,6 +22,8 @@ export const TEASER_TEXT = 'Preview: premium readers get the full post.';
 export function PostCard({ post }: { post: FeedPost }) {
   const [imageFailed, setImageFailed] = useState(false);
   const image = safeImageUrl(post.image);
+  const topic = useAppSelector(selectFeed).topics.find((t) => t._id === post.topic)?.topic;
+  const meta = [topic, readingTime(post.body)].filter(Boolean).join(' · ');
   return (
     <article className="post-card">
       <Link to={`/post/${encodeURIComponent(post._id)}`} className="post-card__link">
@@ -33,6 +38,7 @@ export function PostCard({ post }: { post: FeedPost }) {
         )}
         <div className="post-card__body">
           {post.type === PREMIUM && <span className="badge badge--premium">Premium</span>}
+          {meta && <p className="post-card__meta">{meta}</p>}
           <h2 className="post-card__heading">{post.heading}</h2>
           <p className="post-card__preview">{cardPreview(plainText(post.body ?? post.preview))}</p>
           {post.locked && <p className="post-card__teaser">{TEASER_TEXT}</p>}
