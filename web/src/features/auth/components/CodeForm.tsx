@@ -43,7 +43,10 @@ export function CodeForm({
 }: CodeFormProps) {
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [wait, setWait] = useState(RESEND_AFTER_S);
+  // The countdown runs to a deadline (a late or throttled timer never makes it slower than the clock).
+  const [resendAt, setResendAt] = useState(() => Date.now() + RESEND_AFTER_S * 1000);
+  const [now, setNow] = useState(() => Date.now());
+  const wait = Math.max(0, Math.ceil((resendAt - now) / 1000));
   const input = useRef<HTMLInputElement>(null);
   const inputId = `${idPrefix}-code`;
   const errorId = `${idPrefix}-code-error`;
@@ -60,10 +63,14 @@ export function CodeForm({
   }, [rejections]);
 
   useEffect(() => {
-    if (wait <= 0) return;
-    const timer = window.setTimeout(() => setWait((left) => left - 1), 1000);
-    return () => window.clearTimeout(timer);
-  }, [wait]);
+    if (resendAt <= Date.now()) return;
+    const timer = window.setInterval(() => {
+      const at = Date.now();
+      setNow(at);
+      if (at >= resendAt) window.clearInterval(timer);
+    }, 1000);
+    return () => window.clearInterval(timer);
+  }, [resendAt]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,7 +86,9 @@ export function CodeForm({
   const resend = () => {
     setError(null);
     setCode('');
-    setWait(RESEND_AFTER_S);
+    const at = Date.now();
+    setNow(at);
+    setResendAt(at + RESEND_AFTER_S * 1000);
     onResend();
     input.current?.focus();
   };

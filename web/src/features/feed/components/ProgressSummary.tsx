@@ -47,7 +47,7 @@ export function ProgressSummary({ children }: { children: ReactNode }) {
         <span className="progress-summary__line">{line}</span>
         <button
           type="button"
-          className="button button--small button--secondary progress-summary__toggle"
+          className="link-button progress-summary__toggle"
           aria-expanded={open}
           aria-controls={regionId}
           onClick={() => setOpen((value) => !value)}

@@ -53,12 +53,6 @@ export function PaymentSuccessPage() {
           </p>
         )}
         <div className="result__actions">
-          <Link to="/" className="button button--secondary">
-            Home
-          </Link>
-          <Link to="/upgrade" className={returnPost ? 'button button--secondary' : 'button'}>
-            Subscription Details
-          </Link>
           {returnPost && (
             <Link
               to={`/post/${encodeURIComponent(returnPost)}`}
@@ -68,6 +62,12 @@ export function PaymentSuccessPage() {
               Continue reading
             </Link>
           )}
+          <Link to="/" className="button button--secondary">
+            Home
+          </Link>
+          <Link to="/upgrade" className={returnPost ? 'button button--secondary' : 'button'}>
+            Subscription Details
+          </Link>
         </div>
       </section>
     </NarrowLayout>
