@@ -297,6 +297,34 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
     await context.close();
   });
 
+  it('a WhatsApp number with its country code is verified and kept as E.164', async () => {
+    const reader = await signInThroughOutbox(e2e, 'abroad@example.com', {
+      firstname: 'Abe',
+      lastname: 'Road',
+    });
+    const { context, page } = await pageWithSession(e2e, reader, 390);
+    await page.goto('/setting');
+    await page.getByLabel('WhatsApp number').fill('+44 7911 123456');
+    await page.getByRole('button', { name: 'Send OTP' }).click();
+    const otp = page.getByLabel('Code sent to your WhatsApp');
+    await otp.waitFor();
+    await otp.fill(await e2e.codeFor('+447911123456'));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect
+      .poll(async () => (await api('POST', '/api/user/isauth', { token: reader.token })).user.phone)
+      .toBe('+447911123456');
+    // India stays the default: ten digits without a country code are an Indian number.
+    const indian = await signInThroughOutbox(e2e, 'home@example.com', { firstname: 'Hom', lastname: 'E' });
+    await api(
+      'POST',
+      '/api/user/otpTransaction',
+      { email: 'home@example.com', phone: '98765 43210', stage: 1, otp: 0 },
+      indian.token,
+    );
+    expect(await e2e.codeFor('+919876543210')).toMatch(/^\d{6}$/);
+    await context.close();
+  });
+
   it('bad check-in and unsubscribe links say what happened and offer a way home', async () => {
     const { context, page } = await pageWithSession(e2e, null, 390);
     await page.goto('/checkin?qlid=0123456789abcdef01234567&a=3');
