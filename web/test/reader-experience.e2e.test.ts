@@ -93,6 +93,7 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
       await page.getByRole('heading', { name: 'Wind down with the 4-7-8 breath' }).waitFor();
       await expect.poll(() => page.title()).toBe('Wind down with the 4-7-8 breath | Nudge');
       await page.getByText(/\d+ min read/).waitFor();
+      if (width === 1280) await shot(page, 'post-1280');
       await page.getByRole('link', { name: 'Back to all posts' }).click();
       await page.getByText('One short post a day on sleep, focus and calm').waitFor();
       await context.close();
@@ -318,7 +319,7 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
     await api(
       'POST',
       '/api/user/otpTransaction',
-      { email: 'home@example.com', phone: '98765 43210', stage: 1, otp: 0 },
+      { token: indian.token, email: 'home@example.com', phone: '98765 43210', stage: 1, otp: 0 },
       indian.token,
     );
     expect(await e2e.codeFor('+919876543210')).toMatch(/^\d{6}$/);
