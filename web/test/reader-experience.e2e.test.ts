@@ -305,6 +305,7 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
     });
     const { context, page } = await pageWithSession(e2e, reader, 390);
     await page.goto('/setting');
+    await page.locator('label[for="profile-enable-whatsapp"]').click();
     await page.getByLabel('WhatsApp number').fill('+44 7911 123456');
     await page.getByRole('button', { name: 'Send OTP' }).click();
     const otp = page.getByLabel('Code sent to your WhatsApp');
