@@ -17,7 +17,9 @@ try {
   const load = await measureFirstLoad(app.url);
   if (load) {
     for (const r of load.requests) process.stdout.write(`${r.wireBytes}\t${r.encoding}\t${r.url}\n`);
-    process.stdout.write(`first load: ${(load.wireBytes / 1024).toFixed(1)} KB over the wire (budget 150 KB)\n`);
+    process.stdout.write(
+      `first load: ${(load.wireBytes / 1024).toFixed(1)} KB over the wire (budget 150 KB)\n`,
+    );
   }
 } finally {
   await app.close();
