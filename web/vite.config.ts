@@ -27,7 +27,12 @@ const vendorGroups = [
   { name: 'toastify', test: /node_modules[\\/](react-toastify|clsx)[\\/]/, priority: 1 },
   // The app's own modules that the first page shares with lazy pages: one chunk instead of several small ones
   // (each response costs about 1 KB of headers on the first load).
-  { name: 'app', test: /web[\\/]src[\\/](?!features[\\/]admin[\\/])(?!.*\.css$)/, minShareCount: 2, priority: 0 },
+  {
+    name: 'app',
+    test: /web[\\/]src[\\/](?!features[\\/]admin[\\/])(?!.*\.css$)/,
+    minShareCount: 2,
+    priority: 0,
+  },
 ];
 
 const brotli = promisify(brotliCompress);
