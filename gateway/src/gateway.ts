@@ -12,6 +12,7 @@ import { rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from './docs';
+import { createLinkPreviews } from './link-preview';
 import { buildOpenApiDocument } from './openapi';
 import { createServiceProxy } from './proxy';
 import { requestIdAndLog, requestIdOf } from './request-id';
@@ -108,7 +109,10 @@ export function createGateway(opts: GatewayOptions): Express {
     else next();
   });
 
-  const web = webRouter(opts.webDist);
+  const web = webRouter(
+    opts.webDist,
+    createLinkPreviews(() => opts.services.content),
+  );
   if (web) app.use(web);
 
   app.use((req, res) => {

@@ -1,7 +1,9 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import express, { type Router } from 'express';
 import expressStaticGzip from 'express-static-gzip';
+import type { LinkPreview } from './link-preview';
+import { withPreview } from './link-preview';
 
 /** Paths that belong to the gateway or the services: never answered with the web app. */
 const NOT_WEB = /^\/(?:api|auth|internal|healthz|readyz)(?:\/|$)/;
@@ -14,8 +16,14 @@ const NOT_WEB = /^\/(?:api|auth|internal|healthz|readyz)(?:\/|$)/;
  * The build writes a brotli (`.br`) and a gzip (`.gz`) copy next to every compressible file
  * (web/vite.config.ts); the browser gets the smallest one it accepts, with `Content-Encoding` and
  * `Vary: Accept-Encoding`, and no CPU is spent compressing per request.
+ *
+ * `/post/{id}` gets the shell with Open Graph and Twitter card tags for that post (link-preview.ts).
  */
-export function webRouter(webDist: string | undefined): Router | undefined {
+export function webRouter(
+  webDist: string | undefined,
+  /** Link-preview tags for a path (a shared post), put into index.html; null for the plain shell. */
+  previewFor?: (path: string, origin: string) => Promise<LinkPreview | null>,
+): Router | undefined {
   if (!webDist) return undefined;
   const root = resolve(webDist);
   if (!existsSync(root) || !statSync(root).isDirectory()) return undefined;
@@ -43,7 +51,17 @@ export function webRouter(webDist: string | undefined): Router | undefined {
       return;
     }
     res.setHeader('cache-control', 'no-cache');
-    res.sendFile(indexHtml);
+    if (!previewFor || !req.path.startsWith('/post/')) {
+      res.sendFile(indexHtml);
+      return;
+    }
+    previewFor(req.path, `${req.protocol}://${req.get('host') ?? 'localhost'}`)
+      .catch(() => null)
+      .then((preview) => {
+        const html = readFileSync(indexHtml, 'utf8');
+        res.type('html').send(preview ? withPreview(html, preview) : html);
+      })
+      .catch(next);
   });
   return router;
 }

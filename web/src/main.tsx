@@ -2,12 +2,12 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
-import { ToastContainer } from 'react-toastify';
 import { appStarted } from './app/actions';
 import { setNavigator } from './app/navigation';
 import { createAppRouter } from './app/router';
 import { store } from './app/store';
 import { takeGoogleSignInError } from './features/auth/rules';
+import { ToastHost } from './features/ui/components/ToastHost';
 import { notifyError } from './shared/notify';
 import './styles.css';
 
@@ -28,7 +28,7 @@ createRoot(root).render(
   <StrictMode>
     <Provider store={store}>
       <RouterProvider router={router} />
-      <ToastContainer position="bottom-right" autoClose={5000} theme="dark" />
+      <ToastHost />
     </Provider>
   </StrictMode>,
 );

@@ -195,7 +195,7 @@ describe.runIf(!unavailable)('reader flows across the services, in Chromium', ()
     await page.getByText(/Your subscription will renew on \d{1,2} \w+ \d{4}/).waitFor();
     await e2e.shot(page, 'flows-subscription');
     await page.goto('/bilinghistory');
-    await page.getByText('₹2500').first().waitFor();
+    await page.getByText('₹2,500').first().waitFor();
     const transactions = await api('POST', '/api/payment/alldata?page=1&limit=10&email=buyer@example.com', {
       token: admin.token,
     });

@@ -75,7 +75,10 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
     const code = await e2e.codeFor('typo@example.com');
     await page.getByLabel('Code from your email').fill(code === '000000' ? '111111' : '000000');
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByText('Invalid OTP! Please enter Correct OTP').waitFor();
+    // The spec's warning toast, and the same words next to the (cleared) code field.
+    await page.locator('.Toastify').getByText('Invalid OTP! Please enter Correct OTP').waitFor();
+    await page.locator('#login-code-error').getByText('Invalid OTP! Please enter Correct OTP').waitFor();
+    expect(await page.getByLabel('Code from your email').inputValue()).toBe('');
     expect(await page.getByText('OTP sent to:').isVisible()).toBe(true);
     await context.close();
   });

@@ -173,7 +173,7 @@ describe('daily reminders in the standalone process', () => {
     for (const r of Object.values(readers)) expect(await mailsTo(r.email)).toHaveLength(1);
     const wa = (await outbox()).filter((m) => m.channel === 'whatsapp' && !/\b\d{6}\b/.test(m.text));
     expect(wa).toHaveLength(1);
-    expect(wa[0]?.to).toBe('9876543210');
+    expect(wa[0]?.to).toBe('+919876543210'); // stored as E.164 (India the default country)
     expect(wa[0]?.text).toMatch(/Breathe \d/);
     expect(wa[0]?.text).toContain(`${PUBLIC_URL}/api/reminder/go/`);
     // /metrics counts what went out, per channel (issue 15).

@@ -104,14 +104,15 @@ describe('profile', () => {
     });
     expect(sent.body).toEqual({ status: true, message: 'OTP sent to your WhatsApp number' });
     const [wa] = await auth.outbox.list();
-    expect(wa).toMatchObject({ channel: 'whatsapp', to: '9876543210' });
+    // A number without its country code is Indian, and goes out (and is kept) in E.164.
+    expect(wa).toMatchObject({ channel: 'whatsapp', to: '+919876543210' });
 
     const wrong = await auth.post('/api/user/otpTransaction', {
       token,
       email,
       phone: '9876543210',
       stage: 2,
-      otp: '000001' === (await auth.lastCode('9876543210')) ? '000002' : '000001',
+      otp: '000001' === (await auth.lastCode('+919876543210')) ? '000002' : '000001',
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body.status).toBe(false);
@@ -121,23 +122,56 @@ describe('profile', () => {
       email,
       phone: '9876543210',
       stage: 2,
-      otp: await auth.lastCode('9876543210'),
+      otp: await auth.lastCode('+919876543210'),
     });
     expect(ok.body).toEqual({ status: true, message: 'WhatsApp number verified successfully' });
     const me = await auth.post('/api/user/isauth', { token });
-    expect(me.body.user).toMatchObject({ phone: '9876543210', enableWA: true, notification_type: 'both' });
+    expect(me.body.user).toMatchObject({ phone: '+919876543210', enableWA: true, notification_type: 'both' });
+    // The same number written the international way is the same number.
+    const same = await auth.post('/api/user/update', { token, email, info: { phone: '+91 98765 43210' } });
+    expect(same.status).toBe(200);
 
-    const other = await auth.post('/api/user/update', { token, email, info: { phone: '1234567890' } });
+    const other = await auth.post('/api/user/update', { token, email, info: { phone: '9123456789' } });
     expect(other.body.message).toBe('Please verify your WhatsApp number first');
   });
 
+  it('an international number with its country code is kept in E.164; an invalid one is refused', async () => {
+    const sent = await auth.post('/api/user/otpTransaction', {
+      token,
+      email,
+      phone: '+1 (415) 555-0132',
+      stage: 1,
+      otp: 0,
+    });
+    expect(sent.body).toEqual({ status: true, message: 'OTP sent to your WhatsApp number' });
+    const ok = await auth.post('/api/user/otpTransaction', {
+      token,
+      email,
+      phone: '+14155550132',
+      stage: 2,
+      otp: await auth.lastCode('+14155550132'),
+    });
+    expect(ok.body.status).toBe(true);
+    const me = await auth.post('/api/user/isauth', { token });
+    expect(me.body.user.phone).toBe('+14155550132');
+    const bad = await auth.post('/api/user/otpTransaction', {
+      token,
+      email,
+      phone: '12345',
+      stage: 1,
+      otp: 0,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/country code/);
+  });
+
   it('a code for one number does not verify another', async () => {
-    await auth.post('/api/user/otpTransaction', { token, email, phone: '5550001111', stage: 1, otp: 0 });
-    const code = await auth.lastCode('5550001111');
+    await auth.post('/api/user/otpTransaction', { token, email, phone: '9000011111', stage: 1, otp: 0 });
+    const code = await auth.lastCode('+919000011111');
     const res = await auth.post('/api/user/otpTransaction', {
       token,
       email,
-      phone: '5550002222',
+      phone: '9000022222',
       stage: 2,
       otp: code,
     });

@@ -33,13 +33,13 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
       400,
       /Time zone/,
     ],
-    ['phone with letters', '/api/user/update', { email, info: { phone: '98765abc' } }, 400, /digits only/],
+    ['phone with letters', '/api/user/update', { email, info: { phone: '98765abc' } }, 400, /country code/],
     [
-      'phone over 10 digits',
+      'phone that is no number of its country',
       '/api/user/update',
-      { email, info: { phone: '12345678901' } },
+      { email, info: { phone: '+44 12' } },
       400,
-      /at most 10/,
+      /country code/,
     ],
     [
       'time not on a 15-minute step',
@@ -77,7 +77,7 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
       '/api/user/otpTransaction',
       { email, phone: 'phone', stage: 1, otp: 0 },
       400,
-      /digits only/,
+      /country code/,
     ],
   ];
 

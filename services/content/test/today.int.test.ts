@@ -19,6 +19,31 @@ describe("today's post (POST /api/logs/gettodaypost)", () => {
     expect(reply.body).toEqual({ status: false, template: null, message: 'No post for today yet' });
   });
 
+  it('gives a reader who is not premium a free post, and a premium one only when no free post is active', async () => {
+    h = await startContent();
+    const sleep = await addTopic(h, 'Sleep');
+    const focus = await addTopic(h, 'Focus');
+    for (let i = 0; i < 6; i++) await addPost(h, { topic: sleep, type: 1, heading: `Premium ${i}` });
+    const free = await addPost(h, { topic: focus, heading: 'Free in another topic' });
+    // Their topic has only premium posts: the free post of another topic comes first.
+    for (let day = 10; day <= 14; day++) {
+      const reader = await h.user('user', { topics: [sleep] });
+      h.setNow(`2026-03-${day}T09:00:00Z`);
+      const reply = await today(reader.token);
+      expect(reply.body.template).toMatchObject({ _id: free._id, type: 0 });
+      expect(reply.body.template.locked).toBeUndefined();
+    }
+    // A premium reader draws from their own topic.
+    const premium = await h.user('premium', { topics: [sleep] });
+    const own = (await today(premium.token)).body.template;
+    expect(own).toMatchObject({ type: 1 });
+    expect(own.locked).toBeUndefined();
+    // No free post left: the premium post is offered, locked (the web marks it as a teaser).
+    await h.post(`/api/template/update/${free._id}`, { info: { status: false } }, h.admin.token);
+    const late = await h.user('user', { topics: [sleep] });
+    expect((await today(late.token)).body.template).toMatchObject({ type: 1, locked: true });
+  });
+
   it('needs a signed-in reader', async () => {
     h = await startContent();
     const reply = await h.post('/api/logs/gettodaypost', {});
@@ -175,7 +200,8 @@ describe("today's post (POST /api/logs/gettodaypost)", () => {
       actor: reader.userId,
       data: { userId: reader.userId, templateId: post._id, type: 2, openedAt: expect.any(String) },
     });
-    // A locked premium post is not a read.
+    // A locked premium post is not a read (one is offered only when no free post is active).
+    await h.post(`/api/template/update/${post._id}`, { info: { status: false } }, h.admin.token);
     const locked = await today(plain.token, { event: 'continue_reading' });
     expect(locked.body.template.locked).toBe(true);
     expect(await opened()).toHaveLength(1);

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { Email, Id, LimitQuery, Name, NotificationTime, PageQuery, Phone, Role, TimeZone } from './common';
+import {
+  Email,
+  Id,
+  LimitQuery,
+  Name,
+  NotificationTime,
+  PageQuery,
+  PHONE_MESSAGE,
+  Phone,
+  Role,
+  TimeZone,
+} from './common';
 
 export const NotiInfo = z.object({
   time: NotificationTime,
@@ -82,7 +93,7 @@ export const OtpStage = z.coerce.number().pipe(
 export const OtpTransactionRequest = z.object({
   email: Email,
   token: Token.optional(),
-  phone: Phone.refine((p) => p.length >= 6, 'Please enter your WhatsApp number (digits only, at most 10)'),
+  phone: Phone.refine((p) => p.length > 0, PHONE_MESSAGE),
   stage: OtpStage,
   otp: z.union([z.string(), z.number()]).transform(String).default('0'),
 });

@@ -468,6 +468,7 @@ export const SiteSettingsInput = z.strictObject(
     postplural: text('postplural', 50),
     emailupdateheadline: text('emailupdateheadline', 500),
     loginheadline: text('loginheadline', 500),
+    loginpitch: text('loginpitch', 1000),
     commentsheading: text('commentsheading', 200),
     commentsbutton: text('commentsbutton', 100),
     recommendationheading: text('recommendationheading', 200),
@@ -527,6 +528,8 @@ export const SiteSettings = z.object({
   postplural: z.string(),
   emailupdateheadline: z.string(),
   loginheadline: z.string(),
+  /** What the service is, under the headline on the signed-out home (our addition). */
+  loginpitch: z.string(),
   commentsheading: z.string(),
   commentsbutton: z.string(),
   recommendationheading: z.string(),

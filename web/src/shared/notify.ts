@@ -1,12 +1,41 @@
-import { toast } from 'react-toastify';
+/**
+ * Toasts (reader.md §9: 5000 ms, bottom-right, dark; set once on the container). A toastId collapses repeats.
+ *
+ * react-toastify is loaded with the first toast, not on the first page load (its 10 KB are a large share of the
+ * first-load budget). Toasts asked for before its container has mounted are queued by react-toastify and shown as
+ * soon as it mounts; ToastHost (main.tsx) mounts the container once a toast is needed.
+ */
+type Toastify = typeof import('react-toastify');
 
-/** Toasts (reader.md §9: 5000 ms, bottom-right, dark; set once on the container). A toastId collapses repeats. */
-export const notifySuccess = (message: string, toastId?: string): void => {
-  toast.success(message, toastId ? { toastId } : undefined);
-};
-export const notifyError = (message: string, toastId?: string): void => {
-  toast.error(message, toastId ? { toastId } : undefined);
-};
-export const notifyWarning = (message: string, toastId?: string): void => {
-  toast.warning(message, toastId ? { toastId } : undefined);
-};
+let loading: Promise<Toastify> | null = null;
+const needListeners = new Set<() => void>();
+
+/** The toast library, loaded once; the first call tells ToastHost to mount the container. */
+export function loadToasts(): Promise<Toastify> {
+  if (!loading) {
+    loading = import('react-toastify');
+    for (const listener of needListeners) listener();
+  }
+  return loading;
+}
+
+/** Whether a toast has been asked for yet (then the container must be mounted). */
+export const toastsNeeded = (): boolean => loading !== null;
+
+/** Calls `listener` when the first toast is asked for; returns the unsubscribe. */
+export function onToastsNeeded(listener: () => void): () => void {
+  needListeners.add(listener);
+  return () => {
+    needListeners.delete(listener);
+  };
+}
+
+function show(kind: 'success' | 'error' | 'warning', message: string, toastId?: string): void {
+  void loadToasts().then(({ toast }) => {
+    toast[kind](message, toastId ? { toastId } : undefined);
+  });
+}
+
+export const notifySuccess = (message: string, toastId?: string): void => show('success', message, toastId);
+export const notifyError = (message: string, toastId?: string): void => show('error', message, toastId);
+export const notifyWarning = (message: string, toastId?: string): void => show('warning', message, toastId);

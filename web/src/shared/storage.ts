@@ -26,3 +26,12 @@ export const clearToken = (): void => write(TOKEN_KEY, null);
 export const readReturnUrl = (): string | null => read(RETURN_URL_KEY);
 export const storeReturnUrl = (url: string): void => write(RETURN_URL_KEY, url);
 export const clearReturnUrl = (): void => write(RETURN_URL_KEY, null);
+
+const PAYMENT_POST_KEY = 'paymentReturnPost';
+
+/** The locked post a checkout started from: after the payment the reader goes back to it (a post id, or null). */
+export const readPaymentReturnPost = (): string | null => {
+  const id = read(PAYMENT_POST_KEY);
+  return id && /^[\w-]{1,64}$/.test(id) ? id : null;
+};
+export const storePaymentReturnPost = (id: string | null): void => write(PAYMENT_POST_KEY, id);

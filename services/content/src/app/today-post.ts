@@ -2,7 +2,7 @@ import type { Role } from '@nudge/contracts';
 import { dayKey } from '@nudge/contracts';
 import { DuplicateKeyError, type UserDirectory } from '@nudge/platform';
 import { pickTodayPost, previousDays } from '../domain/today';
-import type { ContentCollections } from '../events/collections';
+import type { ContentCollections, FeedEntry } from '../events/collections';
 import type { FeedOrder } from './feed-order';
 import type { PostViews } from './post-views';
 import type { Reads } from './reads';
@@ -13,7 +13,7 @@ export const NO_POST_TODAY = 'No post for today yet';
 
 /**
  * The signed-in reader's post of the day (reader.md §7 gettodaypost): drawn from their topics (every topic when they
- * chose none, or when their topics have no active post), not one of the last 7 days' picks while others exist, and
+ * chose none, or when their topics have no active post), a free one for a reader who is not premium (see choose), not one of the last 7 days' picks while others exist, and
  * remembered per (user, day in their time zone) so every call that day answers the same post.
  */
 export function createTodayPost(deps: {
@@ -26,24 +26,47 @@ export function createTodayPost(deps: {
 }) {
   const { c, order, directory, views, reads, clock } = deps;
 
-  async function choose(userId: string, day: string, topics: string[]): Promise<string | null> {
-    const active = await order.active();
+  /** The active posts' types; entries stored before the feed order kept `type` are looked up. */
+  async function typed(active: FeedEntry[]): Promise<Array<FeedEntry & { type: number }>> {
+    const missing = active.filter((p) => p.type === undefined).map((p) => p.id);
+    const found = new Map<string, number>();
+    if (missing.length > 0)
+      for (const t of await c.templates.find({ _id: { $in: missing } })) found.set(t._id, t.type);
+    return active.map((p) => ({ ...p, type: p.type ?? found.get(p.id) ?? 0 }));
+  }
+
+  /**
+   * The candidates, first pool that has any: a reader who cannot open premium posts gets a free post of their
+   * topics, then a free post of any topic, and only when no free post is active a premium one (shown locked, as
+   * a teaser); a premium reader or admin draws from every post of their topics, then of all topics.
+   */
+  async function choose(
+    userId: string,
+    day: string,
+    topics: string[],
+    premium: boolean,
+  ): Promise<string | null> {
+    const active = await typed(await order.active());
     const mine = new Set(topics);
-    let candidates = active.filter((p) => mine.has(p.topic)).map((p) => p.id);
-    if (candidates.length === 0) candidates = active.map((p) => p.id);
+    const ofMine = active.filter((p) => mine.has(p.topic));
+    const pools = premium
+      ? [ofMine, active]
+      : [ofMine.filter((p) => p.type === 0), active.filter((p) => p.type === 0), ofMine, active];
+    const candidates = (pools.find((pool) => pool.length > 0) ?? []).map((p) => p.id);
     const recent = await c.todayPicks.find({ userId, day: { $in: previousDays(day, NO_REPEAT_DAYS) } });
     return pickTodayPost(candidates, new Set(recent.map((p) => p.templateId)), `${userId}:${day}`);
   }
 
   /** The remembered pick of the day if it is still active; otherwise a new one, remembered. */
-  async function pickFor(userId: string, day: string, topics: string[]) {
+  async function pickFor(userId: string, day: string, topics: string[], role: Role) {
+    const premium = role === 'premium' || role === 'admin';
     const _id = `${userId}:${day}`;
     const remembered = await c.todayPicks.findOne({ _id });
     if (remembered) {
       const post = await c.templates.findOne({ _id: remembered.templateId, status: true });
       if (post) return post;
     }
-    const templateId = await choose(userId, day, topics);
+    const templateId = await choose(userId, day, topics, premium);
     if (!templateId) return null;
     const doc = { _id, userId, day, templateId, pickedAt: clock().toISOString() };
     if (remembered) {
@@ -79,7 +102,7 @@ export function createTodayPost(deps: {
     > = {};
     for (const r of readers) {
       const user = await directory.byId(r.userId);
-      const post = await pickFor(r.userId, r.localDate, user?.topics ?? []);
+      const post = await pickFor(r.userId, r.localDate, user?.topics ?? [], r.role);
       if (!post) continue;
       const [template] = await views.readerPosts([post], { userId: r.userId, role: r.role });
       if (!template) continue;
@@ -99,7 +122,7 @@ export function createTodayPost(deps: {
     async forUser(userId: string, role: Role, event: string | undefined) {
       const user = await directory.byId(userId);
       const day = dayKey(clock(), user?.timeZone);
-      const post = await pickFor(userId, day, user?.topics ?? []);
+      const post = await pickFor(userId, day, user?.topics ?? [], role);
       if (!post) return { status: false, template: null, message: NO_POST_TODAY };
       const [template] = await views.readerPosts([post], { userId, role });
       if (template && !template.locked && event === 'continue_reading')

@@ -15,6 +15,8 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   postplural: 'posts',
   emailupdateheadline: 'Set up your daily reminder',
   loginheadline: 'Your daily nudge towards better wellbeing',
+  loginpitch:
+    'One short post a day on sleep, focus and calm, by e-mail or WhatsApp at the time you choose. Free to start; premium opens every post.',
   commentsheading: 'Comments',
   commentsbutton: 'Send',
   recommendationheading: 'You might also like these',
@@ -38,7 +40,8 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   logo: '',
   emaillogo: '',
   favicon: '',
-  loginimage: '',
+  // Our choice: a built-in picture for the signed-out home (web/public), until an admin sets one.
+  loginimage: '/login-illustration.svg',
   frontendurl: '',
   frontendshorturl: '',
   instagramurl: '',

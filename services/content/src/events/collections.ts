@@ -6,7 +6,8 @@ import type { TopicState } from '../domain/topic';
 
 /** The content service's collections and their documents, in one place. */
 /** One entry of the feed order: an active post, its topic and creation time. */
-export type FeedEntry = { id: string; topic: string; at: string };
+/** `type` (0 free, 1 premium) is missing on entries written before it was kept. */
+export type FeedEntry = { id: string; topic: string; at: string; type?: number };
 /**
  * Every active post, newest first, in one small document: feed pages, topic counts, recommendations and today's
  * candidates are cut from it, so no request sorts the posts collection.

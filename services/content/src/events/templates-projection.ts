@@ -9,7 +9,7 @@ const before = (a: FeedEntry, b: FeedEntry) => a.at > b.at || (a.at === b.at && 
 export function placeInFeed(posts: readonly FeedEntry[], post: TemplateState): FeedEntry[] {
   const rest = posts.filter((p) => p.id !== post._id);
   if (!post.status) return rest;
-  const entry: FeedEntry = { id: post._id, topic: post.topic, at: post.createdAt };
+  const entry: FeedEntry = { id: post._id, topic: post.topic, at: post.createdAt, type: post.type };
   const at = rest.findIndex((p) => before(entry, p));
   rest.splice(at === -1 ? rest.length : at, 0, entry);
   return rest;

@@ -20,6 +20,7 @@ export const SETTINGS_GROUPS: Array<{ title: string; fields: SettingsField[] }> 
       text('postplural', 'Post Plural'),
       text('emailupdateheadline', 'Email Update Headline'),
       text('loginheadline', 'Login Headline'),
+      text('loginpitch', 'Login Pitch (signed-out home)'),
       text('commentsheading', 'Comments Heading'),
       text('commentsbutton', 'Comments Button'),
       text('recommendationheading', 'Recommendation Heading'),

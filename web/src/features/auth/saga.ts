@@ -65,8 +65,9 @@ function* sendCode(email: string): SagaIterator {
     yield call(requestSignInCode, email);
     yield put(codeSent());
   } catch (error) {
-    yield call(notifyError, errorMessage(error));
-    yield put(codeRequestFailed());
+    const message = errorMessage(error);
+    yield call(notifyError, message);
+    yield put(codeRequestFailed(message));
   }
 }
 
@@ -84,11 +85,13 @@ function* checkCode(otp: string): SagaIterator {
     const destination = afterVerifyDestination(session.user);
     if (destination) yield call(navigateTo, destination);
   } catch (error) {
-    // A refused code (status false) is a warning with the server's words; an outage is an error.
-    if (error instanceof ApiError && !isOutage(error))
-      yield call(notifyWarning, error.message || INVALID_CODE);
-    else yield call(notifyError, errorMessage(error));
-    yield put(codeRejected());
+    // A refused code (status false) is a warning with the server's words; an outage is an error. The same words
+    // stay next to the code field, which is cleared for the next try.
+    const refused = error instanceof ApiError && !isOutage(error);
+    const message = refused ? error.message || INVALID_CODE : errorMessage(error);
+    if (refused) yield call(notifyWarning, message);
+    else yield call(notifyError, message);
+    yield put(codeRejected(message));
   }
 }
 

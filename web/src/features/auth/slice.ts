@@ -11,6 +11,10 @@ export interface AuthState {
   /** Step 0 (e-mail) or 1 (code); step 2, the profile form, follows from a signed-in user without names. */
   loginStep: 0 | 1;
   loginPending: 'none' | 'requestingCode' | 'verifying';
+  /** Why the last code (or the request for a new one) was refused, shown next to the code field. */
+  codeError: string;
+  /** Refused codes so far: each one clears the code field. */
+  codeRejections: number;
 }
 
 const initialState: AuthState = {
@@ -20,6 +24,8 @@ const initialState: AuthState = {
   tokenCheck: 'pending',
   loginStep: 0,
   loginPending: 'none',
+  codeError: '',
+  codeRejections: 0,
 };
 
 export const authSlice = createSlice({
@@ -58,18 +64,25 @@ export const authSlice = createSlice({
     codeSent(state) {
       state.loginStep = 1;
       state.loginPending = 'none';
+      state.codeError = '';
     },
-    codeRequestFailed(state) {
+    codeRequestFailed(state, action: PayloadAction<string>) {
       state.loginPending = 'none';
+      // On the code step (a resend) the reason shows next to the field; on the e-mail step a toast says it.
+      if (state.loginStep === 1) state.codeError = action.payload;
     },
     loginStepBack(state) {
       state.loginStep = 0;
+      state.codeError = '';
     },
     codeSubmitted(state, _action: PayloadAction<string>) {
       state.loginPending = 'verifying';
+      state.codeError = '';
     },
-    codeRejected(state) {
+    codeRejected(state, action: PayloadAction<string>) {
       state.loginPending = 'none';
+      state.codeError = action.payload;
+      state.codeRejections += 1;
     },
   },
 });

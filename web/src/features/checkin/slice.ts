@@ -5,9 +5,11 @@ export interface CheckinState {
   phase: CheckinPhase;
   /** Whether the check-in page is showing: the redirect to the feed happens only while it is. */
   pageOpen: boolean;
+  /** Why a link was refused (the server's words for a 4xx: expired, not found), under the spec's error text. */
+  reason: string;
 }
 
-const initialState: CheckinState = { phase: 'loading', pageOpen: false };
+const initialState: CheckinState = { phase: 'loading', pageOpen: false, reason: '' };
 
 export const checkinSlice = createSlice({
   name: 'checkin',
@@ -16,6 +18,7 @@ export const checkinSlice = createSlice({
     checkinPageOpened(state) {
       state.pageOpen = true;
       state.phase = 'loading';
+      state.reason = '';
     },
     checkinPageLeft(state) {
       state.pageOpen = false;
@@ -26,8 +29,9 @@ export const checkinSlice = createSlice({
     checkinAnswered(state, action: PayloadAction<CheckinOutcome>) {
       state.phase = action.payload;
     },
-    checkinFailed(state) {
+    checkinFailed(state, action: PayloadAction<string | undefined>) {
       state.phase = 'error';
+      state.reason = action.payload ?? '';
     },
   },
 });

@@ -34,8 +34,10 @@ export const fetchLikedPosts = (page: number, token: string | null, subscription
     body: { subscription, token: token ?? undefined },
   });
 
-/** POST /api/checkin/progress { token } -> { status, average, message }. */
+/** POST /api/checkin/progress { token } -> { status, average, message, answers }. */
 export const fetchProgress = (token: string | null) =>
-  apiRequest<{ status: boolean; average: number; message?: string }>('POST', '/api/checkin/progress', {
-    body: { token: token ?? undefined },
-  });
+  apiRequest<{ status: boolean; average: number; message?: string; answers?: number }>(
+    'POST',
+    '/api/checkin/progress',
+    { body: { token: token ?? undefined } },
+  );

@@ -137,7 +137,9 @@ function* loadProgress(): SagaIterator {
     const token: string | null = yield call(readToken);
     const response: Awaited<ReturnType<typeof fetchProgress>> = yield call(fetchProgress, token);
     const average = Math.min(100, Math.max(0, Number(response.average) || 0));
-    yield put(progressLoaded({ average, message: response.message ?? '' }));
+    // No answer yet (the server counts them): no score, only the server's message (not '0 / 100').
+    const answered = response.answers === undefined ? true : response.answers > 0;
+    yield put(progressLoaded({ average, message: response.message ?? '', answered }));
   } catch (error) {
     // reader.md §8: the server's message, or the spec's own words.
     yield put(progressFailed(errorMessage(error, PROGRESS_FAILED)));

@@ -34,7 +34,8 @@ export interface FeedState {
   totalPostsCount: number | null;
   /** The on/paused notification toggle is saving. */
   notificationSaving: boolean;
-  progress: { status: LoadStatus; average: number; message: string };
+  /** `answered` false: no check-in answer yet, so there is no score to show (only the server's message). */
+  progress: { status: LoadStatus; average: number; message: string; answered: boolean };
 }
 
 const initialState: FeedState = {
@@ -55,7 +56,7 @@ const initialState: FeedState = {
   topicCounts: [],
   totalPostsCount: null,
   notificationSaving: false,
-  progress: { status: 'idle', average: 0, message: '' },
+  progress: { status: 'idle', average: 0, message: '', answered: false },
 };
 
 export interface PageLoaded {
@@ -168,13 +169,14 @@ export const feedSlice = createSlice({
       state.notificationSaving = false;
     },
     progressRequested(state) {
-      if (state.progress.status !== 'loaded') state.progress = { status: 'loading', average: 0, message: '' };
+      if (state.progress.status !== 'loaded')
+        state.progress = { status: 'loading', average: 0, message: '', answered: false };
     },
-    progressLoaded(state, action: PayloadAction<{ average: number; message: string }>) {
+    progressLoaded(state, action: PayloadAction<{ average: number; message: string; answered: boolean }>) {
       state.progress = { status: 'loaded', ...action.payload };
     },
     progressFailed(state, action: PayloadAction<string>) {
-      state.progress = { status: 'failed', average: 0, message: action.payload };
+      state.progress = { status: 'failed', average: 0, message: action.payload, answered: false };
     },
   },
   extraReducers: (builder) => {

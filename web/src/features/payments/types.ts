@@ -18,6 +18,8 @@ export interface PaymentHistoryEntry {
   start: DateValue;
   end: DateValue;
   amount: number;
+  /** Our addition: a refund is a line of its own (negative amount). */
+  kind?: 'payment' | 'refund';
 }
 
 export interface PaymentHistoryResponse {

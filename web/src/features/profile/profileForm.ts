@@ -2,8 +2,13 @@ import type { ProfileInfo, User } from '../../shared/contracts';
 import { DEFAULT_NOTIFICATION_TIME } from './notificationTimes';
 import { OTP_STAGE, type OtpStage } from './otpStage';
 
+/** An Indian number without its country code (reader.md §5: digits only, at most 10). */
 export const PHONE_MAX_DIGITS = 10;
 export const PHONE_MIN_DIGITS = 6;
+/** E.164 allows 15 digits after the '+'. */
+export const PHONE_MAX_INTERNATIONAL_DIGITS = 15;
+export const PHONE_PROBLEM =
+  'Please enter a valid WhatsApp number: 10 digits for India, or + and the country code for another country';
 export const PHONE_OTP_MAX_DIGITS = 6;
 
 export interface ProfileFormValues {
@@ -47,10 +52,26 @@ export function profileFormErrors(values: ProfileFormValues, stage: OtpStage): P
   return errors;
 }
 
-export const phoneProblem = (phone: string): string | null =>
-  phone.length < PHONE_MIN_DIGITS || phone.length > PHONE_MAX_DIGITS
-    ? 'Please enter your WhatsApp number (digits only, at most 10)'
-    : null;
+/**
+ * What may be typed into the WhatsApp field: a leading '+', digits, and the spaces, dashes and brackets people
+ * write numbers with (the server stores it as E.164 after checking it with libphonenumber-js).
+ */
+export const phoneInput = (raw: string): string => {
+  const kept = raw.replace(/[^\d+\s().-]/g, '');
+  const plus = kept.trimStart().startsWith('+');
+  return (plus ? '+' : '') + kept.replace(/\+/g, '').slice(0, 24).trimStart();
+};
+
+/**
+ * A first check before a code is sent: an Indian number of 6 to 10 digits without a country code, or '+' and a
+ * country code with up to 15 digits in all. Whether the number exists in its country is the server's check.
+ */
+export function phoneProblem(phone: string): string | null {
+  const digits = phone.replace(/\D/g, '').length;
+  if (phone.trim().startsWith('+'))
+    return digits >= 8 && digits <= PHONE_MAX_INTERNATIONAL_DIGITS ? null : PHONE_PROBLEM;
+  return digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS ? null : PHONE_PROBLEM;
+}
 
 /**
  * The number sent with the update. The server sets a number only by verifying it, so: the verified number when the

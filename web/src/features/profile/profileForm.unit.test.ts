@@ -5,6 +5,7 @@ import {
   buildProfileInfo,
   digitsOnly,
   initialProfileForm,
+  phoneInput,
   phoneProblem,
   phoneToSubmit,
   profileFormErrors,
@@ -76,6 +77,12 @@ describe('profile form', () => {
     expect(phoneProblem('12345')).not.toBeNull();
     expect(phoneProblem('123456')).toBeNull();
     expect(phoneProblem('9876543210')).toBeNull();
+    expect(phoneProblem('98765432101')).not.toBeNull();
+    // With its country code an international number is fine (the server keeps it as E.164).
+    expect(phoneProblem('+1 (415) 555-0132')).toBeNull();
+    expect(phoneProblem('+44 12')).not.toBeNull();
+    expect(phoneInput('+1 (415) 555-0132 ext')).toBe('+1 (415) 555-0132 ');
+    expect(phoneInput('98a76+5')).toBe('98765');
   });
 
   it('sends a number only once verified; an emptied field removes it', () => {

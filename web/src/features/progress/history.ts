@@ -99,6 +99,8 @@ export interface StripDay {
   isToday: boolean;
   /** After today (only possible with a calendar week, see weeklyStrip). Never read. */
   isFuture: boolean;
+  /** Before the reader signed up: neither read nor missed (shown neutral). Never read. */
+  beforeStart: boolean;
   /** At least one read that day: shown green; a past or current day without one is shown red. */
   read: boolean;
 }
@@ -110,14 +112,19 @@ const weekdayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZo
  * Choice: by default the last 7 days ending today (today last), so the strip always shows a full week of
  * history and never shows days that have not happened. Passing `weekStartsOn` gives the calendar week
  * containing today instead (days after today are `isFuture` and not read).
+ * Days before `since` (the reader's sign-up) are `beforeStart`: a new reader has missed nothing yet.
  */
 export function weeklyStrip(
   history: readonly HistoryEntry[],
   today: Date,
   timeZone: string,
   weekStartsOn?: Weekday,
+  since?: Date | string | null,
 ): StripDay[] {
   const todayKey = dayKey(today, timeZone);
+  const sinceInstant = since ? toDate(since) : null;
+  const startKey =
+    sinceInstant && !Number.isNaN(sinceInstant.getTime()) ? dayKey(sinceInstant, timeZone) : null;
   const days = readDays(history, timeZone);
   const firstKey =
     weekStartsOn === undefined
@@ -127,6 +134,7 @@ export function weeklyStrip(
     const key = addDays(firstKey, offset);
     const date = dayKeyToUtcDate(key);
     const isFuture = key > todayKey;
+    const read = !isFuture && days.has(key);
     return {
       key,
       date,
@@ -134,7 +142,9 @@ export function weeklyStrip(
       label: weekdayLabel.format(date),
       isToday: key === todayKey,
       isFuture,
-      read: !isFuture && days.has(key),
+      // A read is a read even if it predates the recorded sign-up (an account moved in from elsewhere).
+      beforeStart: !read && startKey !== null && key < startKey,
+      read,
     };
   });
 }
@@ -157,9 +167,11 @@ export function currentStreak(history: readonly HistoryEntry[], today: Date, tim
 }
 
 /**
- * The Current Streak shown on the home feed: reader.md §4 'that count plus one'.
- * Choice: the +1 (today) is added whether or not today already has a read, as the spec states it unconditionally.
+ * The Current Streak shown on the home feed: reader.md §4 'that count plus one' (the +1 is today, whether or not
+ * today already has a read). Choice: a reader who has read nothing at all has no streak (0), so on day one the
+ * streak and Total read agree (0 and 0, then 1 and 1) instead of 'Current Streak 1 day, Total read 0'.
  */
 export function displayedStreak(history: readonly HistoryEntry[], today: Date, timeZone: string): number {
+  if (!history.some(isRead)) return 0;
   return currentStreak(history, today, timeZone) + 1;
 }

@@ -176,12 +176,35 @@ describe('weeklyStrip', () => {
   });
 });
 
+describe('weeklyStrip from the sign-up day', () => {
+  it('shows days before the sign-up as neither read nor missed', () => {
+    const today = new Date('2026-03-11T10:00:00Z');
+    const strip = weeklyStrip([], today, 'UTC', undefined, '2026-03-10T22:00:00Z');
+    expect(strip.map((day) => day.beforeStart)).toEqual([true, true, true, true, true, false, false]);
+    expect(strip.some((day) => day.read)).toBe(false);
+    // In Kolkata 22:00 UTC on 10 March is already 11 March: only today is after the sign-up.
+    const kolkata = weeklyStrip([], today, 'Asia/Kolkata', undefined, '2026-03-10T22:00:00Z');
+    expect(kolkata.filter((day) => !day.beforeStart).map((day) => day.key)).toEqual(['2026-03-11']);
+    // A read before the recorded sign-up still shows as read; no sign-up date means no neutral days.
+    const early = weeklyStrip(
+      [read('2026-03-06T08:00:00Z')],
+      today,
+      'UTC',
+      undefined,
+      '2026-03-10T08:00:00Z',
+    );
+    expect(early.find((day) => day.key === '2026-03-06')).toMatchObject({ read: true, beforeStart: false });
+    expect(weeklyStrip([], today, 'UTC').some((day) => day.beforeStart)).toBe(false);
+  });
+});
+
 describe('currentStreak and displayedStreak', () => {
   const today = new Date('2026-03-11T10:00:00Z');
 
-  it('is 0 (displayed 1) with no history', () => {
+  it('is 0 and displayed 0 with no read at all, so it agrees with Total read on day one', () => {
     expect(currentStreak([], today, 'UTC')).toBe(0);
-    expect(displayedStreak([], today, 'UTC')).toBe(1);
+    expect(displayedStreak([], today, 'UTC')).toBe(0);
+    expect(displayedStreak([read('2026-03-10T08:00:00Z', 0)], today, 'UTC')).toBe(0);
   });
 
   it('counts consecutive previous days and stops at the first gap', () => {

@@ -10,7 +10,8 @@ export function applySettingsToDocument(settings: SiteSettings): void {
   const favicon = document.querySelector<HTMLLinkElement>('link#favicon');
   if (favicon) {
     const href = safeImageUrl(settings.favicon) ?? DEFAULT_FAVICON;
-    favicon.href = href;
+    // Setting the same address again makes the browser fetch it again (a wasted request on the first load).
+    if (favicon.getAttribute('href') !== href) favicon.href = href;
     if (href !== DEFAULT_FAVICON) favicon.removeAttribute('type');
   }
   const root = document.documentElement.style;

@@ -10,10 +10,13 @@ export const SYSTEM_FONT_STACK =
 export const DEFAULT_SETTINGS: SiteSettings = {
   sitetitle: 'Nudge',
   loginheadline: 'Your daily nudge towards better wellbeing',
+  loginpitch:
+    'One short post a day on sleep, focus and calm, by e-mail or WhatsApp at the time you choose. Free to start; premium opens every post.',
   emailupdateheadline: 'Set up your daily reminder',
   logo: '',
   favicon: '',
-  loginimage: '',
+  // Our choice: a built-in picture for the signed-out home (web/public), until an admin sets one.
+  loginimage: '/login-illustration.svg',
   googleauth: false,
   backgroundcolor: '#ffffff',
   defaultfontcolor: '#1f2328',

@@ -10,6 +10,8 @@ export type LogoutRedirect = 'feed' | 'login';
 export interface SiteSettings {
   sitetitle: string;
   loginheadline: string;
+  /** What the service is, on the signed-out home under the headline (our addition). */
+  loginpitch: string;
   emailupdateheadline: string;
   /** Image URLs; '' means none. */
   logo: string;

@@ -37,16 +37,20 @@ export function nextModalView(view: ModalView, event: ModalEvent): ModalView {
   }
 }
 
-/** Step 2's update (POST /api/user/update info): the reminder time and whether e-mail reminders are on. */
+/**
+ * Step 2's update (POST /api/user/update info): the reminder time, whether e-mail reminders are on, and (our
+ * addition) the topics picked there.
+ */
 export function modalProfileInfo(
   user: Pick<User, 'email' | 'notiinfo'>,
-  values: { time: string; enableEmail: boolean },
+  values: { time: string; enableEmail: boolean; topics?: string[] },
   timeZone: string | undefined,
 ): ProfileInfo {
   return {
     email: user.email,
     notiinfo: { time: values.time, active: user.notiinfo.active },
     enableEmail: values.enableEmail,
+    ...(values.topics ? { topics: values.topics } : {}),
     ...(timeZone ? { timeZone } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { modalProfileInfo } from './modalSteps';
 import { selectModal } from './selectors';
 import {
   type ModalState,
+  modalCodeRejected,
   modalCodeRequested,
   modalCodeSent,
   modalCodeSubmitted,
@@ -31,8 +32,9 @@ function* sendCode(action: PayloadAction<string>): SagaIterator {
     yield call(requestSignInCode, action.payload);
     yield put(modalCodeSent());
   } catch (error) {
-    yield call(notifyError, errorMessage(error));
-    yield put(modalRequestFailed());
+    const message = errorMessage(error);
+    yield call(notifyError, message);
+    yield put(modalCodeRejected({ message, clear: false }));
   }
 }
 
@@ -52,14 +54,17 @@ function* checkCode(action: PayloadAction<string>): SagaIterator {
     yield put(modalVerified(session.user.verified));
     yield put(signInModalFinished(modal.reason));
   } catch (error) {
-    if (error instanceof ApiError && !isOutage(error))
-      yield call(notifyWarning, error.message || INVALID_CODE);
-    else yield call(notifyError, errorMessage(error));
-    yield put(modalRequestFailed());
+    const refused = error instanceof ApiError && !isOutage(error);
+    const message = refused ? error.message || INVALID_CODE : errorMessage(error);
+    if (refused) yield call(notifyWarning, message);
+    else yield call(notifyError, message);
+    yield put(modalCodeRejected({ message, clear: true }));
   }
 }
 
-function* saveProfile(action: PayloadAction<{ time: string; enableEmail: boolean }>): SagaIterator {
+function* saveProfile(
+  action: PayloadAction<{ time: string; enableEmail: boolean; topics: string[] }>,
+): SagaIterator {
   try {
     yield call(updateSignedInProfile, (user: User) =>
       modalProfileInfo(user, action.payload, browserTimeZone()),

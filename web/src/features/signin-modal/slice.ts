@@ -12,9 +12,19 @@ export interface ModalState {
   email: string;
   pending: 'none' | 'requestingCode' | 'verifying' | 'saving';
   reason: ModalReason | null;
+  /** Why the last code (or resend) was refused, next to the code field; refused codes clear the field. */
+  codeError: string;
+  codeRejections: number;
 }
 
-const initialState: ModalState = { ...closedModal, email: '', pending: 'none', reason: null };
+const initialState: ModalState = {
+  ...closedModal,
+  email: '',
+  pending: 'none',
+  reason: null,
+  codeError: '',
+  codeRejections: 0,
+};
 
 export const modalSlice = createSlice({
   name: 'modal',
@@ -37,6 +47,13 @@ export const modalSlice = createSlice({
     modalCodeSent(state) {
       Object.assign(state, nextModalView(state, { type: 'codeSent' }));
       state.pending = 'none';
+      state.codeError = '';
+    },
+    /** A code refused (or a new one not sent, on the code step): the reason shows next to the field. */
+    modalCodeRejected(state, action: PayloadAction<{ message: string; clear: boolean }>) {
+      state.pending = 'none';
+      if (state.step === 1) state.codeError = action.payload.message;
+      if (action.payload.clear) state.codeRejections += 1;
     },
     modalStepBack(state) {
       Object.assign(state, nextModalView(state, { type: 'back' }));
@@ -49,7 +66,10 @@ export const modalSlice = createSlice({
       Object.assign(state, nextModalView(state, { type: 'verified', verified: action.payload }));
       state.pending = 'none';
     },
-    modalProfileSubmitted(state, _action: PayloadAction<{ time: string; enableEmail: boolean }>) {
+    modalProfileSubmitted(
+      state,
+      _action: PayloadAction<{ time: string; enableEmail: boolean; topics: string[] }>,
+    ) {
       state.pending = 'saving';
     },
     modalProfileSaved(state) {
@@ -74,6 +94,7 @@ export const {
   signInModalClosed,
   modalCodeRequested,
   modalCodeSent,
+  modalCodeRejected,
   modalStepBack,
   modalCodeSubmitted,
   modalVerified,

@@ -11,12 +11,12 @@ import {
 
 describe('price label', () => {
   it('shows the yearly price with its symbol and no separators', () => {
-    expect(priceLabel('INR')).toBe('₹2500');
+    expect(priceLabel('INR')).toBe('₹2,500');
     expect(priceLabel('USD')).toBe('$30');
   });
 
   it('says per year in the long form', () => {
-    expect(pricePerYearLabel('INR')).toBe('₹2500 per year');
+    expect(pricePerYearLabel('INR')).toBe('₹2,500 per year');
     expect(pricePerYearLabel('USD')).toBe('$30 per year');
   });
 });

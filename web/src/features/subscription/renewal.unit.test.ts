@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatLongDate, toDate } from './dates';
-import { managementActions, renewalState, renewalText, subscriptionState } from './renewal';
+import {
+  cancelConsequence,
+  inRefundWindow,
+  managementActions,
+  renewalState,
+  renewalText,
+  subscriptionState,
+} from './renewal';
 
 const NOW = new Date('2026-01-10T12:00:00Z');
 const END = '2026-03-05T12:00:00Z';
@@ -83,5 +90,27 @@ describe('management actions', () => {
       cancel: false,
       restart: false,
     });
+  });
+});
+
+describe('what cancelling will do', () => {
+  const details = { status: 'active', startAt: '2026-03-01T10:00:00Z', endAt: '2027-03-01T10:00:00Z' };
+  it('inside the refund window: a refund of ₹2,500 and premium ends now', () => {
+    const now = new Date('2026-03-05T10:00:00Z');
+    expect(inRefundWindow(details, now)).toBe(true);
+    expect(cancelConsequence({ ...details, plan: { months: 12, amount: 250000 } }, now)).toBe(
+      'You are within 7 days of the start, so cancelling refunds ₹2,500 and ends premium now.',
+    );
+  });
+  it('outside it: premium stays until the end date, renewal off, restart possible', () => {
+    const now = new Date('2026-03-08T10:00:01Z');
+    expect(inRefundWindow(details, now)).toBe(false);
+    expect(cancelConsequence(details, now, 'UTC')).toBe(
+      'Premium stays until 1 March 2027 and renewal is turned off. You can restart it until then.',
+    );
+  });
+  it('a renewed term counts from its own start (the end minus the plan months)', () => {
+    const renewed = { status: 'active', startAt: '2025-03-01T10:00:00Z', endAt: '2027-03-01T10:00:00Z' };
+    expect(inRefundWindow(renewed, new Date('2026-03-03T10:00:00Z'))).toBe(true);
   });
 });

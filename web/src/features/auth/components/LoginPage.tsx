@@ -10,7 +10,9 @@ import { selectIsLogin, selectLoginStep, selectUser } from '../selectors';
 import { CodeStep } from './CodeStep';
 import { EmailStep } from './EmailStep';
 
-/** /login and /register: e-mail (step 0), code (step 1), then the profile form (step 2) for new users. */
+/**
+ * /login and /register, the signed-out home by default: image, headline and the pitch (what the service is, from the
+ * loginpitch setting), then e-mail (step 0), code (step 1), then the profile form (step 2) for new users. */
 export function LoginPage() {
   const settings = useAppSelector(selectSettings);
   const isLogin = useAppSelector(selectIsLogin);
@@ -37,6 +39,7 @@ export function LoginPage() {
           <img className="login__image" src={image} alt="" onError={() => setImageFailed(true)} />
         )}
         <h1 className="page-title">{settings.loginheadline}</h1>
+        {screen === 'email' && settings.loginpitch && <p className="login__pitch">{settings.loginpitch}</p>}
         {screen === 'email' ? <EmailStep /> : <CodeStep />}
       </div>
     </NarrowLayout>

@@ -15,6 +15,7 @@ export function CheckinPage() {
   const [params] = useSearchParams();
   const query = useMemo(() => parseCheckinQuery(params), [params]);
   const recordedPhase = useAppSelector(selectCheckinPhase);
+  const reason = useAppSelector((state) => state.checkin.reason).replace(/\.$/, '');
   const phase = query ? recordedPhase : 'invalid';
   const view = checkinView(phase);
 
@@ -50,6 +51,13 @@ export function CheckinPage() {
             <p className="result__text" role={view.icon === 'failure' ? 'alert' : 'status'}>
               {view.text}
             </p>
+            {(phase === 'invalid' || phase === 'error') && (
+              <p className="result__text muted">
+                {reason ? `${reason}. ` : ''}
+                {phase === 'invalid' ? 'This check-in link is incomplete. ' : ''}
+                Each check-in e-mail has its own link: answer from the newest one, or carry on reading.
+              </p>
+            )}
             <div className="result__actions">
               <Link to={CHECKIN_DESTINATION} replace className="button">
                 Go to Feed

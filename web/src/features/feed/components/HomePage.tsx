@@ -16,6 +16,7 @@ import { continueReadingArrived, feedRequested, progressRequested, topicsRequest
 import { FeedControls } from './FeedControls';
 import { FeedTabs } from './FeedTabs';
 import { PostList } from './PostList';
+import { ProgressSummary } from './ProgressSummary';
 import { TopicChips } from './TopicChips';
 import { WellbeingScore } from './WellbeingScore';
 import '../feed.css';
@@ -76,7 +77,7 @@ export function HomePage() {
 
   const labels = feedTabLabels(settings);
   return (
-    <NarrowLayout>
+    <NarrowLayout className="narrow--feed">
       <h1 className="visually-hidden">{uid ? 'Signing you in' : labels[tab]}</h1>
       {uid ? (
         <p className="muted feed-notice" role="status">
@@ -85,9 +86,15 @@ export function HomePage() {
       ) : (
         <>
           {isLogin && <FeedTabs current={tab} />}
-          {isLogin && <WellbeingScore />}
-          {isLogin && <ReadingHistory aside={<LevelsWidget />} />}
-          <FeedControls />
+          {isLogin ? (
+            <ProgressSummary>
+              <WellbeingScore />
+              <ReadingHistory aside={<LevelsWidget />} />
+              <FeedControls />
+            </ProgressSummary>
+          ) : (
+            <FeedControls />
+          )}
           {tab === 'all' && <TopicChips />}
           <PostList tab={tab} />
         </>

@@ -5,12 +5,14 @@ import { selectProgress } from '../selectors';
 
 /**
  * The wellbeing score bar (signed-in readers only); label from the topscoretext setting, value from
- * POST /api/checkin/progress (average 0-100). A failure shows the server's message or the spec's own words.
+ * POST /api/checkin/progress (average 0-100). Before the first check-in answer there is no score: the
+ * server's message says how to get one. A failure shows the server's message or the spec's own words.
  */
 export function WellbeingScore() {
   const { topscoretext } = useAppSelector(selectSettings);
   const progress = useAppSelector(selectProgress);
-  const loaded = progress.status === 'loaded';
+  const loaded = progress.status === 'loaded' && progress.answered;
+  const unanswered = progress.status === 'loaded' && !progress.answered;
   const value = Math.round(progress.average);
   return (
     <section className="score" aria-labelledby="score-label">
@@ -43,6 +45,7 @@ export function WellbeingScore() {
           <span className="score__fill" style={{ width: `${progress.average}%` }} />
         </div>
       )}
+      {unanswered && <p className="score__message">{progress.message}</p>}
       {progress.status === 'failed' && (
         <p className="score__message score__message--failed" role="status">
           {progress.message}

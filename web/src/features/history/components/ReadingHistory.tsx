@@ -1,16 +1,27 @@
 import { type ReactNode, useMemo } from 'react';
 import { useAppSelector } from '../../../app/hooks';
 import { selectUser } from '../../auth/selectors';
-import { displayedStreak, resolveTimeZone, totalRead, weeklyStrip } from '../../progress/history';
+import {
+  displayedStreak,
+  resolveTimeZone,
+  type StripDay,
+  totalRead,
+  weeklyStrip,
+} from '../../progress/history';
 import { LoadingLine } from '../../ui/components/StatusLines';
 import { HISTORY_UNAVAILABLE } from '../historyResponse';
 import { selectHistory, selectHistoryStatus } from '../selectors';
 import { dayDescription, dayUnit } from '../stripText';
 import '../history.css';
 
+function stateClass(day: StripDay): string {
+  if (day.read) return 'week-strip__day--read';
+  return day.beforeStart ? 'week-strip__day--before' : 'week-strip__day--missed';
+}
+
 /**
  * The weekly strip of 7 days (today highlighted, days read green with a tick, others red with a cross, each
- * with its words for screen readers), then Current Streak and Total read. Days are counted in the reader's time
+ * with its words for screen readers; days before the sign-up neutral), then Current Streak and Total read. Days are counted in the reader's time
  * zone (the user record's timeZone). `aside` sits next to the numbers (the levels widget).
  */
 export function ReadingHistory({ aside }: { aside?: ReactNode }) {
@@ -18,15 +29,16 @@ export function ReadingHistory({ aside }: { aside?: ReactNode }) {
   const history = useAppSelector(selectHistory);
   const user = useAppSelector(selectUser);
   const timeZone = resolveTimeZone(user?.timeZone);
+  const since = user?.createdAt ?? null;
 
   const summary = useMemo(() => {
     const today = new Date();
     return {
-      strip: weeklyStrip(history, today, timeZone),
+      strip: weeklyStrip(history, today, timeZone, undefined, since),
       streak: displayedStreak(history, today, timeZone),
       total: totalRead(history),
     };
-  }, [history, timeZone]);
+  }, [history, timeZone, since]);
 
   if (status === 'failed')
     return (
@@ -50,16 +62,14 @@ export function ReadingHistory({ aside }: { aside?: ReactNode }) {
         {summary.strip.map((day) => (
           <li
             key={day.key}
-            className={`week-strip__day ${day.read ? 'week-strip__day--read' : 'week-strip__day--missed'}${
-              day.isToday ? ' week-strip__day--today' : ''
-            }`}
+            className={`week-strip__day ${stateClass(day)}${day.isToday ? ' week-strip__day--today' : ''}`}
             aria-current={day.isToday ? 'date' : undefined}
           >
             <span className="week-strip__label" aria-hidden="true">
               {day.isToday ? 'Today' : day.label}
             </span>
             <span className="week-strip__mark" aria-hidden="true">
-              {day.read ? '✓' : '✕'}
+              {day.read ? '✓' : day.beforeStart ? '' : '✕'}
             </span>
             <span className="week-strip__date" aria-hidden="true">
               {day.dayOfMonth}

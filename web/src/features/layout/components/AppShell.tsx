@@ -6,6 +6,7 @@ import { selectSettingsReady } from '../../settings/selectors';
 import { FullScreenSpinner } from '../../ui/components/FullScreenSpinner';
 import { LoadingOverlay } from '../../ui/components/LoadingOverlay';
 import { Header } from './Header';
+import { PageTitle } from './PageTitle';
 
 /** Every page's frame: waits for the settings and the token check, then header, page and loading overlay. */
 export function AppShell() {
@@ -23,6 +24,7 @@ export function AppShell() {
       </main>
       <LoadingOverlay />
       <PageVisitTracker />
+      <PageTitle />
     </>
   );
 }

@@ -60,6 +60,7 @@ function PaymentHistory() {
             <tr>
               <th scope="col">Start</th>
               <th scope="col">End</th>
+              <th scope="col">Type</th>
               <th scope="col" className="history__amount">
                 Amount
               </th>
@@ -70,6 +71,7 @@ function PaymentHistory() {
               <tr key={row.key}>
                 <td>{row.start}</td>
                 <td>{row.end}</td>
+                <td>{row.kind}</td>
                 <td className="history__amount">{row.amount}</td>
               </tr>
             ))}

@@ -4,11 +4,14 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { safeImageUrl } from '../../../shared/safeUrl';
 import { selectIsLogin, selectUser } from '../../auth/selectors';
 import { CommentsSection } from '../../comments/components/CommentsSection';
+import { selectFeed } from '../../feed/selectors';
+import { topicsRequested } from '../../feed/slice';
 import { RecommendationsCarousel } from '../../recommendations/components/RecommendationsCarousel';
 import { selectSettings } from '../../settings/selectors';
 import { SignInModal } from '../../signin-modal/components/SignInModal';
 import { LoadingLine } from '../../ui/components/StatusLines';
 import { backLinkText, bodyParagraphs, PREMIUM, postGate, type Role } from '../postRules';
+import { readingTime } from '../readingTime';
 import { selectPostState } from '../selectors';
 import { postOpened } from '../slice';
 import type { PostDetail } from '../types';
@@ -21,6 +24,25 @@ function PostImage({ src }: { src: string | undefined }) {
   const image = safeImageUrl(src);
   if (!image || failed) return null;
   return <img className="post__image" src={image} alt="" onError={() => setFailed(true)} />;
+}
+
+/** The post's topic (its name, once the topics are known) and its reading time (when the body is readable). */
+function PostMeta({ topicId, text }: { topicId: string | undefined; text: string | undefined }) {
+  const dispatch = useAppDispatch();
+  const { topics, topicsStatus } = useAppSelector(selectFeed);
+  useEffect(() => {
+    if (topicsStatus === 'idle') dispatch(topicsRequested());
+  }, [dispatch, topicsStatus]);
+  const topic = topics.find((t) => t._id === topicId)?.topic;
+  const minutes = readingTime(text);
+  if (!topic && !minutes) return null;
+  return (
+    <p className="post__meta">
+      {topic && <span className="post__topic">{topic}</span>}
+      {topic && minutes && <span aria-hidden="true"> · </span>}
+      {minutes && <span>{minutes}</span>}
+    </p>
+  );
 }
 
 function PostArticle({ post }: { post: PostDetail }) {
@@ -36,13 +58,14 @@ function PostArticle({ post }: { post: PostDetail }) {
       <h1 id="post-heading" className="post__heading">
         {post.heading}
       </h1>
+      <PostMeta topicId={post.topic} text={gate === 'open' ? post.body : undefined} />
       <div className={`post__body${gate === 'open' ? '' : ' post__body--preview'}`}>
         {bodyParagraphs(shownText).map((paragraph, position) => (
           // Paragraphs have no ids; their order is their identity (the text is split once per post).
           <p key={position}>{paragraph}</p>
         ))}
       </div>
-      {gate !== 'open' && <PremiumGate gate={gate} />}
+      {gate !== 'open' && <PremiumGate gate={gate} postId={post._id} />}
     </article>
   );
 }

@@ -5,7 +5,7 @@ import { signInModalOpened } from '../../signin-modal/slice';
 import { LOGIN_TO_READ, type PostGate, UPGRADE_TO_READ } from '../postRules';
 
 /** reader.md §2 'Premium gating texts', in place of a body the server did not send. */
-export function PremiumGate({ gate }: { gate: Exclude<PostGate, 'open'> }) {
+export function PremiumGate({ gate, postId }: { gate: Exclude<PostGate, 'open'>; postId: string }) {
   const dispatch = useAppDispatch();
   const settings = useAppSelector(selectSettings);
   return (
@@ -21,7 +21,8 @@ export function PremiumGate({ gate }: { gate: Exclude<PostGate, 'open'> }) {
       {gate === 'upgrade' && (
         <>
           <p>{UPGRADE_TO_READ}</p>
-          <Link to="/upgrade" className="button">
+          {/* The checkout remembers this post, so the reader comes back to it after paying. */}
+          <Link to={`/upgrade?post=${encodeURIComponent(postId)}`} className="button">
             Upgrade
           </Link>
         </>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { OTP_STAGE } from '../otpStage';
-import { digitsOnly, PHONE_MAX_DIGITS, PHONE_OTP_MAX_DIGITS, phoneProblem } from '../profileForm';
+import { digitsOnly, PHONE_OTP_MAX_DIGITS, phoneInput, phoneProblem } from '../profileForm';
 import { selectOtpPending, selectOtpStage } from '../selectors';
 import {
   otpCodeRequested,
@@ -68,13 +68,13 @@ export function WhatsAppSection({
           <input
             id="profile-phone"
             type="tel"
-            inputMode="numeric"
-            autoComplete="tel-national"
+            inputMode="tel"
+            autoComplete="tel"
             value={phone}
             aria-invalid={shownError ? true : undefined}
             aria-describedby={shownError ? 'profile-phone-error' : 'profile-phone-hint'}
             onChange={(event) => {
-              onPhoneChange(digitsOnly(event.target.value, PHONE_MAX_DIGITS));
+              onPhoneChange(phoneInput(event.target.value));
               if (stage === OTP_STAGE.sent) {
                 setCode('');
                 dispatch(whatsAppNumberEdited());
@@ -88,7 +88,7 @@ export function WhatsAppSection({
           )}
         </div>
         <p id="profile-phone-hint" className="hint">
-          Digits only, at most 10.
+          10 digits for India, or + and the country code (for example +44 7911 123456).
         </p>
       </div>
       {stage === OTP_STAGE.sent && (

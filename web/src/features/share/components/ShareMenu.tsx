@@ -29,9 +29,14 @@ function ShareIcon() {
   );
 }
 
+/** A touch device whose browser has the system share sheet. */
+const systemShareAvailable = (): boolean =>
+  typeof navigator.share === 'function' && window.matchMedia('(pointer: coarse)').matches;
+
 /**
  * reader.md §2 share menu: Copy link, Email (mailto:), Whatsapp (wa.me). A disclosure button with a short list;
- * Escape or a click elsewhere closes it, and focus goes back to the button after Escape.
+ * arrow keys, Home and End move between the items; Escape or a click elsewhere closes it, and focus goes back to
+ * the button after Escape. On phones the button opens the system share sheet where there is one.
  */
 export function ShareMenu({
   url,
@@ -72,7 +77,26 @@ export function ShareMenu({
       if (event.key === 'Escape') {
         change(false);
         button.current?.focus();
+        return;
       }
+      // Arrow keys, Home and End move between the items (wrapping), from the button or from an item.
+      const items = Array.from(wrapper.current?.querySelectorAll<HTMLElement>('.share__item') ?? []);
+      const at = items.indexOf(document.activeElement as HTMLElement);
+      const inside = at !== -1 || document.activeElement === button.current;
+      if (!inside || items.length === 0) return;
+      const next =
+        event.key === 'ArrowDown'
+          ? (at + 1) % items.length
+          : event.key === 'ArrowUp'
+            ? (at <= 0 ? items.length : at) - 1
+            : event.key === 'Home'
+              ? 0
+              : event.key === 'End'
+                ? items.length - 1
+                : null;
+      if (next === null) return;
+      event.preventDefault();
+      items[next]?.focus();
     };
     document.addEventListener('pointerdown', onPointerDown);
     document.addEventListener('keydown', onKeyDown);
@@ -89,6 +113,20 @@ export function ShareMenu({
     change(false);
   };
 
+  // On a phone the system share sheet (navigator.share) replaces the menu; a cancelled sheet does nothing, and a
+  // sheet that cannot open falls back to the menu.
+  const toggle = async () => {
+    if (!isOpen && systemShareAvailable()) {
+      try {
+        await navigator.share({ title, url });
+        return;
+      } catch (error) {
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+      }
+    }
+    change(!isOpen);
+  };
+
   return (
     <div className={['share', `share--${placement}`, className].filter(Boolean).join(' ')} ref={wrapper}>
       <button
@@ -97,7 +135,14 @@ export function ShareMenu({
         className="share__button"
         aria-expanded={isOpen}
         aria-controls={panelId}
-        onClick={() => change(!isOpen)}
+        onClick={toggle}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' && !isOpen) {
+            event.preventDefault();
+            change(true);
+            window.setTimeout(() => firstItem.current?.focus(), 0);
+          }
+        }}
       >
         <ShareIcon />
         <span>Share</span>

@@ -1,10 +1,14 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { CodeForm } from '../../auth/components/CodeForm';
 import { GoogleSignInButton } from '../../auth/components/GoogleSignInButton';
 import { emailProblem } from '../../auth/rules';
 import { selectUser } from '../../auth/selectors';
+import { TopicPicker } from '../../profile/components/TopicPicker';
 import { DEFAULT_NOTIFICATION_TIME, notificationTimeOptions } from '../../profile/notificationTimes';
+import { toggleTopic } from '../../profile/profileForm';
+import { selectTopics, selectTopicsStatus } from '../../profile/selectors';
+import { profileFormOpened } from '../../profile/slice';
 import { selectSettings } from '../../settings/selectors';
 import { Switch } from '../../ui/components/Switch';
 import { selectModal } from '../selectors';
@@ -77,23 +81,36 @@ function CodeStep() {
       idPrefix="modal"
       email={modal.email}
       pending={modal.pending !== 'none'}
+      serverError={modal.codeError}
+      rejections={modal.codeRejections}
       onBack={() => dispatch(modalStepBack())}
       onSubmit={(code) => dispatch(modalCodeSubmitted(code))}
+      onResend={() => dispatch(modalCodeRequested(modal.email))}
     />
   );
 }
 
-/** Step 2 of the modal: only the e-mail reminder time and whether e-mail reminders are on. */
+/**
+ * Step 2 of the modal (headed by emailupdateheadline): the e-mail reminder time, whether e-mail reminders are on, and (our
+ * addition, issue 16) the topics the reader's posts come from.
+ */
 function ReminderStep() {
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const pending = useAppSelector(selectModal).pending !== 'none';
+  const topics = useAppSelector(selectTopics);
+  const topicsStatus = useAppSelector(selectTopicsStatus);
   const [time, setTime] = useState(user?.notiinfo.time || DEFAULT_NOTIFICATION_TIME);
   const [enableEmail, setEnableEmail] = useState(user?.enableEmail ?? true);
+  const [picked, setPicked] = useState<string[]>(user?.topics ?? []);
+
+  useEffect(() => {
+    if (user) dispatch(profileFormOpened({ enableWA: user.enableWA, phone: user.phone ?? '' }));
+  }, [dispatch, user]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    dispatch(modalProfileSubmitted({ time, enableEmail }));
+    dispatch(modalProfileSubmitted({ time, enableEmail, topics: picked }));
   };
 
   return (
@@ -114,6 +131,12 @@ function ReminderStep() {
         checked={enableEmail}
         onChange={setEnableEmail}
       />
+      <TopicPicker
+        topics={topics}
+        status={topicsStatus}
+        selected={picked}
+        onToggle={(id) => setPicked((current) => toggleTopic(current, id))}
+      />
       <button type="submit" className="button button--block" disabled={pending}>
         Continue
       </button>
@@ -125,7 +148,7 @@ function ReminderStep() {
 export function SignInModal() {
   const dispatch = useAppDispatch();
   const modal = useAppSelector(selectModal);
-  const { authmodalheading } = useAppSelector(selectSettings);
+  const { authmodalheading, emailupdateheadline } = useAppSelector(selectSettings);
   const close = () => dispatch(signInModalClosed());
 
   return (
@@ -134,7 +157,8 @@ export function SignInModal() {
         <span aria-hidden="true">×</span>
       </button>
       <h2 id="signin-modal-heading" className="modal__title">
-        {authmodalheading}
+        {/* Step 2 comes after the sign-in: it has its own heading (the profile step's, emailupdateheadline). */}
+        {modal.step === 2 ? emailupdateheadline : authmodalheading}
       </h2>
       {modal.step === 0 && <EmailStep />}
       {modal.step === 1 && <CodeStep />}

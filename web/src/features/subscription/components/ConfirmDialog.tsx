@@ -4,16 +4,20 @@ import { useEffect, useId, useRef } from 'react';
 export function ConfirmDialog({
   open,
   message,
+  detail,
   onYes,
   onNo,
 }: {
   open: boolean;
   message: string;
+  /** What answering Yes will do, under the question. */
+  detail?: string;
   onYes: () => void;
   onNo: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const messageId = useId();
+  const detailId = useId();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -27,6 +31,7 @@ export function ConfirmDialog({
       ref={ref}
       className="confirm-dialog"
       aria-labelledby={messageId}
+      aria-describedby={detail ? detailId : undefined}
       onCancel={(event) => {
         event.preventDefault();
         onNo();
@@ -35,6 +40,11 @@ export function ConfirmDialog({
       <p id={messageId} className="confirm-dialog__message">
         {message}
       </p>
+      {detail && (
+        <p id={detailId} className="confirm-dialog__detail">
+          {detail}
+        </p>
+      )}
       <div className="confirm-dialog__actions">
         <button type="button" className="button button--secondary" onClick={onNo}>
           No

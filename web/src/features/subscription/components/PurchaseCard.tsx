@@ -1,16 +1,18 @@
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { storePaymentReturnPost } from '../../../shared/storage';
 import { selectCheckout, selectCheckoutFailed } from '../../payments/selectors';
 import { checkoutRequested } from '../../payments/slice';
-import { CHECKOUT_CURRENCY, PLAN, priceLabel, pricePerYearLabel, REFUND_WINDOW_DAYS } from '../pricing';
+import {
+  CHECKOUT_CURRENCY,
+  PLAN,
+  PREMIUM_FEATURES,
+  priceLabel,
+  pricePerYearLabel,
+  REFUND_WINDOW_DAYS,
+} from '../pricing';
 import { selectCurrency } from '../selectors';
 import { CurrencyToggle } from './CurrencyToggle';
-
-const FEATURES = [
-  'Unlimited premium articles',
-  'Access to community groups',
-  '10k+ members from 40+ countries',
-];
 
 /** reader.md §2: the purchase card of /upgrade for readers who are not premium. */
 export function PurchaseCard() {
@@ -19,6 +21,8 @@ export function PurchaseCard() {
   const checkout = useAppSelector(selectCheckout);
   const failed = useAppSelector(selectCheckoutFailed);
   const busy = checkout !== 'idle';
+  const [params] = useSearchParams();
+  const fromPost = params.get('post');
 
   return (
     <section className="card plan" aria-labelledby="plan-title">
@@ -35,7 +39,7 @@ export function PurchaseCard() {
         <CurrencyToggle />
       </div>
       <ul className="plan__features">
-        {FEATURES.map((feature) => (
+        {PREMIUM_FEATURES.map((feature) => (
           <li key={feature}>
             <svg className="plan__tick" viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
               <path
@@ -55,7 +59,11 @@ export function PurchaseCard() {
         className="button button--block"
         disabled={busy}
         aria-busy={busy}
-        onClick={() => dispatch(checkoutRequested())}
+        onClick={() => {
+          // Started on a locked post (?post=id): the success page brings the reader back to it.
+          storePaymentReturnPost(fromPost);
+          dispatch(checkoutRequested());
+        }}
       >
         Subscribe now
       </button>

@@ -4,6 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { LoadingLine, RetryLine } from '../../ui/components/StatusLines';
 import {
   CANCEL_CONFIRM,
+  cancelConsequence,
   managementActions,
   renewalState,
   renewalText,
@@ -117,6 +118,7 @@ function DetailsView({ details }: { details: SubscriptionDetails }) {
       <ConfirmDialog
         open={confirming}
         message={CANCEL_CONFIRM}
+        detail={cancelConsequence(details, new Date())}
         onNo={() => setConfirming(false)}
         onYes={() => {
           setConfirming(false);

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { NarrowLayout } from '../../layout/components/NarrowLayout';
 import { LoadingLine } from '../../ui/components/StatusLines';
@@ -22,9 +22,18 @@ export function UnsubscribePage() {
         <h1 className="page-title">Notification preference</h1>
         {status === 'loading' && <LoadingLine label="Loading your preference…" size={28} />}
         {status === 'failed' && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
+          <>
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+            <p className="muted">
+              Unsubscribe links work for a while after each e-mail. You can also turn reminders off in your
+              settings once you sign in.
+            </p>
+            <Link to="/" className="button button--block">
+              Go to Home
+            </Link>
+          </>
         )}
         {status === 'loaded' && details && (
           <>
