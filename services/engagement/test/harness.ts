@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthEvents, ContentEvents, type Role, type TemplateSnapshot } from '@nudge/contracts';
+import { AuthEvents, ContentEvents, checkEvent, type Role, type TemplateSnapshot } from '@nudge/contracts';
 import {
   BUS_META,
   BUS_OFFSETS,
@@ -170,14 +170,16 @@ export async function startEngagement(
   const envelope = (stream: string, type: string, data: unknown, occurredAt?: string): EventEnvelope => {
     const version = (versions.get(stream) ?? 0) + 1;
     versions.set(stream, version);
+    // Through the producer's contract schema, so a producer change fails this consumer's tests.
+    const checked = checkEvent(type, data);
     return {
       id: newId(),
-      type,
+      type: checked.type,
       stream,
       version,
       occurredAt: occurredAt ?? clock.now.toISOString(),
       actor: null,
-      data,
+      data: checked.data,
       meta: {},
     };
   };
