@@ -11,6 +11,7 @@ import {
   type Messaging,
   openEventBus,
   openOutboxStore,
+  type ServiceRuntime,
 } from './runtime';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
@@ -27,6 +28,8 @@ export interface ServiceBootOptions {
 }
 export interface BootedService {
   app: Express;
+  /** The service's own store and event store (the crash suite compares read models with a rebuild through them). */
+  runtime?: Pick<ServiceRuntime, 'store' | 'events'>;
   close(): Promise<void>;
   /** Resolves when the service's own engines answer (its store; reporting: ClickHouse too); rejects otherwise. */
   ready?(): Promise<void>;
