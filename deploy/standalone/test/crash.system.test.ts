@@ -185,6 +185,8 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
     const killPoints = KILL_AT.map((f) => Math.floor(COMMANDS * f));
     const killLog: string[] = [];
     let restarting = false;
+    /** A check that failed at a restart: the workers stop and the test fails with it. */
+    let failure: unknown;
 
     const maybeKill = async () => {
       const next = killPoints[0];
@@ -196,16 +198,21 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
         release = r;
       });
       const acknowledgedBefore = tally.acknowledged;
-      await killGroup(current);
-      await writeAckedCheckins();
-      current = await start(true);
-      killLog.push(
-        `killed after ${tally.driven} commands driven (${acknowledgedBefore} acknowledged); restart converged in ${current.verify?.convergedMs} ms`,
-      );
-      expect(current.verify?.problems, 'the restarted process’s own checks').toEqual([]);
-      await checkAcknowledged(readers, posts);
-      restarting = false;
-      release();
+      try {
+        await killGroup(current);
+        await writeAckedCheckins();
+        current = await start(true);
+        killLog.push(
+          `killed after ${tally.driven} commands driven (${acknowledgedBefore} acknowledged); restart converged in ${current.verify?.convergedMs} ms`,
+        );
+        expect(current.verify?.problems, 'the restarted process’s own checks').toEqual([]);
+        await checkAcknowledged(readers, posts);
+      } catch (err) {
+        failure ??= err;
+      } finally {
+        restarting = false;
+        release();
+      }
     };
 
     /** Runs one command: counts it, and tells whether it was acknowledged (2xx), refused, or got no answer. */
@@ -214,6 +221,7 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
       run: () => Promise<Reply>,
     ): Promise<{ acked: boolean; reply?: Reply }> => {
       await upAgain;
+      if (failure) throw failure;
       tally.driven += 1;
       kinds[kind] = (kinds[kind] ?? 0) + 1;
       void maybeKill();
@@ -325,12 +333,20 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
     };
 
     const queue = readers.map((r, i) => [r, i] as const);
-    await Promise.all(
+    await Promise.allSettled(
       Array.from({ length: CONCURRENCY }, async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await runReader(...next);
+        for (let next = queue.shift(); next && !failure; next = queue.shift()) await runReader(...next);
       }),
-    );
+    ).then((results) => {
+      for (const r of results) if (r.status === 'rejected') failure ??= r.reason;
+    });
     await upAgain;
+    if (failure) {
+      console.log(
+        `[system] crash suite FAILED after ${tally.driven} commands driven, ${tally.acknowledged} acknowledged`,
+      );
+      throw failure;
+    }
 
     // A last restart (a clean stop is not what a crash test needs: kill once more, after everything).
     await killGroup(current);
