@@ -219,6 +219,7 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
     const command = async (
       kind: string,
       run: () => Promise<Reply>,
+      note?: string,
     ): Promise<{ acked: boolean; reply?: Reply }> => {
       await upAgain;
       if (failure) throw failure;
@@ -234,7 +235,9 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
         if (reply.status >= 500 && !restarting)
           tally.serverErrors.push(`${kind}: ${reply.status} ${JSON.stringify(reply.body)}`);
         tally.refused += 1;
-        refusals.push(`${kind}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`);
+        refusals.push(
+          `${kind}${note ? ` (${note})` : ''}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`,
+        );
         return { acked: false, reply };
       } catch (err) {
         if (!(err instanceof Down)) throw err;
@@ -283,8 +286,10 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
           if (acked) r.likes.set(post, status);
         } else if (pick < 6) {
           const message = `comment ${index}.${i}`;
-          const { acked, reply } = await command('comment', () =>
-            call('POST', '/api/comment/add', { templateid: post, message }, r.token),
+          const { acked, reply } = await command(
+            'comment',
+            () => call('POST', '/api/comment/add', { templateid: post, message }, r.token),
+            r.named ? 'name acknowledged' : 'name not acknowledged',
           );
           if (acked) comments.push({ id: reply?.body.comment._id, post, message });
         } else if (pick < 8) {
