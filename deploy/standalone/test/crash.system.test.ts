@@ -370,6 +370,8 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
     );
     expect(killLog).toHaveLength(KILL_AT.length);
     expect(tally.serverErrors).toEqual([]);
+    // A reader whose name was saved (200) may comment at once, whatever the bus's lag.
+    expect(refusals.filter((r) => r.includes('(name acknowledged)'))).toEqual([]);
     expect(lost).toBe(0);
     expect(tally.driven).toBeGreaterThanOrEqual(COMMANDS * 0.9);
     await killGroup(current);
