@@ -19,6 +19,7 @@ import {
   loadConfig,
   openDevOutbox,
   openEventBus,
+  type ServiceRuntime,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
@@ -45,6 +46,8 @@ export interface Standalone {
   serviceUrls: Record<BuiltService, string>;
   /** Reporting's ClickHouse (chDB), for benchmarks that seed it with ClickHouse's own generators. */
   analytics?: AnalyticsStore;
+  /** Each service's own store and event store (the crash suite compares read models with a rebuild). */
+  runtimes: Partial<Record<BuiltService, Pick<ServiceRuntime, 'store' | 'events'>>>;
   /** The embedded reminder scheduler (issue 11): `runDue()` runs every slot due by its clock now. */
   reminders: Pick<EmbeddedReminders, 'runDue'>;
   close(): Promise<void>;
@@ -160,6 +163,9 @@ export async function startStandalone(
     metricsUrl: `${metrics.url}/metrics`,
     config,
     serviceUrls,
+    runtimes: Object.fromEntries(
+      running.flatMap(({ name, service }) => (service.runtime ? [[name, service.runtime]] : [])),
+    ),
     ...(analytics ? { analytics } : {}),
     reminders,
     async close() {

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthEvents, BillingEvents } from '@nudge/contracts';
+import { AuthEvents, BillingEvents, checkEvent } from '@nudge/contracts';
 import {
   closeServer,
   createEmbeddedStore,
@@ -75,14 +75,14 @@ async function until(check: () => Promise<boolean>, what: string) {
 /** Billing's events as its relay would publish them: one stream per subscription, versions in order. */
 function billingStream(subscriptionId: string) {
   let version = 0;
+  // Through billing's contract schema, so a producer change fails this consumer's tests.
   return (type: string, data: Record<string, unknown>): EventEnvelope => ({
     id: newId(),
-    type,
+    ...checkEvent(type, { subscriptionId, ...data }),
     stream: `subscription-${subscriptionId}`,
     version: ++version,
     occurredAt: new Date().toISOString(),
     actor: 'razorpay',
-    data: { subscriptionId, ...data },
     meta: {},
   });
 }

@@ -1,4 +1,4 @@
-import { ReminderEvents } from '@nudge/contracts';
+import { checkEvent, ReminderEvents } from '@nudge/contracts';
 import { type EventEnvelope, newId, sendIdOf } from '@nudge/platform';
 import { internalPost } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,15 @@ async function reader(email: string, timeZone: string, time: string) {
 }
 
 let seq = 0;
+/** The rest of a ReminderSent's facts (its contract requires them). */
+const sent = {
+  subject: 'Today',
+  slot: '08:00',
+  timeZone: 'UTC',
+  checkinQuestionId: null,
+  locked: false,
+  sentAt: '2026-10-01T08:00:00.000Z',
+};
 const fact = (
   type: string,
   userId: string,
@@ -35,14 +44,23 @@ const fact = (
 ): EventEnvelope => {
   seq += 1;
   const sendId = sendIdOf(userId, day, 'email');
+  // Through engagement's contract schema, so a producer change fails this consumer's tests.
+  const checked = checkEvent(type, {
+    sendId,
+    userId,
+    channel: 'email',
+    localDate: day,
+    templateId: 't',
+    subjectId: null,
+    ...extra,
+  });
   return {
     id: newId(),
-    type,
+    ...checked,
     stream: `reminder-${sendId}`,
     version: seq,
     occurredAt: new Date().toISOString(),
     actor: null,
-    data: { sendId, userId, channel: 'email', localDate: day, templateId: 't', subjectId: null, ...extra },
     meta: {},
   };
 };
@@ -50,7 +68,7 @@ const sendDays = async (userId: string, n: number, from = 1) => {
   for (let d = from; d < from + n; d++) {
     const day = `2026-10-${String(d).padStart(2, '0')}`;
     await auth.reminderHandlers[ReminderEvents.ReminderSent.type]?.(
-      fact(ReminderEvents.ReminderSent.type, userId, day),
+      fact(ReminderEvents.ReminderSent.type, userId, day, sent),
     );
   }
 };
@@ -165,7 +183,7 @@ describe('cold and autoactive', () => {
 
   it('a redelivered send counts once', async () => {
     const r = await reader('redelivered@example.com', 'UTC', '10:00');
-    const event = fact(ReminderEvents.ReminderSent.type, r.id, '2026-10-01');
+    const event = fact(ReminderEvents.ReminderSent.type, r.id, '2026-10-01', sent);
     for (let i = 0; i < 5; i++) await auth.reminderHandlers[ReminderEvents.ReminderSent.type]?.(event);
     expect((await statusOf(r.id)).body.user.notification_status).toBe('active');
   });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthEvents, type Role } from '@nudge/contracts';
+import { AuthEvents, checkEvent, type Role } from '@nudge/contracts';
 import {
   captureMail,
   closeServer,
@@ -172,14 +172,16 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
   const authEvent = (type: string, userId: string, data: Record<string, unknown>): EventEnvelope => {
     const version = (versions.get(userId) ?? 0) + 1;
     versions.set(userId, version);
+    // Through the producer's contract schema, so a producer change fails this consumer's tests.
+    const checked = checkEvent(type, { userId, ...data });
     return {
       id: newId(),
-      type,
+      type: checked.type,
       stream: `user-${userId}`,
       version,
       occurredAt: clock.now().toISOString(),
       actor: null,
-      data: { userId, ...data },
+      data: checked.data,
       meta: {},
     };
   };

@@ -6,6 +6,7 @@ import {
   loadVerifyKey,
   openServiceRuntime,
   type ServiceBootOptions,
+  type ServiceRuntime,
   topicFor,
 } from '@nudge/platform';
 import type { Express } from 'express';
@@ -14,6 +15,7 @@ import { createContentService } from './service';
 
 export interface BootedContent {
   app: Express;
+  runtime: Pick<ServiceRuntime, 'store' | 'events'>;
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,6 +60,7 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
   await consumer.start();
   return {
     app: service.app,
+    runtime,
     ready: () => runtime.store.ping(),
     async close() {
       await consumer.stop();

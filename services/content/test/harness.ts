@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthEvents, type Role } from '@nudge/contracts';
+import { AuthEvents, checkEvent, type Role } from '@nudge/contracts';
 import {
   closeServer,
   createEmbeddedStore,
@@ -60,14 +60,16 @@ export function envelope(
   at?: string,
 ): EventEnvelope {
   eventCounter += 1;
+  // Through the producer's contract schema, so a producer change fails this consumer's tests.
+  const checked = checkEvent(type, data);
   return {
     id: `${newId()}${eventCounter}`,
-    type,
+    type: checked.type,
     stream,
     version,
     occurredAt: at ?? new Date(Date.UTC(2026, 0, 1, 0, 0, 0, eventCounter)).toISOString(),
     actor: null,
-    data,
+    data: checked.data,
     meta: {},
   };
 }
@@ -102,8 +104,10 @@ export async function startContent(overrides: Partial<ContentServiceDeps> = {}):
   const call = (method: string, path: string, body?: unknown, token?: string) =>
     jsonCall(url, method, path, body, token);
 
+  // As the consumer would: the envelope's data parsed with its contract before any handler sees it.
   const deliver = async (event: EventEnvelope) => {
-    await service.handlers[event.type]?.(event);
+    const checked = checkEvent(event.type, event.data);
+    await service.handlers[checked.type]?.({ ...event, ...checked });
   };
 
   const user = async (

@@ -9,6 +9,7 @@ export * from './events-auth';
 export * from './events-billing';
 export * from './events-content';
 export * from './events-engagement';
+export * from './events-registry';
 export * from './events-reminders';
 export * from './events-reporting';
 export * from './gating';

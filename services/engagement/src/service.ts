@@ -75,7 +75,7 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
 
   const counts = createCounts(store);
   const likes = createLikes({ store, events, posts, counts });
-  const comments = createComments({ store, events, posts, settings, directory, clock });
+  const comments = createComments({ store, events, posts, settings, directory, clock, auth: deps.auth });
   const history = createHistory({ reads, directory, clock });
   const questions = createCheckinQuestions({ store, events, clock });
   const checkins = createCheckins({

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthEvents, ContentEvents, EngagementEvents } from '@nudge/contracts';
+import { AuthEvents, ContentEvents, checkEvent, EngagementEvents } from '@nudge/contracts';
 import {
   closeServer,
   createEmbeddedStore,
@@ -30,12 +30,11 @@ afterEach(async () => {
 
 const envelope = (stream: string, version: number, type: string, data: unknown): EventEnvelope => ({
   id: newId(),
-  type,
+  ...checkEvent(type, data),
   stream,
   version,
   occurredAt: new Date().toISOString(),
   actor: null,
-  data,
   meta: {},
 });
 

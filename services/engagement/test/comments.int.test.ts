@@ -92,6 +92,16 @@ describe('who may comment (reader.md §5)', () => {
     expect((await add(nameless.token, post, 'hello')).status).toBe(200);
   });
 
+  it('a name saved in auth but not yet in the directory is enough (no wait for the bus)', async () => {
+    const reader = await h.user({ firstname: '', lastname: '' });
+    const post = await h.addPost();
+    expect((await add(reader.token, post, 'hello')).status).toBe(400);
+    h.fakeAuth.users.set(reader.userId, { firstname: 'Nia', lastname: 'Roy' });
+    const res = await add(reader.token, post, 'hello');
+    expect(res.status).toBe(200);
+    expect(res.body.comment.message).toBe('hello');
+  });
+
   it('trims the message and holds it to 5000 characters', async () => {
     const reader = await h.user();
     const post = await h.addPost();

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthEvents, ContentEvents, type Role, type TemplateSnapshot } from '@nudge/contracts';
+import { AuthEvents, ContentEvents, checkEvent, type Role, type TemplateSnapshot } from '@nudge/contracts';
 import {
   BUS_META,
   BUS_OFFSETS,
@@ -58,14 +58,21 @@ export interface FakeAuth {
   /** 'ok' answers like auth; 'error' answers 500; 'unknown' answers 404 User not found. */
   mode: 'ok' | 'error' | 'unknown';
   calls: { userId: string }[];
+  /** What GET /internal/users/:id answers (names by user id; others: 404). */
+  users: Map<string, { firstname: string; lastname: string }>;
   close(): Promise<void>;
 }
 
 export async function startFakeAuth(internalToken = INTERNAL_TOKEN): Promise<FakeAuth> {
   const app = express();
   app.use(express.json());
-  const fake: FakeAuth = { url: '', mode: 'ok', calls: [], close: async () => {} };
+  const fake: FakeAuth = { url: '', mode: 'ok', calls: [], users: new Map(), close: async () => {} };
   app.use('/internal', requireInternal(internalToken));
+  app.get('/internal/users/:id', (req, res) => {
+    const names = fake.users.get(req.params.id);
+    if (!names) res.status(404).json({ status: false, message: 'User not found' });
+    else res.json({ status: true, user: { _id: req.params.id, ...names } });
+  });
   app.post('/internal/tokens/session', (req, res) => {
     const { userId } = req.body as { userId: string };
     fake.calls.push({ userId });
@@ -170,14 +177,16 @@ export async function startEngagement(
   const envelope = (stream: string, type: string, data: unknown, occurredAt?: string): EventEnvelope => {
     const version = (versions.get(stream) ?? 0) + 1;
     versions.set(stream, version);
+    // Through the producer's contract schema, so a producer change fails this consumer's tests.
+    const checked = checkEvent(type, data);
     return {
       id: newId(),
-      type,
+      type: checked.type,
       stream,
       version,
       occurredAt: occurredAt ?? clock.now.toISOString(),
       actor: null,
-      data,
+      data: checked.data,
       meta: {},
     };
   };

@@ -1,4 +1,4 @@
-import { AuthEvents } from '@nudge/contracts';
+import { AuthEvents, ContentEvents } from '@nudge/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQuestionsProjection } from '../src/events/checkin-questions-projection';
 import { createCheckinsProjection } from '../src/events/checkins-projection';
@@ -132,8 +132,16 @@ describe('auth’s and content’s events delivered again', () => {
     });
     await h.deliver('auth', [rename]);
     const stale = h.delivered.auth.find((e) => e.stream === `user-${reader.userId}` && e.version === 2);
-    if (v2) await h.service.handlers[v2.type]?.(v2);
-    if (stale) await h.service.handlers[stale.type]?.(stale);
+    // Both lookups must find their event: a redelivery that silently did not happen would prove nothing.
+    if (!v2) throw new Error('the post’s version-2 event was not delivered to engagement');
+    if (!stale) throw new Error('the reader’s version-2 auth event was not delivered to engagement');
+    expect(v2).toMatchObject({ version: 2, type: ContentEvents.TemplateUpdated.type });
+    expect(stale.version).toBe(2);
+    const onPost = h.service.handlers[v2.type];
+    const onUser = h.service.handlers[stale.type];
+    if (!onPost || !onUser) throw new Error(`engagement has no handler for ${v2.type} or ${stale.type}`);
+    await onPost(v2);
+    await onUser(stale);
     expect(await h.store.collection('posts').findOne({ _id: post })).toMatchObject({
       heading: 'v3',
       type: 1,

@@ -5,7 +5,15 @@ import { type Config, ConfigError, loadConfig } from './config';
 import type { EventBus } from './events/types';
 import { createLogger } from './logger';
 import { startMetricsServer } from './metrics';
-import { createMessaging, drainServer, listen, type Messaging, openDevOutbox, openEventBus } from './runtime';
+import {
+  createMessaging,
+  drainServer,
+  listen,
+  type Messaging,
+  openDevOutbox,
+  openEventBus,
+  type ServiceRuntime,
+} from './runtime';
 import { startTracing } from './tracing';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
@@ -22,6 +30,8 @@ export interface ServiceBootOptions {
 }
 export interface BootedService {
   app: Express;
+  /** The service's own store and event store (the crash suite compares read models with a rebuild through them). */
+  runtime?: Pick<ServiceRuntime, 'store' | 'events'>;
   close(): Promise<void>;
   /** Resolves when the service's own engines answer (its store; reporting: ClickHouse too); rejects otherwise. */
   ready?(): Promise<void>;

@@ -1,5 +1,4 @@
-import type { AuthEventData } from '@nudge/contracts';
-import { AuthEvents } from '@nudge/contracts';
+import { AuthEvents, eventData } from '@nudge/contracts';
 
 export type Role = 'user' | 'premium' | 'admin';
 export type NotificationStatus = 'active' | 'autoactive' | 'autppause' | 'manual';
@@ -50,7 +49,7 @@ export const userStream = (userId: string) => `user-${userId}`;
 export function evolve(state: UserState | null, event: StoredEvent): UserState | null {
   const { type, version, occurredAt } = event;
   if (type === AuthEvents.UserRegistered.type) {
-    const d = event.data as AuthEventData<'UserRegistered'>;
+    const d = eventData(AuthEvents.UserRegistered, event);
     return {
       _id: d.userId,
       email: d.email,
@@ -87,24 +86,24 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
       next.proven = true;
       break;
     case AuthEvents.ProfileUpdated.type: {
-      const { userId: _, ...changes } = event.data as AuthEventData<'ProfileUpdated'>;
+      const { userId: _, ...changes } = eventData(AuthEvents.ProfileUpdated, event);
       Object.assign(next, definedOnly(changes));
       break;
     }
     case AuthEvents.NotificationPreferencesChanged.type: {
-      const { userId: _, ...changes } = event.data as AuthEventData<'NotificationPreferencesChanged'>;
+      const { userId: _, ...changes } = eventData(AuthEvents.NotificationPreferencesChanged, event);
       Object.assign(next, definedOnly(changes));
       break;
     }
     case AuthEvents.WhatsAppNumberVerified.type:
-      next.phone = (event.data as AuthEventData<'WhatsAppNumberVerified'>).phone;
+      next.phone = eventData(AuthEvents.WhatsAppNumberVerified, event).phone;
       next.enableWA = true;
       break;
     case AuthEvents.RoleChanged.type:
-      next.role = (event.data as AuthEventData<'RoleChanged'>).to;
+      next.role = eventData(AuthEvents.RoleChanged, event).to;
       break;
     case AuthEvents.SessionsRevoked.type:
-      next.sessionsRevokedBefore = (event.data as AuthEventData<'SessionsRevoked'>).before;
+      next.sessionsRevokedBefore = eventData(AuthEvents.SessionsRevoked, event).before;
       break;
     default:
       return next;

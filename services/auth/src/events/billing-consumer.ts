@@ -1,5 +1,6 @@
-import { type BillingEventData, BillingEvents } from '@nudge/contracts';
+import { BillingEvents, eventData } from '@nudge/contracts';
 import { ConcurrencyError, type DocumentStore, type EventEnvelope, type EventHandler } from '@nudge/platform';
+import { z } from 'zod';
 import type { UserRepository } from '../app/user-repository';
 import { decideRoleChange } from '../domain/user';
 
@@ -12,6 +13,8 @@ type EntitlementDoc = {
 export const BILLING_ENTITLEMENTS = 'billing_entitlements';
 
 const SUBSCRIPTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** What every subscription event carries (the consumer already parsed the whole event with its contract). */
+const SubscriptionRef = z.object({ userId: z.string(), subscriptionId: z.string().regex(SUBSCRIPTION_ID) });
 
 /**
  * Role follows payment (billing's events on topicFor('billing'), consumer group 'auth'): a reader with any
@@ -58,9 +61,9 @@ export function createBillingHandlers(deps: { store: DocumentStore; users: UserR
   const on =
     (entitled: (event: EventEnvelope) => boolean | null): EventHandler =>
     async (event) => {
-      const { userId, subscriptionId } = event.data as { userId?: unknown; subscriptionId?: unknown };
-      if (typeof userId !== 'string' || typeof subscriptionId !== 'string') return;
-      if (!SUBSCRIPTION_ID.test(subscriptionId)) return;
+      const ids = SubscriptionRef.safeParse(event.data);
+      if (!ids.success) return;
+      const { userId, subscriptionId } = ids.data;
       const value = entitled(event);
       if (value === null) return;
       await note(event, userId, subscriptionId, value);
@@ -72,7 +75,7 @@ export function createBillingHandlers(deps: { store: DocumentStore; users: UserR
     [BillingEvents.SubscriptionRenewed.type]: on(() => true),
     [BillingEvents.SubscriptionExpired.type]: on(() => false),
     [BillingEvents.SubscriptionCancelled.type]: on((event) =>
-      (event.data as BillingEventData<'SubscriptionCancelled'>).immediate ? false : null,
+      eventData(BillingEvents.SubscriptionCancelled, event).immediate ? false : null,
     ),
   };
   return handlers;

@@ -1,4 +1,4 @@
-import { type ReminderEventData, ReminderEvents } from '@nudge/contracts';
+import { eventData, ReminderEvents } from '@nudge/contracts';
 import { ConcurrencyError, type DocumentStore, type EventEnvelope, type EventHandler } from '@nudge/platform';
 import type { UserRepository } from '../app/user-repository';
 import { decideCold, decideWarm } from '../domain/cold';
@@ -33,7 +33,7 @@ export function createReminderHandlers(deps: {
   }
 
   const sent: EventHandler = async (event: EventEnvelope) => {
-    const d = event.data as ReminderEventData<'ReminderSent'>;
+    const d = eventData(ReminderEvents.ReminderSent, event);
     if (d.channel !== 'email') return;
     const doc = await counts.findOne({ _id: d.userId });
     if (doc?.counted?.includes(d.sendId)) return;
@@ -45,8 +45,11 @@ export function createReminderHandlers(deps: {
   };
 
   const engaged: EventHandler = async (event: EventEnvelope) => {
-    const d = event.data as ReminderEventData<'ReminderOpened'>;
-    if (d.channel !== 'email' && event.type === ReminderEvents.ReminderOpened.type) return;
+    const opened = event.type === ReminderEvents.ReminderOpened.type;
+    const d = opened
+      ? eventData(ReminderEvents.ReminderOpened, event)
+      : eventData(ReminderEvents.ReminderClicked, event);
+    if (d.channel !== 'email' && opened) return;
     await counts.updateOne({ _id: d.userId }, { $set: { unopened: 0 } }, { upsert: true });
     await record(d.userId, decideWarm);
   };

@@ -1,4 +1,4 @@
-import { type BillingEventData, BillingEvents, type BillingStatus } from '@nudge/contracts';
+import { BillingEvents, type BillingStatus, eventData } from '@nudge/contracts';
 import { REFUND_WINDOW_MS } from './plan';
 
 export type Status = BillingStatus;
@@ -68,13 +68,12 @@ export const subscriptionStream = (subscriptionId: string) => `subscription-${su
 export const STREAM_PREFIX = 'subscription-';
 
 const E = BillingEvents;
-type Data<K extends keyof typeof BillingEvents> = BillingEventData<K>;
 
 /** Folds one event into the state. Pure: times come from the events. */
 export function evolve(state: SubscriptionState | null, event: StoredEvent): SubscriptionState | null {
   const { type, version, occurredAt } = event;
   if (type === E.SubscriptionCreated.type) {
-    const d = event.data as Data<'SubscriptionCreated'>;
+    const d = eventData(BillingEvents.SubscriptionCreated, event);
     return {
       _id: d.subscriptionId,
       recordId: d.recordId,
@@ -107,7 +106,7 @@ export function evolve(state: SubscriptionState | null, event: StoredEvent): Sub
   const next: SubscriptionState = { ...state, version, updatedAt: occurredAt };
   switch (type) {
     case E.SubscriptionStatusChanged.type: {
-      const d = event.data as Data<'SubscriptionStatusChanged'>;
+      const d = eventData(BillingEvents.SubscriptionStatusChanged, event);
       next.status = d.status;
       next.statusAt = d.at;
       next.snapshotPaidCount = Math.max(state.snapshotPaidCount, d.paidCount);
@@ -115,7 +114,7 @@ export function evolve(state: SubscriptionState | null, event: StoredEvent): Sub
       break;
     }
     case E.PaymentCaptured.type: {
-      const d = event.data as Data<'PaymentCaptured'>;
+      const d = eventData(BillingEvents.PaymentCaptured, event);
       next.payments = [
         ...state.payments,
         {
@@ -131,17 +130,17 @@ export function evolve(state: SubscriptionState | null, event: StoredEvent): Sub
       break;
     }
     case E.SubscriptionActivated.type: {
-      const d = event.data as Data<'SubscriptionActivated'>;
+      const d = eventData(BillingEvents.SubscriptionActivated, event);
       next.entitled = true;
       next.startAt = d.startAt;
       next.endAt = d.endAt;
       break;
     }
     case E.SubscriptionRenewed.type:
-      next.endAt = (event.data as Data<'SubscriptionRenewed'>).endAt;
+      next.endAt = eventData(BillingEvents.SubscriptionRenewed, event).endAt;
       break;
     case E.SubscriptionCancelled.type: {
-      const d = event.data as Data<'SubscriptionCancelled'>;
+      const d = eventData(BillingEvents.SubscriptionCancelled, event);
       next.cancelAtCycleEnd = true;
       if (d.immediate) {
         next.entitled = false;
@@ -159,7 +158,7 @@ export function evolve(state: SubscriptionState | null, event: StoredEvent): Sub
       }
       break;
     case E.PaymentRefunded.type: {
-      const d = event.data as Data<'PaymentRefunded'>;
+      const d = eventData(BillingEvents.PaymentRefunded, event);
       next.refunds = [
         ...state.refunds,
         { refundId: d.refundId, paymentId: d.paymentId, amount: d.amount, refundedAt: d.refundedAt },
@@ -167,12 +166,15 @@ export function evolve(state: SubscriptionState | null, event: StoredEvent): Sub
       break;
     }
     case E.PaymentFailed.type:
-      next.failedPaymentIds = [...state.failedPaymentIds, (event.data as Data<'PaymentFailed'>).paymentId];
+      next.failedPaymentIds = [
+        ...state.failedPaymentIds,
+        eventData(BillingEvents.PaymentFailed, event).paymentId,
+      ];
       break;
     case E.CheckoutConfirmed.type:
       next.confirmedPaymentIds = [
         ...state.confirmedPaymentIds,
-        (event.data as Data<'CheckoutConfirmed'>).paymentId,
+        eventData(BillingEvents.CheckoutConfirmed, event).paymentId,
       ];
       break;
     default:

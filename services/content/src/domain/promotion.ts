@@ -1,4 +1,4 @@
-import { ContentEvents, expiryInstant, type PromotionSnapshot } from '@nudge/contracts';
+import { ContentEvents, expiryInstant, PromotionSnapshot } from '@nudge/contracts';
 import type { DecidedEvent } from './template';
 
 export interface PromotionState extends Omit<PromotionSnapshot, 'promotionId'> {
@@ -70,6 +70,6 @@ export function evolvePromotion(
 ): PromotionState | null {
   if (event.type !== ContentEvents.PromotionAdded.type && event.type !== ContentEvents.PromotionUpdated.type)
     return state;
-  const { promotionId, ...rest } = event.data as PromotionSnapshot;
+  const { promotionId, ...rest } = PromotionSnapshot.parse(event.data);
   return { _id: promotionId, ...rest, updatedAt: event.occurredAt, version: event.version };
 }

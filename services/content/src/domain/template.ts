@@ -1,4 +1,4 @@
-import { ContentEvents, type SubjectInput, type TemplateSnapshot } from '@nudge/contracts';
+import { ContentEvents, type SubjectInput, TemplateSnapshot } from '@nudge/contracts';
 
 export type SubjectLine = TemplateSnapshot['subjects'][number];
 
@@ -138,7 +138,7 @@ export function evolveTemplate(
 ): TemplateState | null {
   if (event.type !== ContentEvents.TemplateAdded.type && event.type !== ContentEvents.TemplateUpdated.type)
     return state;
-  const s = event.data as TemplateSnapshot;
+  const s = TemplateSnapshot.parse(event.data);
   return {
     _id: s.templateId,
     heading: s.heading,

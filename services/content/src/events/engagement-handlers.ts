@@ -1,4 +1,4 @@
-import { type EngagementEventData, EngagementEvents } from '@nudge/contracts';
+import { EngagementEvents, eventData } from '@nudge/contracts';
 import type { EventEnvelope, EventHandler } from '@nudge/platform';
 import type { ContentCollections } from './collections';
 
@@ -33,7 +33,7 @@ export function engagementHandlers(c: ContentCollections): Record<string, EventH
 
   return {
     [EngagementEvents.LikeSet.type]: async (event) => {
-      const d = event.data as EngagementEventData<'LikeSet'>;
+      const d = eventData(EngagementEvents.LikeSet, event);
       const _id = `${d.userId}:${d.templateId}`;
       const current = await c.likes.findOne({ _id });
       if (!current || isNewer(event, current)) {
@@ -54,7 +54,7 @@ export function engagementHandlers(c: ContentCollections): Record<string, EventH
       await recountLikes(d.templateId);
     },
     [EngagementEvents.CommentAdded.type]: async (event) => {
-      const d = event.data as EngagementEventData<'CommentAdded'>;
+      const d = eventData(EngagementEvents.CommentAdded, event);
       // $setOnInsert: a deletion seen first (or earlier) is never undone by a late or repeated add.
       await c.comments.updateOne(
         { _id: d.commentId },
@@ -64,7 +64,7 @@ export function engagementHandlers(c: ContentCollections): Record<string, EventH
       await recountComments(d.templateId);
     },
     [EngagementEvents.CommentDeleted.type]: async (event) => {
-      const d = event.data as EngagementEventData<'CommentDeleted'>;
+      const d = eventData(EngagementEvents.CommentDeleted, event);
       await c.comments.updateOne(
         { _id: d.commentId },
         { $set: { templateId: d.templateId, deleted: true } },

@@ -1,4 +1,4 @@
-import { type ContentEventData, ContentEvents } from '@nudge/contracts';
+import { ContentEvents, eventData } from '@nudge/contracts';
 import type { EventEnvelope, Projection } from '@nudge/platform';
 import type { ContentCollections } from './collections';
 
@@ -8,7 +8,7 @@ export function createReadsProjection(c: ContentCollections): Projection {
     name: 'content.reads',
     async apply(event: EventEnvelope) {
       if (event.type !== ContentEvents.PostOpened.type) return;
-      const d = event.data as ContentEventData<'PostOpened'>;
+      const d = eventData(ContentEvents.PostOpened, event);
       await c.reads.replaceOne(
         { _id: event.stream },
         { _id: event.stream, templateId: d.templateId, userId: d.userId, type: d.type, openedAt: d.openedAt },

@@ -1,4 +1,4 @@
-import { type ContentEventData, ContentEvents } from '@nudge/contracts';
+import { ContentEvents, eventData } from '@nudge/contracts';
 import type { EventEnvelope, Projection } from '@nudge/platform';
 import { SETTINGS_STREAM, type StoredSettings } from '../domain/site-settings';
 import type { ContentCollections } from './collections';
@@ -13,7 +13,7 @@ export function createSettingsProjection(c: ContentCollections): Projection {
       if (event.stream !== SETTINGS_STREAM || event.type !== ContentEvents.SiteSettingsUpdated.type) return;
       const current = await c.settings.findOne({ _id: SETTINGS_DOC });
       if (current && current.version >= event.version) return;
-      const { settings } = event.data as ContentEventData<'SiteSettingsUpdated'>;
+      const { settings } = eventData(ContentEvents.SiteSettingsUpdated, event);
       await c.settings.replaceOne(
         { _id: SETTINGS_DOC },
         { _id: SETTINGS_DOC, settings: settings as StoredSettings, version: event.version },

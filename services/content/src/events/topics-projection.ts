@@ -1,4 +1,4 @@
-import { type ContentEventData, ContentEvents } from '@nudge/contracts';
+import { ContentEvents, eventData } from '@nudge/contracts';
 import type { EventEnvelope, Projection } from '@nudge/platform';
 import { TOPICS_STREAM, topicKey } from '../domain/topic';
 import type { ContentCollections } from './collections';
@@ -12,7 +12,7 @@ export function createTopicsProjection(c: ContentCollections): Projection {
       const meta = await c.topicsMeta.findOne({ _id: TOPICS_STREAM });
       if (meta && meta.version >= event.version) return;
       if (event.type === ContentEvents.TopicAdded.type) {
-        const d = event.data as ContentEventData<'TopicAdded'>;
+        const d = eventData(ContentEvents.TopicAdded, event);
         if (d.default) await c.topics.updateMany({ default: true }, { $set: { default: false } });
         await c.topics.replaceOne(
           { _id: d.topicId },

@@ -23,6 +23,7 @@ import {
 import { type CommentDoc, commentsCollection } from '../events/comments-projection';
 import type { PostsCopy } from '../events/posts-copy';
 import type { SiteSettingsCopy } from '../events/site-settings-copy';
+import type { AuthSessions } from '../infra/auth-client';
 import { POST_NOT_FOUND } from './likes';
 
 const refuse = (refusal: Refusal) => new AppError(refusal.kind, refusal.message);
@@ -34,6 +35,8 @@ export function createComments(deps: {
   settings: SiteSettingsCopy;
   directory: UserDirectory;
   clock: () => Date;
+  /** auth's current names, asked when the directory has none yet (it learns them through the bus a moment later). */
+  auth?: Pick<AuthSessions, 'names'>;
 }) {
   const comments = commentsCollection(deps.store);
 
@@ -95,12 +98,16 @@ export function createComments(deps: {
     const post = await deps.posts.get(templateId);
     if (!post || (!post.status && user.role !== 'admin')) throw notFound(POST_NOT_FOUND);
     const author = await deps.directory.byId(user.userId);
+    let names = { firstname: author?.firstname, lastname: author?.lastname };
+    // A name the reader just saved may not have reached the directory yet: auth has the truth.
+    if (deps.auth && !(names.firstname?.trim() && names.lastname?.trim())) {
+      names = (await deps.auth.names(user.userId).catch(() => null)) ?? names;
+    }
     const refusal = commentRefusal({
       role: user.role,
       postType: post.type,
       commentsOn: await deps.settings.commentsVisible(),
-      firstname: author?.firstname,
-      lastname: author?.lastname,
+      ...names,
     });
     if (refusal) throw refuse(refusal);
     const commentId = idempotencyKey

@@ -1,4 +1,4 @@
-import { gatePost, type Role } from '@nudge/contracts';
+import { EngagementEvents, eventData, gatePost, type Role } from '@nudge/contracts';
 import { ConcurrencyError, type DocumentStore, notFound, type ServiceEventStore } from '@nudge/platform';
 import { decideLike, type LikeState, likeStream } from '../domain/likes';
 import { type LikeDoc, likeDocId, likesCollection } from '../events/likes-projection';
@@ -33,7 +33,7 @@ export function createLikes(deps: {
     const events = await deps.events.readStream(stream);
     const last = events.at(-1);
     return {
-      liked: Boolean((last?.data as { liked?: boolean } | undefined)?.liked),
+      liked: last ? eventData(EngagementEvents.LikeSet, last).liked : false,
       version: last?.version ?? 0,
     };
   };

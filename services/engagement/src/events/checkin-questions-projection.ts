@@ -1,4 +1,4 @@
-import { type CheckinQuestionSnapshot, EngagementEvents } from '@nudge/contracts';
+import { CheckinQuestionSnapshot, EngagementEvents } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 
 export interface QuestionDoc {
@@ -32,7 +32,7 @@ export function createQuestionsProjection(
     },
     async apply(event: EventEnvelope) {
       if (!TYPES.has(event.type)) return;
-      const data = event.data as CheckinQuestionSnapshot;
+      const data = CheckinQuestionSnapshot.parse(event.data);
       const current = await questions.findOne({ _id: data.questionId });
       if (current && current.version >= event.version) return;
       await questions.replaceOne(

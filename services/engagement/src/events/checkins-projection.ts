@@ -1,4 +1,4 @@
-import { type EngagementEventData, EngagementEvents } from '@nudge/contracts';
+import { EngagementEvents, eventData } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 
 /** A check-in issued to a user: found by the SHA-256 of its link credential, answered at most once. */
@@ -32,7 +32,7 @@ export function createCheckinsProjection(
     },
     async apply(event: EventEnvelope) {
       if (event.type === EngagementEvents.CheckinQuestionSent.type) {
-        const data = event.data as EngagementEventData<'CheckinQuestionSent'>;
+        const data = eventData(EngagementEvents.CheckinQuestionSent, event);
         const current = await checkins.findOne({ _id: data.checkinId });
         if (current && current.version >= event.version) return;
         await checkins.replaceOne(
@@ -54,7 +54,7 @@ export function createCheckinsProjection(
           { upsert: true },
         );
       } else if (event.type === EngagementEvents.CheckinAnswered.type) {
-        const data = event.data as EngagementEventData<'CheckinAnswered'>;
+        const data = eventData(EngagementEvents.CheckinAnswered, event);
         await checkins.updateOne(
           { _id: data.checkinId, version: { $lt: event.version } },
           {

@@ -1,5 +1,6 @@
-import { type EngagementEventData, EngagementEvents } from '@nudge/contracts';
+import { EngagementEvents, eventData } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
+import { z } from 'zod';
 
 /** A comment; a deleted one stays as a tombstone without its text (so a late duplicate cannot bring it back). */
 export interface CommentDoc {
@@ -15,6 +16,9 @@ export interface CommentDoc {
 
 export const commentsCollection = (store: DocumentStore): Collection<CommentDoc> =>
   store.collection<CommentDoc>('comments');
+
+/** What every comment event carries (each is parsed in full with its own contract below). */
+const CommentRef = z.object({ commentId: z.string() });
 
 const TYPES = new Set<string>([
   EngagementEvents.CommentAdded.type,
@@ -33,11 +37,11 @@ export function createCommentsProjection(
     },
     async apply(event: EventEnvelope) {
       if (!TYPES.has(event.type)) return;
-      const { commentId } = event.data as { commentId: string };
+      const { commentId } = CommentRef.parse(event.data);
       const current = await comments.findOne({ _id: commentId });
       if (current && current.version >= event.version) return;
       if (event.type === EngagementEvents.CommentAdded.type) {
-        const data = event.data as EngagementEventData<'CommentAdded'>;
+        const data = eventData(EngagementEvents.CommentAdded, event);
         await comments.replaceOne(
           { _id: commentId },
           {
@@ -56,7 +60,7 @@ export function createCommentsProjection(
       }
       if (!current) return;
       if (event.type === EngagementEvents.CommentEdited.type) {
-        const data = event.data as EngagementEventData<'CommentEdited'>;
+        const data = eventData(EngagementEvents.CommentEdited, event);
         await comments.updateOne(
           { _id: commentId },
           { $set: { message: data.message, updatedAt: event.occurredAt, version: event.version } },

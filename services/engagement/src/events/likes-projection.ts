@@ -1,4 +1,4 @@
-import { type EngagementEventData, EngagementEvents } from '@nudge/contracts';
+import { EngagementEvents, eventData } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 
 /** One document per (user, post) that was ever liked; `liked` is the current state. */
@@ -28,7 +28,7 @@ export function createLikesProjection(store: DocumentStore): Projection & { ensu
     },
     async apply(event: EventEnvelope) {
       if (event.type !== EngagementEvents.LikeSet.type) return;
-      const data = event.data as EngagementEventData<'LikeSet'>;
+      const data = eventData(EngagementEvents.LikeSet, event);
       const _id = likeDocId(data.userId, data.templateId);
       const current = await likes.findOne({ _id });
       if (current && current.version >= event.version) return;

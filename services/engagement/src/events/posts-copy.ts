@@ -1,4 +1,4 @@
-import { ContentEvents, type TemplateSnapshot } from '@nudge/contracts';
+import { ContentEvents, TemplateSnapshot } from '@nudge/contracts';
 import type { DocumentStore, EventEnvelope, EventHandler } from '@nudge/platform';
 
 /** Engagement's own copy of a post, kept from content's events (liked list, comment permission, existence). */
@@ -30,7 +30,7 @@ export function createPostsCopy(store: DocumentStore): PostsCopy {
   const posts = store.collection<PostDoc>('posts');
 
   const onSnapshot = async (event: EventEnvelope) => {
-    const data = event.data as TemplateSnapshot;
+    const data = TemplateSnapshot.parse(event.data);
     const current = await posts.findOne({ _id: data.templateId });
     if (current && current.version >= event.version) return;
     await posts.replaceOne(

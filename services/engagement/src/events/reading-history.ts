@@ -1,4 +1,4 @@
-import { type ContentEventData, ContentEvents } from '@nudge/contracts';
+import { ContentEvents, eventData } from '@nudge/contracts';
 import type { DocumentStore, EventHandler } from '@nudge/platform';
 
 /** One read: one content.PostOpened event, keyed by the event id (so a redelivery cannot add a second). */
@@ -23,7 +23,7 @@ export function createReadingHistory(store: DocumentStore): ReadingHistory {
   return {
     handlers: {
       [ContentEvents.PostOpened.type]: async (event) => {
-        const data = event.data as ContentEventData<'PostOpened'>;
+        const data = eventData(ContentEvents.PostOpened, event);
         await reads.replaceOne(
           { _id: event.id },
           {

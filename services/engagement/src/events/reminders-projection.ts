@@ -1,4 +1,4 @@
-import { type ReminderEventData, ReminderEvents } from '@nudge/contracts';
+import { eventData, ReminderEvents } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 
 /** One reminder sent (stream `reminder-<sendId>`): whether it was opened, how many clicks. */
@@ -33,7 +33,7 @@ export function createRemindersProjection(
       if (!event.stream.startsWith('reminder-')) return;
       const sendId = event.stream.slice('reminder-'.length);
       if (event.type === ReminderEvents.ReminderSent.type) {
-        const d = event.data as ReminderEventData<'ReminderSent'>;
+        const d = eventData(ReminderEvents.ReminderSent, event);
         if (await sends.findOne({ _id: sendId })) return;
         await sends.insertOne({
           _id: sendId,

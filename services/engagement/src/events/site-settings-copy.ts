@@ -1,4 +1,4 @@
-import { type ContentEventData, ContentEvents } from '@nudge/contracts';
+import { ContentEvents, eventData } from '@nudge/contracts';
 import type { DocumentStore, EventHandler } from '@nudge/platform';
 
 interface SettingsDoc {
@@ -22,7 +22,7 @@ export function createSiteSettingsCopy(store: DocumentStore): SiteSettingsCopy {
   return {
     handlers: {
       [ContentEvents.SiteSettingsUpdated.type]: async (event) => {
-        const data = event.data as ContentEventData<'SiteSettingsUpdated'>;
+        const data = eventData(ContentEvents.SiteSettingsUpdated, event);
         const current = await settings.findOne({ _id: 'site' });
         if (current && current.version >= event.version) return;
         const value = data.settings?.isCommentsVisible;

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { AuthEvents } from '@nudge/contracts';
+import { AuthEvents, type EventDef, eventData } from '@nudge/contracts';
 import { generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../events/types';
@@ -21,7 +21,7 @@ let server: Server;
 let url: string;
 const versions = new Map<string, number>();
 
-const deliver = async (userId: string, def: { type: string }, data: Record<string, unknown>) => {
+const deliver = async (userId: string, def: EventDef, data: Record<string, unknown>) => {
   const version = (versions.get(userId) ?? 0) + 1;
   versions.set(userId, version);
   const event: EventEnvelope = {
@@ -31,7 +31,7 @@ const deliver = async (userId: string, def: { type: string }, data: Record<strin
     version,
     occurredAt: new Date().toISOString(),
     actor: null,
-    data: { userId, ...data },
+    data: eventData(def, { type: def.type, data: { userId, ...data } }),
     meta: {},
   };
   await directory.handlers[event.type]?.(event);

@@ -1,17 +1,17 @@
-import { AuthEvents } from '@nudge/contracts';
+import { AuthEvents, type EventDef, eventData } from '@nudge/contracts';
 import { describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '../events/types';
 import { createEmbeddedStore } from '../store';
 import { createUserDirectory } from './user-directory';
 
-const event = (version: number, def: { type: string }, data: unknown): EventEnvelope => ({
+const event = (version: number, def: EventDef, data: unknown): EventEnvelope => ({
   id: `e${version}`,
   type: def.type,
   stream: 'user-u1',
   version,
   occurredAt: '2026-11-01T10:00:00.000Z',
   actor: null,
-  data,
+  data: eventData(def, { type: def.type, data }),
   meta: {},
 });
 

@@ -1,4 +1,5 @@
-import { type AuthEventData, AuthEvents, type Role } from '@nudge/contracts';
+import { AuthEvents, type EventDef, eventData, type Role } from '@nudge/contracts';
+import type { z } from 'zod';
 import type { EventHandler } from '../events/consumer';
 import type { EventEnvelope } from '../events/types';
 import type { CurrentUser } from '../http/auth';
@@ -55,9 +56,12 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
   const users = store.collection<DirectoryUser>(USER_DIRECTORY);
 
   const on =
-    <T>(change: (current: DirectoryUser, data: T, event: EventEnvelope) => Partial<DirectoryUser>) =>
+    <S extends z.ZodType<{ userId: string }>>(
+      def: EventDef<S>,
+      change: (current: DirectoryUser, data: z.infer<S>, event: EventEnvelope) => Partial<DirectoryUser>,
+    ) =>
     async (event: EventEnvelope): Promise<void> => {
-      const data = event.data as T & { userId: string };
+      const data = eventData(def, event);
       const current = await users.findOne({ _id: data.userId });
       if (!current || current.version >= event.version) return;
       await users.updateOne(
@@ -68,7 +72,7 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
 
   const handlers: Record<string, EventHandler> = {
     [AuthEvents.UserRegistered.type]: async (event) => {
-      const data = event.data as AuthEventData<'UserRegistered'>;
+      const data = eventData(AuthEvents.UserRegistered, event);
       const doc: DirectoryUser = {
         _id: data.userId,
         email: data.email,
@@ -85,23 +89,24 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
       if (current && current.version >= event.version) return;
       await users.replaceOne({ _id: data.userId }, doc, { upsert: true });
     },
-    [AuthEvents.ProfileUpdated.type]: on<AuthEventData<'ProfileUpdated'>>((_current, data) => ({
+    [AuthEvents.ProfileUpdated.type]: on(AuthEvents.ProfileUpdated, (_current, data) => ({
       ...(data.firstname !== undefined ? { firstname: data.firstname } : {}),
       ...(data.lastname !== undefined ? { lastname: data.lastname } : {}),
       ...(data.topics !== undefined ? { topics: data.topics } : {}),
       ...(data.timeZone !== undefined ? { timeZone: data.timeZone } : {}),
     })),
-    [AuthEvents.NotificationPreferencesChanged.type]: on<AuthEventData<'NotificationPreferencesChanged'>>(
+    [AuthEvents.NotificationPreferencesChanged.type]: on(
+      AuthEvents.NotificationPreferencesChanged,
       (_current, data) => (data.notiinfo ? { notiinfo: data.notiinfo } : {}),
     ),
-    [AuthEvents.RoleChanged.type]: on<AuthEventData<'RoleChanged'>>((_current, data) => ({ role: data.to })),
-    [AuthEvents.SessionsRevoked.type]: on<AuthEventData<'SessionsRevoked'>>((_current, data) => ({
+    [AuthEvents.RoleChanged.type]: on(AuthEvents.RoleChanged, (_current, data) => ({ role: data.to })),
+    [AuthEvents.SessionsRevoked.type]: on(AuthEvents.SessionsRevoked, (_current, data) => ({
       sessionsRevokedBefore: data.before,
     })),
     // Events that change nothing here still advance the version, so later events are not mistaken for gaps.
-    [AuthEvents.UserVerified.type]: on(() => ({})),
-    [AuthEvents.UserSignedIn.type]: on(() => ({})),
-    [AuthEvents.WhatsAppNumberVerified.type]: on(() => ({})),
+    [AuthEvents.UserVerified.type]: on(AuthEvents.UserVerified, () => ({})),
+    [AuthEvents.UserSignedIn.type]: on(AuthEvents.UserSignedIn, () => ({})),
+    [AuthEvents.WhatsAppNumberVerified.type]: on(AuthEvents.WhatsAppNumberVerified, () => ({})),
   };
 
   return {

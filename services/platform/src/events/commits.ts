@@ -1,3 +1,4 @@
+import { upcast } from '@nudge/contracts';
 import type { Doc } from '../store/types';
 import type { EventEnvelope } from './types';
 
@@ -46,9 +47,11 @@ export const toStored = (event: EventEnvelope): StoredEvent => {
   return { ...rest, meta: { ...rest.meta }, dataJson: JSON.stringify(data ?? null) };
 };
 
+/** A stored event as its envelope, brought to its type's newest version (contracts' UPCASTERS; none: as stored). */
 export const fromStored = (event: StoredEvent): EventEnvelope => {
   const { dataJson, ...rest } = event;
-  return { ...rest, meta: { ...rest.meta }, data: JSON.parse(dataJson) as unknown };
+  const data: unknown = JSON.parse(dataJson);
+  return { ...rest, meta: { ...rest.meta }, ...upcast(rest.type, data) };
 };
 
 export const eventsOf = (commit: CommitDoc): EventEnvelope[] => commit.events.map(fromStored);

@@ -1,3 +1,4 @@
+import { checkEvent, EventEnvelopeSchema } from '@nudge/contracts';
 import type { Logger } from 'pino';
 import { DuplicateKeyError } from '../errors';
 import type { DocumentStore } from '../store/types';
@@ -22,6 +23,11 @@ export interface ConsumerOptions {
    * proportional to recent traffic instead of growing forever.
    */
   processedRetentionMs?: number;
+  /**
+   * Parses an event's data and brings it to its type's newest version. Default: checkEvent of the contracts. Only the
+   * event mechanism's own tests, whose event types are not in the contracts, pass another.
+   */
+  check?: (type: string, data: unknown) => { type: string; data: unknown };
   /** For tests: the consumer's clock. */
   clock?: () => Date;
 }
@@ -37,21 +43,16 @@ const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 /** At most one expiry sweep per this long (and never more often than the retention itself). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
+/** The message as an envelope (contracts' EventEnvelopeSchema), or null when it is not one. */
 const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
+  let value: unknown;
   try {
-    const event = JSON.parse(message.value) as Partial<EventEnvelope> | null;
-    if (
-      !event ||
-      typeof event.id !== 'string' ||
-      typeof event.type !== 'string' ||
-      typeof event.stream !== 'string'
-    ) {
-      return null;
-    }
-    return { ...event, meta: event.meta ?? {} } as EventEnvelope;
+    value = JSON.parse(message.value);
   } catch {
     return null;
   }
+  const parsed = EventEnvelopeSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
 };
 
 /**
@@ -65,6 +66,7 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   const { bus, groupId, handlers, log } = opts;
   const processed = opts.store.collection<ProcessedDoc>(PROCESSED_EVENTS);
   const clock = opts.clock ?? (() => new Date());
+  const check = opts.check ?? checkEvent;
   const retentionMs = opts.processedRetentionMs ?? DEFAULT_RETENTION_MS;
   const sweepEveryMs = Math.min(SWEEP_EVERY_MS, retentionMs);
   let subscription: Subscription | undefined;
@@ -98,14 +100,27 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
       log.debug({ eventId: event.id, type: event.type, groupId }, 'consumer: duplicate delivery skipped');
       return;
     }
-    const handler = handlers[event.type];
+    // The data is parsed with its contract and brought to the newest version of its type (upcasters), so handlers
+    // see only data their schema accepts. Data that does not parse is a producer defect: the handler never sees it,
+    // the bus retries and then dead-letters it.
+    let current: EventEnvelope;
+    try {
+      current = { ...event, ...check(event.type, event.data) };
+    } catch (err) {
+      log.error(
+        { err, eventId: event.id, type: event.type, groupId },
+        'consumer: event does not match its contract',
+      );
+      throw err;
+    }
+    const handler = handlers[current.type];
     if (handler) {
       try {
         await withConsumerSpan(
           `${groupId} ${event.type}`,
           message.headers,
           { 'messaging.consumer.group.name': groupId, 'messaging.destination.name': message.topic },
-          () => handler(event),
+          () => handler(current),
         );
       } catch (err) {
         log.warn(

@@ -1,3 +1,4 @@
+import { AuthEvents, EngagementEvents, EventSchemaError } from '@nudge/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runWithContext } from '../context';
 import { type AppError, ConcurrencyError } from '../errors';
@@ -26,6 +27,8 @@ describe('event store on the embedded document store', () => {
       clock: () => new Date('2025-01-02T03:04:05.000Z'),
       log: silentLog(),
       pageSize: 3,
+      // This suite's event types are the mechanism's own, not the contracts' (those are checked below).
+      validate: () => {},
     });
   });
   afterEach(async () => {
@@ -185,7 +188,7 @@ describe('event store on the embedded document store', () => {
       expect(await readCounters(store)).toEqual([{ _id: 'c-1', count: 1, lastVersion: 1, types: ['A'] }]);
 
       // a restarted process: new event store on the same store
-      const restarted = createEventStore({ store, service: 'test', log: silentLog() });
+      const restarted = createEventStore({ store, service: 'test', log: silentLog(), validate: () => {} });
       const again = counterProjection(store);
       restarted.register(again);
       expect(await restarted.catchUp()).toBe(1);
@@ -254,5 +257,73 @@ describe('event store on the embedded document store', () => {
       await events.catchUp();
       expect(late.applied).toBe(3);
     });
+  });
+});
+
+describe('event store: the contract schemas at append', () => {
+  let store: DocumentStore;
+  let events: ServiceEventStore;
+  beforeEach(() => {
+    store = createEmbeddedStore();
+    events = createEventStore({ store, service: 'engagement', log: silentLog() });
+  });
+  afterEach(async () => {
+    events.close();
+    await store.close();
+  });
+
+  const like = { userId: 'u1', templateId: 't1', liked: true };
+
+  it('appends an event whose data matches its contract', async () => {
+    const [stored] = await events.append('like-u1-t1', 0, [
+      { type: EngagementEvents.LikeSet.type, data: like },
+    ]);
+    expect(stored?.data).toEqual(like);
+  });
+
+  it('refuses an unknown event type, naming it, and writes nothing', async () => {
+    await expect(events.append('x-1', 0, [{ type: 'engagement.Nope.v1', data: {} }])).rejects.toThrow(
+      /engagement\.Nope\.v1: unknown event type/,
+    );
+    expect(await store.collection(EVENTS).countDocuments({})).toBe(0);
+  });
+
+  it('refuses invalid data naming the type and the field, and takes no sequence number', async () => {
+    const err = await events
+      .append('like-u1-t1', 0, [
+        { type: EngagementEvents.LikeSet.type, data: like },
+        { type: EngagementEvents.LikeSet.type, data: { ...like, liked: 'yes' } },
+      ])
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EventSchemaError);
+    expect((err as EventSchemaError).message).toMatch(/^event engagement\.LikeSet\.v1: field liked: /);
+    expect(await store.collection(EVENTS).countDocuments({})).toBe(0);
+    const [stored] = await events.append('like-u1-t1', 0, [
+      { type: EngagementEvents.LikeSet.type, data: like },
+    ]);
+    expect(await store.collection<CommitDoc>(EVENTS).findOne({ _id: 'like-u1-t1@0' })).toMatchObject({
+      seq: 1,
+    });
+    expect(stored?.version).toBe(1);
+  });
+
+  it('refuses a missing nested field by its path', async () => {
+    await expect(
+      events.append('user-1', 0, [
+        {
+          type: AuthEvents.UserRegistered.type,
+          data: {
+            userId: 'u1',
+            email: 'a@b.c',
+            source: 'self',
+            role: 'user',
+            type: 0,
+            notiinfo: { time: '08:00' },
+            topics: [],
+            timeZone: 'UTC',
+          },
+        },
+      ]),
+    ).rejects.toThrow(/event auth\.UserRegistered\.v1: field notiinfo\.active: /);
   });
 });

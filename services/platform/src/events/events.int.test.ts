@@ -23,7 +23,7 @@ function world() {
   cleanups.push(() => bus.close());
 
   const makeEventStore = (): ServiceEventStore => {
-    const events = createEventStore({ store: ordersStore, service: 'orders', log });
+    const events = createEventStore({ store: ordersStore, service: 'orders', log, validate: () => {} });
     cleanups.push(() => events.close());
     return events;
   };
@@ -55,6 +55,7 @@ function world() {
       groupId,
       topics: [topicFor('orders')],
       log,
+      check: (type, data) => ({ type, data }),
       handlers: {
         // deliberately not idempotent: a duplicate run would show in count and ns
         'orders.Placed.v1': async (event) => {
@@ -276,6 +277,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
       groupId: 'flaky-consumer',
       topics: [topicFor('orders')],
       log,
+      check: (type, data) => ({ type, data }),
       handlers: {
         'orders.Placed.v1': async (event) => {
           if (failures > 0) {

@@ -120,7 +120,8 @@ for (const leg of legs) {
       const pod = async (name: string): Promise<Pod> => {
         let dead = false;
         const store = killableStore(await shared.storeFor(name), () => dead);
-        const events = createEventStore({ store, service: 'orders', log });
+        // orders.Placed.v1 is a made-up type, not in the contracts: the append's schema check is off here.
+        const events = createEventStore({ store, service: 'orders', log, validate: () => {} });
         const relay = createRelay({
           store,
           eventStore: events,
