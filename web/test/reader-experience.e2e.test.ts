@@ -8,6 +8,7 @@ import {
   type Session,
   seriousA11yViolations,
   signInThroughOutbox,
+  SHOTS,
   startE2e,
 } from './e2e-harness';
 
@@ -16,7 +17,6 @@ if (unavailable) console.log(`[e2e] reader experience: skipped: ${unavailable}`)
 
 const PREMIUM_BODY =
   'The premium ladder: breathe in for four, hold for four, and lengthen each exhale by one count every night.';
-const SHOTS = '/work/notes/shots';
 
 /** Issue 16: the first five minutes, honest numbers, flows and link previews, in Chromium. */
 describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
