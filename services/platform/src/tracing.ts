@@ -94,14 +94,35 @@ export function tracedHeaders(headers: Record<string, string>): Record<string, s
 }
 
 /** Runs `work` in a CONSUMER span whose parent is the message's `traceparent` header. */
-export async function withConsumerSpan<T>(
+export function withConsumerSpan<T>(
   name: string,
   headers: Record<string, string>,
   attributes: Record<string, string>,
   work: () => Promise<T>,
 ): Promise<T> {
-  const parent: Context = propagation.extract(ROOT_CONTEXT, headers);
-  const span: Span = tracer().startSpan(name, { kind: SpanKind.CONSUMER, attributes }, parent);
+  return inSpan(name, SpanKind.CONSUMER, attributes, propagation.extract(ROOT_CONTEXT, headers), work);
+}
+
+/**
+ * Runs `work` in an INTERNAL span, child of the active context (a new trace when there is none): a unit of background
+ * work such as a reminder activity, so the internal calls it makes carry its trace.
+ */
+export function withSpan<T>(
+  name: string,
+  attributes: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<T> {
+  return inSpan(name, SpanKind.INTERNAL, attributes, context.active(), work);
+}
+
+async function inSpan<T>(
+  name: string,
+  kind: SpanKind,
+  attributes: Record<string, string>,
+  parent: Context,
+  work: () => Promise<T>,
+): Promise<T> {
+  const span: Span = tracer().startSpan(name, { kind, attributes }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (err) {

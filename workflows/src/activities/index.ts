@@ -1,3 +1,4 @@
+import { withSpan } from '@nudge/platform';
 import { createReminderActivities, type ReminderDeps } from './reminders';
 
 export * from './internal-client';
@@ -8,7 +9,7 @@ export type { BatchResult, ReminderDeps } from './reminders';
  * these; the embedded scheduler calls the same functions.
  */
 export function createActivities(deps: ReminderDeps) {
-  return {
+  return traced({
     ...createReminderActivities(deps),
     /**
      * The renewal tick: billing sends notices 7 days before endAt and expires subscriptions whose end (plus the
@@ -21,7 +22,20 @@ export function createActivities(deps: ReminderDeps) {
         input,
       );
     },
-  };
+  });
+}
+
+/**
+ * Each activity runs in a span of its own (`activity <name>`), so the services' spans of the internal calls it makes
+ * belong to one trace per activity run, whether Temporal's worker or the embedded scheduler calls it.
+ */
+function traced<A extends Record<string, (input: never) => Promise<unknown>>>(activities: A): A {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, activity] of Object.entries(activities)) {
+    wrapped[name] = (input: never) =>
+      withSpan(`activity ${name}`, { 'nudge.activity': name }, () => activity(input));
+  }
+  return wrapped as A;
 }
 
 export type Activities = ReturnType<typeof createActivities>;
