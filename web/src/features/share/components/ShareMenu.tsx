@@ -140,7 +140,11 @@ export function ShareMenu({
           if (event.key === 'ArrowDown' && !isOpen) {
             event.preventDefault();
             change(true);
-            window.setTimeout(() => firstItem.current?.focus(), 0);
+            // Only if nothing moved the focus meanwhile (the menu's own arrow-key handler may already have, and a
+            // late timer must not pull it back from an item the reader has since reached).
+            window.setTimeout(() => {
+              if (document.activeElement === button.current) firstItem.current?.focus();
+            }, 0);
           }
         }}
       >
