@@ -6,9 +6,9 @@ import {
   e2eUnavailable,
   pageWithSession,
   type Session,
+  SHOTS,
   seriousA11yViolations,
   signInThroughOutbox,
-  SHOTS,
   startE2e,
 } from './e2e-harness';
 
