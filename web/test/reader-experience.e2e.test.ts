@@ -13,6 +13,8 @@ import {
 } from './e2e-harness';
 
 const unavailable = e2eUnavailable();
+/** How long a poll waits for what comes from the services (a page load, the bus): a loaded CI machine is slow. */
+const SERVER_WAIT = { timeout: 15_000, interval: 250 };
 if (unavailable) console.log(`[e2e] reader experience: skipped: ${unavailable}`);
 
 const PREMIUM_BODY =
@@ -110,21 +112,26 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
     await page.getByText('Answer a check-in question to see your wellbeing score.').waitFor();
     expect(await page.getByText('/ 100').count()).toBe(0);
     const numbers = page.locator('.reading__number dd');
-    await expect.poll(() => numbers.allInnerTexts()).toEqual(['0 days', '0']);
+    await expect.poll(() => numbers.allInnerTexts(), SERVER_WAIT).toEqual(['0 days', '0']);
     // Only today can be missed or read: the six days before the sign-up are neutral.
     expect(await page.locator('.week-strip__day--before').count()).toBe(6);
     expect(await page.locator('.week-strip__day--missed').count()).toBe(1);
     await shot(page, 'first-dashboard-1280');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // The post page records the read when it loads the post (the home card has the same heading, so wait for that call).
+    const opened = page.waitForResponse(
+      (r) =>
+        /\/api\/template\/[0-9a-f]{24}$/.test(new URL(r.url()).pathname) && r.request().method() === 'POST',
+    );
     await card.getByRole('link').click();
-    await page.getByRole('heading', { name: 'Wind down with the 4-7-8 breath' }).waitFor();
+    expect((await opened).status()).toBe(200);
     // The read reaches the history through the bus: reload until it shows.
     await expect
       .poll(async () => {
         await page.goto('/');
         await page.locator('.week-strip').waitFor();
         return numbers.allInnerTexts();
-      })
+      }, SERVER_WAIT)
       .toEqual(['1 day', '1']);
     expect(await page.locator('.week-strip__day--read').count()).toBe(1);
     await context.close();
@@ -192,7 +199,7 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
     await page.clock.runFor(61_000);
     await page.getByRole('button', { name: 'Resend code' }).click();
     await page.getByText(/ask for a new code in/).waitFor();
-    await expect.poll(() => e2e.codeFor('resend@example.com')).not.toBe(first);
+    await expect.poll(() => e2e.codeFor('resend@example.com'), SERVER_WAIT).not.toBe(first);
     await code.fill(await e2e.codeFor('resend@example.com'));
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('First name').waitFor();
@@ -313,7 +320,10 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
     await otp.fill(await e2e.codeFor('+447911123456'));
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect
-      .poll(async () => (await api('POST', '/api/user/isauth', { token: reader.token })).user.phone)
+      .poll(
+        async () => (await api('POST', '/api/user/isauth', { token: reader.token })).user.phone,
+        SERVER_WAIT,
+      )
       .toBe('+447911123456');
     // India stays the default: ten digits without a country code are an Indian number.
     const indian = await signInThroughOutbox(e2e, 'home@example.com', { firstname: 'Hom', lastname: 'E' });
@@ -335,7 +345,7 @@ describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
     await page.goto('/unsubscribe/not-a-real-link');
     await page.getByText('This link is not valid or has expired').waitFor();
     await page.getByRole('link', { name: 'Go to Home' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/(login)?$/);
+    await expect.poll(() => new URL(page.url()).pathname, SERVER_WAIT).toMatch(/^\/(login)?$/);
     await context.close();
   });
 });
