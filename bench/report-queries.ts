@@ -5,33 +5,14 @@ import { join } from 'node:path';
 import { openChdbStore } from '../services/reporting/src/analytics/chdb';
 import { migrate } from '../services/reporting/src/analytics/migrations';
 import { createReportData } from '../services/reporting/src/app/report-data';
+import { seedReportEvents } from './report-seed';
 
 const [events = 200_000, users = 2_000, monitored = 200] = process.argv.slice(2).map(Number);
 const dir = await mkdtemp(join(tmpdir(), 'rq-'));
 const store = await openChdbStore(dir);
 await migrate(store);
 let t = Date.now();
-await store.exec(
-  `INSERT INTO events (id, type, stream, user_id, user_email, occurred_at, log_type, log_value, template_id,
-     subject_id, question_id, send_id, channel, metadata, data)
-   SELECT concat('benchreg-', toString(number)), 'auth.UserRegistered.v1', '', concat('benchuser-', toString(number)),
-     '', toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(number % (86400 * 700)), 'sign_up', '',
-     '', '', '', '', '', map(), '{}'
-   FROM numbers({users:UInt64})`,
-  { users },
-);
-await store.exec(
-  `INSERT INTO events (id, type, stream, user_id, user_email, occurred_at, log_type, log_value, template_id,
-     subject_id, question_id, send_id, channel, metadata, data)
-   SELECT concat('bench-', toString(number)),
-     ['auth.UserSignedIn.v1', 'content.PostOpened.v1', 'engagement.LikeSet.v1',
-      'engagement.CheckinQuestionSent.v1', 'engagement.CheckinAnswered.v1'][(number % 5) + 1] AS type,
-     '', concat('benchuser-', toString(cityHash64(number) % {users:UInt64})), '',
-     toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(cityHash64(number, 1) % (86400 * 690)),
-     '', '', '', '', concat('benchq-', toString(number % 7)), '', '', map(), '{}'
-   FROM numbers({events:UInt64})`,
-  { events, users },
-);
+await seedReportEvents(store, users, events);
 console.log(`seeded ${users} users, ${events} events in ${Date.now() - t} ms`);
 t = Date.now();
 while (Date.now() - t < 180_000) {

@@ -1,3 +1,4 @@
+import { seedReportEvents } from '../report-seed';
 import { BENCH_ADMIN } from './seed';
 import { type SignedIn, signIn } from './sign-in';
 import type { BenchContext, Scenario } from './types';
@@ -84,27 +85,7 @@ export const webEventBatches: Scenario = {
 async function seedReportStore(ctx: BenchContext, users: number, events: number) {
   if (!ctx.analytics) throw new Error('the standalone process did not expose reporting’s analytics store');
   const started = Date.now();
-  await ctx.analytics.exec(
-    `INSERT INTO events (id, type, stream, user_id, user_email, occurred_at, log_type, log_value, template_id,
-       subject_id, question_id, send_id, channel, metadata, data)
-     SELECT concat('benchreg-', toString(number)), 'auth.UserRegistered.v1', '', concat('benchuser-', toString(number)),
-       '', toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(number % (86400 * 700)), 'sign_up', '',
-       '', '', '', '', '', map(), '{}'
-     FROM numbers({users:UInt64})`,
-    { users },
-  );
-  await ctx.analytics.exec(
-    `INSERT INTO events (id, type, stream, user_id, user_email, occurred_at, log_type, log_value, template_id,
-       subject_id, question_id, send_id, channel, metadata, data)
-     SELECT concat('bench-', toString(number)),
-       ['auth.UserSignedIn.v1', 'content.PostOpened.v1', 'engagement.LikeSet.v1',
-        'engagement.CheckinQuestionSent.v1', 'engagement.CheckinAnswered.v1'][(number % 5) + 1] AS type,
-       '', concat('benchuser-', toString(cityHash64(number) % {users:UInt64})), '',
-       toDateTime64('2025-01-01 00:00:00', 3, 'UTC') + toIntervalSecond(cityHash64(number, 1) % (86400 * 690)),
-       '', '', '', '', concat('benchq-', toString(number % 7)), '', '', map(), '{}'
-     FROM numbers({events:UInt64})`,
-    { events, users },
-  );
+  await seedReportEvents(ctx.analytics, users, events);
   process.stdout.write(
     `  seeded ${users} users and ${events} events in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
