@@ -5,6 +5,8 @@
  * body never leaves the service to a visitor). Anything that fails leaves the plain shell.
  */
 
+import { escapeHtml, plainText } from '@nudge/contracts';
+
 const POST_PATH = /^\/post\/([A-Za-z0-9_-]{1,64})\/?$/;
 const FETCH_TIMEOUT_MS = 1500;
 const DESCRIPTION_LENGTH = 200;
@@ -18,19 +20,9 @@ export interface LinkPreview {
   url: string;
 }
 
-const escapeHtml = (text: string): string =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
-
 /** Plain text from a post body (which may hold simple HTML), squeezed to one line and cut at a word. */
 export function previewText(text: string, max = DESCRIPTION_LENGTH): string {
-  const plain = text
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const plain = plainText(text);
   if (plain.length <= max) return plain;
   const cut = plain.slice(0, max);
   const space = cut.lastIndexOf(' ');

@@ -28,3 +28,15 @@ export function bodyParagraphs(body: string | null | undefined): string[] {
     .map((paragraph) => paragraph.replace(/[ \t]+\n/g, '\n').trim())
     .filter((paragraph) => paragraph !== '');
 }
+
+/** Text made safe inside HTML text and quoted attribute values (the server-rendered pages and tags). */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+}
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};

@@ -1,11 +1,6 @@
+import { escapeHtml } from '@nudge/contracts';
 import { longDate, PREMIUM_PLAN } from '../domain/plan';
 import type { SubscriptionEntity } from '../infra/razorpay-webhooks';
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
-  );
 
 const STYLE = `
 body{margin:0;font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;background:#f4f4f5;color:#18181b}
