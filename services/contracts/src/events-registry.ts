@@ -61,6 +61,16 @@ export class EventSchemaError extends Error {
   }
 }
 
+/**
+ * Data objects already parsed by their type's contract schema (with the type) (checkEvent on consume, eventData): a handler's
+ * eventData of an event the consumer has just checked returns it without parsing it a second time.
+ */
+const parsedAs = new WeakMap<object, string>();
+const remember = <T>(type: string, data: T): T => {
+  if (typeof data === 'object' && data !== null) parsedAs.set(data, type);
+  return data;
+};
+
 function fail(type: string, error: z.ZodError): never {
   const issue = error.issues[0];
   const field = issue && issue.path.length > 0 ? issue.path.join('.') : '(data)';
@@ -92,7 +102,7 @@ export function checkEvent(type: string, data: unknown): { type: string; data: u
   if (!schema) throw new EventSchemaError(type, null, 'unknown event type (not in services/contracts)');
   const parsed = schema.safeParse(current.data);
   if (!parsed.success) fail(current.type, parsed.error);
-  return { type: current.type, data: parsed.data };
+  return { type: current.type, data: remember(current.type, parsed.data) };
 }
 
 /**
@@ -104,7 +114,11 @@ export function eventData<S extends z.ZodType>(
   event: { type: string; data: unknown },
 ): z.infer<S> {
   if (event.type !== def.type) throw new EventSchemaError(event.type, null, `expected ${def.type}`);
+  // Parsed already by this type's schema (the registry holds `def.data` for `def.type`): no second parse.
+  if (typeof event.data === 'object' && event.data !== null && parsedAs.get(event.data) === def.type) {
+    return event.data as z.infer<S>;
+  }
   const parsed = def.data.safeParse(event.data);
   if (!parsed.success) return fail(def.type, parsed.error);
-  return parsed.data;
+  return remember(def.type, parsed.data);
 }

@@ -32,6 +32,18 @@ describe('event contracts registry', () => {
     ).toThrow(/expected engagement\.LikeSet\.v1/);
   });
 
+  it('eventData of data the consumer has just checked returns it without a second parse', () => {
+    const checked = checkEvent(EngagementEvents.LikeSet.type, { ...like });
+    expect(eventData(EngagementEvents.LikeSet, checked)).toBe(checked.data);
+    // Remembered for its own type only: the same object read as another type is still refused.
+    expect(() =>
+      eventData(EngagementEvents.CommentAdded, {
+        type: EngagementEvents.CommentAdded.type,
+        data: checked.data,
+      }),
+    ).toThrow(EventSchemaError);
+  });
+
   describe('the version rule: an old version is upcast to the newest', () => {
     const upcasters = UPCASTERS as Map<string, { from: z.ZodType; to: string; up: (d: unknown) => unknown }>;
     const schemas = EVENT_SCHEMAS as Map<string, z.ZodType>;
