@@ -160,4 +160,49 @@ describe('role follows payment across services (billing events consumed by auth)
     );
     expect(await roleInAuth(promoted.userId)()).toBe('admin');
   });
+
+  it('a reader an admin made premium (no paid subscription) is told so at checkout, and nothing is opened', async () => {
+    const reader = await signIn('granted@example.com');
+    const admin = await signIn('boss@example.com');
+    const update = await jsonCall(
+      authUrl,
+      'POST',
+      `/api/user/update/${reader.userId}`,
+      { info: { role: 'premium' } },
+      admin.token,
+    );
+    expect(update.status).toBe(200);
+    await until(
+      () => billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }),
+      (u) => u?.role === 'premium',
+      'billing directory premium',
+    );
+
+    // The reader's token still says user: billing answers from the current role.
+    const checkout = await jsonCall(billingUrl, 'POST', '/api/payment/checkout', { token: reader.token });
+    expect(checkout.status).toBe(409);
+    expect(checkout.body).toMatchObject({
+      status: false,
+      message: 'You already have premium access, given by an administrator, so there is nothing to buy',
+    });
+    const details = await jsonCall(billingUrl, 'POST', '/api/payment/details', { token: reader.token });
+    expect(details.status).toBe(200);
+    expect(details.body.details ?? null).toBeNull();
+
+    // Once the admin takes premium away, the reader can buy it.
+    await jsonCall(
+      authUrl,
+      'POST',
+      `/api/user/update/${reader.userId}`,
+      { info: { role: 'user' } },
+      admin.token,
+    );
+    await until(
+      () => billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }),
+      (u) => u?.role === 'user',
+      'billing directory user',
+    );
+    await pay(reader.token);
+    await until(roleInAuth(reader.userId), (r) => r === 'premium', 'premium after paying');
+  });
 });

@@ -82,7 +82,11 @@ export const ticketFor = (ctx: BillingContext, subscriptionId: string): Checkout
   ...(ctx.simulatedCheckoutUrl ? { checkoutUrl: ctx.simulatedCheckoutUrl(subscriptionId) } : {}),
 });
 
-/** POST /api/payment/checkout: admins and readers with a running subscription are refused. */
+/**
+ * POST /api/payment/checkout: admins, readers with a running subscription and readers an admin made premium (role
+ * premium without a paid subscription: they already have everything the subscription sells) are refused with 409.
+ * The role is the current one (authenticate() reads it from billing's directory, not from the token).
+ */
 export function createCheckout(ctx: BillingContext) {
   return {
     async start(claims: Customer & { role: string }): Promise<CheckoutTicket> {
@@ -92,6 +96,11 @@ export function createCheckout(ctx: BillingContext) {
       if (subscriptions.some((s) => s.entitled)) {
         throw new CheckoutRefusal('You already have an active subscription', 409);
       }
+      if (claims.role === 'premium')
+        throw new CheckoutRefusal(
+          'You already have premium access, given by an administrator, so there is nothing to buy',
+          409,
+        );
       const created = await openSubscription(ctx, claims);
       return ticketFor(ctx, created._id);
     },
