@@ -14,11 +14,12 @@ import { createCheckout } from './app/checkout';
 import { type BillingContext, simulatedCheckoutUrl } from './app/context';
 import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
-import { createRefunds } from './app/refunds';
+import { createRefunds, type ReconcileReport } from './app/refunds';
 import { createRenewal } from './app/renewal';
 import { createRenewalNotices } from './app/renewal-notices';
 import { createSubscriptionRepository } from './app/subscription-repository';
 import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
+import { decideImmediateCancel } from './domain/subscription';
 import { createSubscriptionsProjection } from './events/subscriptions-projection';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -61,6 +62,11 @@ export interface BillingService {
    * the simulated Razorpay's due charges (embedded), renewal notices 7 days ahead, then expiry.
    */
   runChecks(now?: Date): Promise<{ expired: string[]; notices: number }>;
+  /**
+   * Settles refunds left pending (the periodic job calls POST /internal/refunds/reconcile): see Refunds.reconcile.
+   * A refund found made is recorded on its subscription (PaymentRefunded), as the cancel would have.
+   */
+  reconcileRefunds(): Promise<ReconcileReport>;
   webhooks: WebhookReceiver;
 }
 
@@ -111,6 +117,27 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     const sent = await notices.sendDue(now);
     return { expired: await expiry.expireDueSubscriptions(now), notices: sent };
   };
+  /** A settled refund finishes its cancel as the reader's request would have: refunded, or cancelled without. */
+  const reconcileRefunds = async () => {
+    const report = await ctx.refunds.reconcile();
+    const settled = [
+      ...report.refunded.map(({ subscriptionId, userId: _, ...outcome }) => ({ subscriptionId, outcome })),
+      ...report.failed.map(({ subscriptionId }) => ({ subscriptionId, outcome: null })),
+    ];
+    for (const { subscriptionId, outcome } of settled)
+      await repo.update(subscriptionId, (s) => decideImmediateCancel(s, clock(), outcome), 'system');
+    if (settled.length + report.retried.length > 0)
+      deps.log.info(
+        {
+          refunded: report.refunded.map((r) => r.paymentId),
+          failed: report.failed.map((r) => r.paymentId),
+          retried: report.retried,
+          pending: report.pending,
+        },
+        'refund reconciliation',
+      );
+    return report;
+  };
   const inner = createHttpApp({
     log: deps.log,
     bodyLimit: deps.bodyLimit,
@@ -135,7 +162,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   }
   if (deps.internalToken) {
     inner.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
-    inner.use(internalRoutes({ internalToken: deps.internalToken, runChecks }));
+    inner.use(internalRoutes({ internalToken: deps.internalToken, runChecks, reconcileRefunds }));
   }
   finishApp(inner, deps.log);
 
@@ -157,5 +184,6 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     },
     expireDueSubscriptions: (now) => expiry.expireDueSubscriptions(now),
     runChecks,
+    reconcileRefunds,
   };
 }

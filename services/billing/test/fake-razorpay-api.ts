@@ -12,6 +12,8 @@ export interface RecordedCall {
   method: string;
   path: string;
   body: any;
+  /** Razorpay's refund idempotency header, when sent. */
+  idempotencyKey?: string;
 }
 
 export interface FakeRazorpayApi {
@@ -21,7 +23,7 @@ export interface FakeRazorpayApi {
   keySecret: string;
   calls: RecordedCall[];
   subscriptions: Map<string, SubscriptionEntity & { cancel_at_cycle_end?: boolean }>;
-  refunds: { id: string; payment_id: string; amount: number }[];
+  refunds: FakeRefund[];
   /** The next n requests answer 500 like an outage. */
   failNext(n?: number): void;
   /** Refunds take this long to answer (ms), as a slow provider would: concurrent callers overlap. */
@@ -30,6 +32,15 @@ export interface FakeRazorpayApi {
   activate(id: string, start: Date, end: Date): SubscriptionEntity;
   close(): Promise<void>;
 }
+
+type FakeRefund = {
+  id: string;
+  payment_id: string;
+  amount: number;
+  status: string;
+  receipt?: string | null;
+  notes?: unknown;
+};
 
 const badRequest = (description: string) => ({ error: { code: 'BAD_REQUEST_ERROR', description } });
 
@@ -46,7 +57,8 @@ export async function startFakeRazorpayApi(
   const clock = opts.clock ?? (() => new Date());
   const calls: RecordedCall[] = [];
   const subscriptions = new Map<string, SubscriptionEntity & { cancel_at_cycle_end?: boolean }>();
-  const refunds: { id: string; payment_id: string; amount: number }[] = [];
+  const refunds: FakeRefund[] = [];
+  const byIdempotencyKey = new Map<string, { body: string; refund: FakeRefund }>();
   const refundedByPayment = new Map<string, number>();
   let failures = 0;
   let refundDelayMs = 0;
@@ -54,7 +66,13 @@ export async function startFakeRazorpayApi(
   const app = express();
   app.use(express.json());
   app.use((req, res, next) => {
-    calls.push({ method: req.method, path: req.path, body: req.body });
+    const idempotencyKey = req.header('x-refund-idempotency');
+    calls.push({
+      method: req.method,
+      path: req.path,
+      body: req.body,
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    });
     const header = req.header('authorization') ?? '';
     const expected = `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`;
     if (header !== expected) {
@@ -155,6 +173,17 @@ export async function startFakeRazorpayApi(
 
   app.post('/v1/payments/:id/refund', async (req, res) => {
     if (refundDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, refundDelayMs));
+    const key = req.header('x-refund-idempotency');
+    const seen = key ? byIdempotencyKey.get(key) : undefined;
+    if (seen) {
+      // Razorpay: the same request with the same key returns the first refund; a different one is refused.
+      if (seen.body === JSON.stringify(req.body)) res.json(seen.refund);
+      else
+        res
+          .status(400)
+          .json(badRequest('Different request with the same idempotency key has already been processed.'));
+      return;
+    }
     const amount = Number(req.body?.amount);
     const already = refundedByPayment.get(req.params.id) ?? 0;
     if (!req.params.id.startsWith('pay_') || !Number.isInteger(amount) || amount <= 0) {
@@ -174,10 +203,18 @@ export async function startFakeRazorpayApi(
       payment_id: req.params.id,
       status: 'processed',
       speed_requested: req.body?.speed ?? 'normal',
+      receipt: req.body?.receipt ?? null,
+      notes: req.body?.notes ?? [],
       created_at: epoch(clock()),
     };
     refunds.push(refund);
+    if (key) byIdempotencyKey.set(key, { body: JSON.stringify(req.body), refund });
     res.json(refund);
+  });
+
+  app.get('/v1/payments/:id/refunds', (req, res) => {
+    const items = refunds.filter((r) => r.payment_id === req.params.id).reverse();
+    res.json({ entity: 'collection', count: items.length, items });
   });
 
   const { server, url } = await listen(app as unknown as Parameters<typeof listen>[0], 0);

@@ -96,6 +96,49 @@ describe('RazorpayProvider: the real razorpay client against a server that answe
     });
   });
 
+  it('refunds with an idempotency key: the same request again returns the first refund, which the refund list shows', async () => {
+    const p = provider();
+    const options = {
+      receipt: 'refund_pay_00000000000043',
+      idempotencyKey: 'nudge-refund-pay_00000000000043',
+    };
+    const first = await p.refundPayment('pay_00000000000043', 250000, options);
+    expect(api.calls.at(-1)).toMatchObject({
+      method: 'POST',
+      path: '/v1/payments/pay_00000000000043/refund',
+      body: {
+        amount: 250000,
+        speed: 'normal',
+        receipt: 'refund_pay_00000000000043',
+        notes: { refund_receipt: 'refund_pay_00000000000043' },
+      },
+      idempotencyKey: 'nudge-refund-pay_00000000000043',
+    });
+    const again = await p.refundPayment('pay_00000000000043', 250000, options);
+    expect(again.id).toBe(first.id);
+    expect(api.refunds.filter((r) => r.payment_id === 'pay_00000000000043')).toHaveLength(1);
+
+    const listed = await p.fetchRefunds('pay_00000000000043');
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: first.id,
+        amount: 250000,
+        status: 'processed',
+        receipt: options.receipt,
+      }),
+    ]);
+    expect(api.calls.at(-1)).toMatchObject({
+      method: 'GET',
+      path: '/v1/payments/pay_00000000000043/refunds',
+    });
+    expect(await p.fetchRefunds('pay_00000000000044')).toEqual([]);
+
+    // A different request under a used key is Razorpay's refusal, as a ProviderError with its status.
+    const refused = await p.refundPayment('pay_00000000000043', 100, options).catch((e) => e);
+    expect(refused).toBeInstanceOf(ProviderError);
+    expect(refused).toMatchObject({ status: 400, code: 'BAD_REQUEST_ERROR' });
+  });
+
   it("turns Razorpay's refusals, outages and unreachable hosts into ProviderError", async () => {
     const p = provider();
     const refused = await p.cancelSubscription('sub_doesnotexist01', { atCycleEnd: false }).catch((e) => e);

@@ -67,7 +67,11 @@ describe('refund idempotency across billing instances (issue 15)', () => {
       async refundPayment() {
         calls += 1;
         await new Promise((resolve) => setTimeout(resolve, 50));
-        throw new ProviderError('Razorpay could not refund a payment: HTTP 500', 500);
+        // A refusal (4xx) decides it; an outage or a timeout would leave the record pending for the reconciliation.
+        throw new ProviderError(
+          'Razorpay could not refund a payment: The payment has been fully refunded',
+          400,
+        );
       },
     } as unknown as PaymentProvider;
     const log = createLogger('refunds-test', 'silent');
@@ -81,7 +85,7 @@ describe('refund idempotency across billing instances (issue 15)', () => {
     expect(calls).toBe(1);
     expect(await store.collection(REFUNDS).findOne({ _id: input.paymentId })).toMatchObject({
       state: 'failed',
-      error: 'Razorpay could not refund a payment: HTTP 500',
+      error: 'Razorpay could not refund a payment: The payment has been fully refunded',
     });
     await store.close();
   });

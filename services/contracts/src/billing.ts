@@ -187,6 +187,17 @@ export const PaymentWebhookAck = z.object({
   ignored: z.boolean().optional(),
 });
 
+/** POST /internal/refunds/reconcile (the periodic job): what the run settled, by payment id. */
+export const RefundReconcileRequest = z.object({}).strict();
+export const RefundReconcileResponse = z.object({
+  status: z.literal(true),
+  refunded: z.array(z.string()),
+  failed: z.array(z.string()),
+  pending: z.array(z.string()),
+  retried: z.array(z.string()),
+});
+export type RefundReconcileResult = z.infer<typeof RefundReconcileResponse>;
+
 /** Request and response schemas of the billing service's /api routes (checkout, webhook, subscription, payments, transactions). */
 export const BILLING_SCHEMAS: RouteSchemas = {
   'POST /api/payment/checkout': { body: PaymentTokenRequest, response: PaymentCheckoutResponse },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdParams, MintLinkResponse, MintRequest, SessionResponse, UserResponse } from './auth';
+import { RefundReconcileRequest, RefundReconcileResponse } from './billing';
 import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
 import { EventHistoryQuery, EventHistoryResponse } from './event-history';
 import {
@@ -147,6 +148,13 @@ export const internalApi: InternalRouteContract[] = [
       body: RunDueRequest,
       response: RunDueResponse,
     },
+  ),
+  internal(
+    'POST',
+    '/internal/refunds/reconcile',
+    'billing',
+    'Refund reconciliation: settle refunds left pending with Razorpay',
+    { body: RefundReconcileRequest, response: RefundReconcileResponse },
   ),
 ];
 

@@ -85,5 +85,6 @@ export function unconfiguredProvider(): PaymentProvider {
     pauseSubscription: refuse,
     resumeSubscription: refuse,
     refundPayment: refuse,
+    fetchRefunds: refuse,
   };
 }

@@ -20,7 +20,21 @@ export interface ProviderRefund {
   id: string;
   amount: number;
   payment_id: string;
+  /** Razorpay: pending (being processed), processed, failed. */
   status: string;
+  /** Ours, given when the refund was asked for (refundReceipt): how a refund is found again. */
+  receipt?: string | null;
+  notes?: Record<string, unknown> | unknown[];
+}
+
+export interface RefundOptions {
+  /** Razorpay's refund receipt (at most 40 characters): our reference for reconciliation. */
+  receipt?: string;
+  /**
+   * Razorpay's X-Refund-Idempotency key (10+ characters of letters, digits, - and _): a repeat of the same request
+   * with the same key returns the first refund instead of making a second one.
+   */
+  idempotencyKey?: string;
 }
 
 export interface CreateSubscriptionInput {
@@ -40,8 +54,9 @@ export interface PaymentProvider {
   cancelSubscription(id: string, options: { atCycleEnd: boolean }): Promise<ProviderSubscription>;
   pauseSubscription(id: string): Promise<ProviderSubscription>;
   resumeSubscription(id: string): Promise<ProviderSubscription>;
-  /** `receipt`: Razorpay's refund receipt (at most 40 characters), our reference for reconciliation. */
-  refundPayment(paymentId: string, amount: number, options?: { receipt?: string }): Promise<ProviderRefund>;
+  refundPayment(paymentId: string, amount: number, options?: RefundOptions): Promise<ProviderRefund>;
+  /** Every refund of a payment (Razorpay: GET /payments/:id/refunds), to reconcile one whose answer was lost. */
+  fetchRefunds(paymentId: string): Promise<ProviderRefund[]>;
 }
 
 /** The provider refused or could not be reached. `status` is the provider's HTTP status when it answered. */

@@ -16,7 +16,18 @@ export interface RazorpayProviderOptions {
 }
 
 /** razorpay-node 2.9 keeps its axios instance here; the type declarations do not show it. */
-type ClientInternals = { api: { rq: { defaults: { baseURL?: string; timeout?: number } } } };
+type ClientInternals = {
+  api: {
+    rq: {
+      defaults: { baseURL?: string; timeout?: number };
+      post(
+        url: string,
+        body: unknown,
+        config: { headers: Record<string, string> },
+      ): Promise<{ data: unknown }>;
+    };
+  };
+};
 
 /**
  * The payments port on the official `razorpay` client. The client fixes its host to https://api.razorpay.com in
@@ -64,15 +75,47 @@ export function createRazorpayProvider(options: RazorpayProviderOptions): Paymen
       call<ProviderSubscription>('resume a subscription', () =>
         client.subscriptions.resume(id, { resume_at: 'now' }),
       ),
+    /**
+     * Razorpay's idempotent refund: the client has no way to send the X-Refund-Idempotency header, so the request
+     * goes through the client's own HTTP instance (its base URL, key and timeout) with the header added; the same
+     * body and key again returns the first refund.
+     */
     refundPayment: (paymentId, amount, options = {}) =>
-      call<ProviderRefund>('refund a payment', () =>
-        client.payments.refund(paymentId, {
+      call<ProviderRefund>('refund a payment', async () => {
+        const body = {
           amount,
           speed: 'normal',
-          ...(options.receipt ? { receipt: options.receipt } : {}),
-        }),
-      ),
+          ...(options.receipt
+            ? { receipt: options.receipt, notes: { refund_receipt: options.receipt } }
+            : {}),
+        };
+        if (!options.idempotencyKey) return client.payments.refund(paymentId, body);
+        try {
+          const answer = await internals.api.rq.post(
+            `/v1/payments/${encodeURIComponent(paymentId)}/refund`,
+            body,
+            {
+              headers: { 'X-Refund-Idempotency': options.idempotencyKey },
+            },
+          );
+          return answer.data;
+        } catch (err) {
+          throw clientShaped(err);
+        }
+      }),
+    fetchRefunds: async (paymentId) => {
+      const list = await call<{ items?: ProviderRefund[] }>('list the refunds of a payment', () =>
+        client.payments.fetchMultipleRefund(paymentId, { count: 100 }),
+      );
+      return list.items ?? [];
+    },
   };
+}
+
+/** An axios error as the client itself rejects (its normalizeError): `{ statusCode, error }` when Razorpay answered. */
+function clientShaped(err: unknown): unknown {
+  const response = (err as { response?: { status?: number; data?: { error?: unknown } } } | null)?.response;
+  return response?.status ? { statusCode: response.status, error: response.data?.error } : err;
 }
 
 /** The client rejects with `{ statusCode, error: { code, description } }`, or crashes reading a missing response. */

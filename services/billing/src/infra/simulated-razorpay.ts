@@ -19,6 +19,10 @@ import {
 
 type SimSubscription = SubscriptionEntity & { _id: string; cancel_at_cycle_end: boolean };
 type SimPayment = PaymentEntity & { _id: string };
+type SimRefund = ProviderRefund & { _id: string; idempotency_key: string | null; created_at: number };
+
+/** The simulated Razorpay's refunds (a test marks one failed here, as Razorpay reports a refund that failed). */
+export const SIMULATED_REFUNDS = 'simulated_razorpay_refunds';
 
 export const SIMULATED_KEY_ID = 'rzp_test_simulated';
 export const SIMULATED_PLAN_ID = 'plan_simulated_yearly';
@@ -48,6 +52,8 @@ export function createSimulatedRazorpay(opts: {
   const amount = opts.amount ?? PREMIUM_PLAN.amount;
   const subscriptions = opts.store.collection<SimSubscription>('simulated_razorpay_subscriptions');
   const payments = opts.store.collection<SimPayment>('simulated_razorpay_payments');
+  const refunds = opts.store.collection<SimRefund>(SIMULATED_REFUNDS);
+  const refundEntity = ({ _id: _, idempotency_key: __, ...rest }: SimRefund): ProviderRefund => rest;
 
   const entity = ({ _id: _, cancel_at_cycle_end: __, ...rest }: SimSubscription): SubscriptionEntity => rest;
 
@@ -161,7 +167,20 @@ export function createSimulatedRazorpay(opts: {
       sub.status = 'active';
       return save(sub);
     },
-    async refundPayment(paymentId, refund, _options): Promise<ProviderRefund> {
+    async refundPayment(paymentId, refund, options = {}): Promise<ProviderRefund> {
+      if (options.idempotencyKey) {
+        // Razorpay's X-Refund-Idempotency: the same request again returns the first refund; another one is refused.
+        const first = await refunds.findOne({ idempotency_key: options.idempotencyKey });
+        if (first) {
+          if (first.payment_id !== paymentId || first.amount !== refund)
+            throw new ProviderError(
+              'Different request with the same idempotency key has already been processed.',
+              400,
+              'BAD_REQUEST_ERROR',
+            );
+          return refundEntity(first);
+        }
+      }
       const payment = await payments.findOne({ _id: paymentId });
       if (!payment || payment.status === 'failed') {
         throw new ProviderError('The id provided does not exist', 400, 'BAD_REQUEST_ERROR');
@@ -180,7 +199,24 @@ export function createSimulatedRazorpay(opts: {
           },
         },
       );
-      return { id: razorpayId('rfnd'), amount: refund, payment_id: paymentId, status: 'processed' };
+      const id = razorpayId('rfnd');
+      const doc: SimRefund = {
+        _id: id,
+        id,
+        amount: refund,
+        payment_id: paymentId,
+        status: 'processed',
+        receipt: options.receipt ?? null,
+        notes: options.receipt ? { refund_receipt: options.receipt } : [],
+        idempotency_key: options.idempotencyKey ?? null,
+        created_at: epoch(clock()),
+      };
+      await refunds.insertOne(doc);
+      return refundEntity(doc);
+    },
+    async fetchRefunds(paymentId) {
+      const found = await refunds.find({ payment_id: paymentId }, { sort: { created_at: -1 } });
+      return found.map(refundEntity);
     },
 
     async find(id) {
