@@ -16,6 +16,7 @@ import { type Activities, BusinessRefusal, createActivities, createInternalCall 
 
 export const REMINDER_SCHEDULE_ID = 'nudge-reminder-slots';
 export const RENEWAL_SCHEDULE_ID = 'nudge-renewal-ticks';
+export const REFUND_RECONCILE_SCHEDULE_ID = 'nudge-refund-reconcile';
 
 /** Business refusals (4xx from a service) are non-retryable on Temporal; everything else is retried. */
 export function forTemporal<A extends Record<string, (...args: never[]) => Promise<unknown>>>(
@@ -37,17 +38,22 @@ export function forTemporal<A extends Record<string, (...args: never[]) => Promi
 }
 
 /**
- * The Schedules (created idempotently at every start): a reminder slot workflow every 15 minutes, and a renewal
- * tick every 15 minutes. An existing Schedule is left as it is (an operator may have paused it).
+ * The Schedules (created idempotently at every start): a reminder slot workflow, a renewal tick and the refund
+ * reconciliation, each every 15 minutes. An existing Schedule is left as it is (an operator may have paused it).
  */
 export async function ensureSchedules(client: Client, config: Config, log: Logger) {
   const every = [{ every: '15m' }];
-  const create = async (scheduleId: string, workflowType: string, args: unknown[]) => {
+  const create = async (
+    scheduleId: string,
+    workflowType: string,
+    args: unknown[],
+    overlap: 'ALLOW_ALL' | 'SKIP' = 'ALLOW_ALL',
+  ) => {
     try {
       await client.schedule.create({
         scheduleId,
         spec: { intervals: every },
-        policies: { overlap: 'ALLOW_ALL', catchupWindow: `${config.REMINDER_LATENESS_MINUTES}m` },
+        policies: { overlap, catchupWindow: `${config.REMINDER_LATENESS_MINUTES}m` },
         action: { type: 'startWorkflow', workflowType, taskQueue: config.TEMPORAL_TASK_QUEUE, args },
       });
       log.info({ scheduleId }, 'schedule created');
@@ -59,6 +65,8 @@ export async function ensureSchedules(client: Client, config: Config, log: Logge
     { latenessMs: config.REMINDER_LATENESS_MINUTES * 60_000, batchSize: config.REMINDER_BATCH_SIZE },
   ]);
   await create(RENEWAL_SCHEDULE_ID, 'renewalTickWorkflow', []);
+  // One reconciliation at a time: a run still going when the next is due is skipped.
+  await create(REFUND_RECONCILE_SCHEDULE_ID, 'refundReconcileWorkflow', [], 'SKIP');
 }
 
 export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));

@@ -1,3 +1,4 @@
+export { refundIdempotencyKey, refundReceipt } from './app/refunds';
 export { bootBilling } from './boot';
 export type { PaymentProvider } from './infra/payment-provider';
 export { createRazorpayProvider } from './infra/razorpay-provider';

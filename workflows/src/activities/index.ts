@@ -1,3 +1,4 @@
+import type { RefundReconcileResult } from '@nudge/contracts';
 import { withSpan } from '@nudge/platform';
 import { createReminderActivities, type ReminderDeps } from './reminders';
 
@@ -21,6 +22,13 @@ export function createActivities(deps: ReminderDeps) {
         '/internal/subscriptions/run-due',
         input,
       );
+    },
+    /**
+     * The refund reconciliation (issue 15): billing settles the refunds left pending with Razorpay. Idempotent (the
+     * refund ledger and Razorpay's idempotency key), so a retried activity never refunds twice.
+     */
+    async reconcileRefunds(_input: Record<string, never> = {}) {
+      return deps.call<RefundReconcileResult>('billing', '/internal/refunds/reconcile', {}, 120_000);
     },
   });
 }

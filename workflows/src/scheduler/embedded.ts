@@ -35,7 +35,8 @@ export interface SlotReport {
  */
 export function createEmbeddedScheduler(deps: {
   store: DocumentStore;
-  activities: Pick<Activities, 'dueReaders' | 'sendBatch'> & Partial<Pick<Activities, 'renewalTick'>>;
+  activities: Pick<Activities, 'dueReaders' | 'sendBatch'> &
+    Partial<Pick<Activities, 'renewalTick' | 'reconcileRefunds'>>;
   log: Logger;
   clock: () => Date;
   latenessMs: number;
@@ -128,6 +129,13 @@ export function createEmbeddedScheduler(deps: {
         if (r.expired.length || r.notices) deps.log.info(r, 'renewal tick');
       } catch (err) {
         deps.log.warn({ err }, 'renewal tick failed; the next tick runs it again');
+      }
+    }
+    if (deps.activities.reconcileRefunds && !stopped) {
+      try {
+        await deps.activities.reconcileRefunds({});
+      } catch (err) {
+        deps.log.warn({ err }, 'refund reconciliation failed; the next tick runs it again');
       }
     }
     return reports;

@@ -12,6 +12,11 @@ const { renewalTick } = proxyActivities<Pick<Activities, 'renewalTick'>>({
   retry: { maximumAttempts: 5 },
 });
 
+const { reconcileRefunds } = proxyActivities<Pick<Activities, 'reconcileRefunds'>>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '10 seconds', maximumAttempts: 3 },
+});
+
 const SLOT_MS = 15 * 60_000;
 /** Pages per run before continueAsNew, so a slot of many readers keeps a short history. */
 export const PAGES_PER_RUN = 50;
@@ -56,6 +61,11 @@ export async function reminderSlotWorkflow(input: SlotInput = {}) {
 /** The renewal tick (notices 7 days ahead, expiry after the grace period), started by its own Schedule. */
 export async function renewalTickWorkflow() {
   return renewalTick({ at: new Date(Date.now()).toISOString() });
+}
+
+/** The refund reconciliation (pending refunds settled with Razorpay), started by its own Schedule. */
+export async function refundReconcileWorkflow() {
+  return reconcileRefunds({});
 }
 
 /** The workflow id of a slot: starting a slot twice is refused by Temporal (one run per slot). */

@@ -376,6 +376,36 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
     );
 
     it(
+      'lag: a group behind on a topic is counted, and falls to zero once it has handled everything',
+      async () => {
+        const bus = await make();
+        if (!bus.lag) throw new Error(`${name}: the bus does not measure consumer lag`);
+        const topic = fresh('lag');
+        const group = fresh('lagging');
+        await bus.publish([msg(topic, 'k', 1), msg(topic, 'k', 2), msg(topic, 'k', 3)]);
+        let release: () => void = () => undefined;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const handled: number[] = [];
+        subscriptions.push(
+          await bus.subscribe(group, [topic], async (m) => {
+            await gate;
+            handled.push(parsed(m).n);
+          }),
+        );
+        const lagOf = async () =>
+          (await bus.lag?.())?.find((l) => l.groupId === group && l.topic === topic)?.lag;
+        // Held at the first message: nothing is committed, all three are ahead of the group.
+        expect(await waitForValue(async () => ((await lagOf()) === 3 ? 3 : undefined), waitMs, 'lag 3')).toBe(3);
+        release();
+        await waitFor(() => handled.length >= 3, waitMs, 'the three handled');
+        await waitForValue(async () => ((await lagOf()) === 0 ? 0 : undefined), waitMs, 'lag 0');
+      },
+      timeout,
+    );
+
+    it(
       'refuses messages Kafka would not carry the same way',
       async () => {
         const bus = await make();
