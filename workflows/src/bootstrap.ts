@@ -1,5 +1,6 @@
 import { ConfigError, createLogger, loadConfig } from '@nudge/platform';
 import { Client, Connection } from '@temporalio/client';
+import { tracingClientInterceptors } from './tracing';
 import { ensureSchedules } from './worker';
 
 /**
@@ -12,7 +13,12 @@ async function main() {
   const log = createLogger('nudge', config.LOG_LEVEL).child({ service: 'workflows-bootstrap' });
   const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
   try {
-    await ensureSchedules(new Client({ connection, namespace: config.TEMPORAL_NAMESPACE }), config, log);
+    const client = new Client({
+      connection,
+      namespace: config.TEMPORAL_NAMESPACE,
+      interceptors: tracingClientInterceptors(),
+    });
+    await ensureSchedules(client, config, log);
   } finally {
     await connection.close();
   }

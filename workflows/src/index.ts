@@ -4,3 +4,4 @@ export * from './email';
 export * from './scheduler/embedded';
 export * from './scheduler/standalone';
 export * from './slots';
+export { tracingClientInterceptors, workerTracing } from './tracing';

@@ -13,6 +13,7 @@ import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { type Activities, BusinessRefusal, createActivities, createInternalCall } from './activities';
+import { tracingClientInterceptors, workerTracing } from './tracing';
 
 export const REMINDER_SCHEDULE_ID = 'nudge-reminder-slots';
 export const RENEWAL_SCHEDULE_ID = 'nudge-renewal-ticks';
@@ -90,6 +91,7 @@ export async function runWorker(config: Config, opts: { messaging?: Messaging; l
   const client = new Client({
     connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }),
     namespace: config.TEMPORAL_NAMESPACE,
+    interceptors: tracingClientInterceptors(),
   });
   await ensureSchedules(client, config, log);
   const worker = await Worker.create({
@@ -98,6 +100,8 @@ export async function runWorker(config: Config, opts: { messaging?: Messaging; l
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath,
     activities: forTemporal(activities),
+    // OpenTelemetry: workflow interceptors (bundled), activity interceptors, the workflow spans' sink.
+    ...workerTracing(),
   });
   log.info({ taskQueue: config.TEMPORAL_TASK_QUEUE }, 'workflows worker running');
   return worker;

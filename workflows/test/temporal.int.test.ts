@@ -6,6 +6,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { BusinessRefusal, createActivities, type InternalCall } from '../src/activities';
+import { workerTracing } from '../src/tracing';
 import { forTemporal, workflowsPath } from '../src/worker';
 
 // The Temporal side of the reminders. The workflow code is bundled as the worker bundles it (proving it imports
@@ -103,10 +104,18 @@ function activitiesWith(services: ReturnType<typeof fakeServices>) {
 }
 
 describe('workflow code', () => {
-  it('bundles for the Temporal sandbox (no Node or non-deterministic imports)', async () => {
-    const { code } = await bundleWorkflowCode({ workflowsPath, logger: undefined });
+  it('bundles for the Temporal sandbox with the tracing interceptors, as the worker does (no Node or non-deterministic imports)', async () => {
+    const { code } = await bundleWorkflowCode({
+      workflowsPath,
+      workflowInterceptorModules: workerTracing().interceptors?.workflowModules ?? [],
+      logger: undefined,
+    });
     expect(code).toContain('reminderSlotWorkflow');
     expect(code).toContain('renewalTickWorkflow');
+    expect(code).toContain('refundReconcileWorkflow');
+    // The OpenTelemetry workflow interceptors are in the bundle (their trace header and span names).
+    expect(code).toContain('_tracer-data');
+    expect(code).toContain('OpenTelemetryInboundInterceptor');
     expect(code).not.toContain('nodemailer');
   }, 120_000);
 });

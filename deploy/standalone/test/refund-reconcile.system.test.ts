@@ -90,7 +90,9 @@ describe('refund reconciliation in the standalone process (embedded scheduler, s
 
     expect(await ledger.findOne({ _id: made.payment._id })).toMatchObject({ state: 'done', refundId: ours });
     expect(await ledger.findOne({ _id: lost.payment._id })).toMatchObject({ state: 'done' });
-    const atRazorpay = billingStore().collection<{ payment_id: string }>('simulated_razorpay_refunds');
+    const atRazorpay = billingStore().collection<{ _id: string; payment_id: string }>(
+      'simulated_razorpay_refunds',
+    );
     expect(await atRazorpay.find({ payment_id: made.payment._id })).toHaveLength(1);
     expect(await atRazorpay.find({ payment_id: lost.payment._id })).toHaveLength(1);
 

@@ -70,7 +70,9 @@ const reconcile = (harness: BillingHarness) =>
   }).then(async (res) => ({ status: res.status, body: await res.json() }));
 
 const refundsAtRazorpay = async (harness: BillingHarness, paymentId: string) =>
-  harness.store.collection<ProviderRefund>(SIMULATED_REFUNDS).find({ payment_id: paymentId });
+  harness.store
+    .collection<ProviderRefund & { _id: string }>(SIMULATED_REFUNDS)
+    .find({ payment_id: paymentId });
 
 const eventTypes = async (harness: BillingHarness, subscriptionId: string) =>
   (await harness.events.readStream(`subscription-${subscriptionId}`)).map((e) => e.type);

@@ -12,7 +12,12 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  type ReadableSpan,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import type { RequestHandler } from 'express';
 import { expressRoute } from './metrics';
 
@@ -23,6 +28,8 @@ import { expressRoute } from './metrics';
  * it the context is still propagated, so a caller's trace id reaches every hop.
  */
 let tracing: { shutdown(): Promise<void> } | undefined;
+/** The exporting processor when an endpoint is configured (spans recorded elsewhere, e.g. Temporal's workflow sandbox). */
+let exporting: { processor: SpanProcessor; resource: ReadableSpan['resource'] } | undefined;
 
 export function startTracing(opts: {
   serviceName: string;
@@ -32,23 +39,35 @@ export function startTracing(opts: {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     if (opts.endpoint) {
-      const provider = new BasicTracerProvider({
-        resource: resourceFromAttributes({ 'service.name': opts.serviceName }),
-        spanProcessors: [
-          new BatchSpanProcessor(
-            new OTLPTraceExporter({ url: `${opts.endpoint.replace(/\/$/, '')}/v1/traces` }),
-            { scheduledDelayMillis: 1_000 },
-          ),
-        ],
-      });
+      const processor = new BatchSpanProcessor(
+        new OTLPTraceExporter({ url: `${opts.endpoint.replace(/\/$/, '')}/v1/traces` }),
+        { scheduledDelayMillis: 1_000 },
+      );
+      const resource = resourceFromAttributes({ 'service.name': opts.serviceName });
+      const provider = new BasicTracerProvider({ resource, spanProcessors: [processor] });
       trace.setGlobalTracerProvider(provider);
-      tracing = { shutdown: () => provider.shutdown() };
+      exporting = { processor, resource };
+      tracing = {
+        shutdown: async () => {
+          exporting = undefined;
+          await provider.shutdown();
+        },
+      };
     } else tracing = { shutdown: async () => undefined };
   }
   return () => tracing?.shutdown() ?? Promise.resolve();
 }
 
 const tracer = () => trace.getTracer('nudge');
+
+/**
+ * Exports spans finished outside this process's tracer (Temporal's workflow sandbox hands its spans to a sink):
+ * to the OTLP exporter when an endpoint is configured (with this process's resource), otherwise nowhere.
+ */
+export function exportFinishedSpans(spans: ReadableSpan[]): void {
+  if (!exporting) return;
+  for (const span of spans) exporting.processor.onEnd({ ...span, resource: exporting.resource });
+}
 
 /** A SERVER span per request, child of the caller's `traceparent`, active while the request is handled. */
 export function traceRequests(
@@ -101,6 +120,44 @@ export function withConsumerSpan<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   return inSpan(name, SpanKind.CONSUMER, attributes, propagation.extract(ROOT_CONTEXT, headers), work);
+}
+
+/**
+ * Runs a batch's flush (reporting's analytics ingest) in a CONSUMER span of its own: the batch size as
+ * `messaging.batch.message_count`, the flush time as `nudge.flush.duration_ms`, and a link to each message's trace
+ * (its `traceparent` header; at most 128), since one batch carries many traces.
+ */
+export async function withBatchSpan<T>(
+  name: string,
+  messages: { headers: Record<string, string> }[],
+  attributes: Record<string, string>,
+  work: () => Promise<T>,
+): Promise<T> {
+  const links = [];
+  for (const message of messages) {
+    if (links.length >= 128) break;
+    const linked = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, message.headers));
+    if (linked) links.push({ context: linked });
+  }
+  const span = tracer().startSpan(
+    name,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: { ...attributes, 'messaging.batch.message_count': messages.length },
+      links,
+    },
+    ROOT_CONTEXT,
+  );
+  const started = performance.now();
+  try {
+    return await context.with(trace.setSpan(ROOT_CONTEXT, span), work);
+  } catch (err) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+    throw err;
+  } finally {
+    span.setAttribute('nudge.flush.duration_ms', Math.round((performance.now() - started) * 1000) / 1000);
+    span.end();
+  }
 }
 
 /**

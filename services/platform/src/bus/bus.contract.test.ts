@@ -397,7 +397,7 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
         const lagOf = async () =>
           (await bus.lag?.())?.find((l) => l.groupId === group && l.topic === topic)?.lag;
         // Held at the first message: nothing is committed, all three are ahead of the group.
-        expect(await waitForValue(async () => ((await lagOf()) === 3 ? 3 : undefined), waitMs, 'lag 3')).toBe(3);
+        await waitForValue(async () => ((await lagOf()) === 3 ? 3 : undefined), waitMs, 'lag 3');
         release();
         await waitFor(() => handled.length >= 3, waitMs, 'the three handled');
         await waitForValue(async () => ((await lagOf()) === 0 ? 0 : undefined), waitMs, 'lag 0');

@@ -1,5 +1,5 @@
 import type { BusMessage, EventBus, Logger, Subscription } from '@nudge/platform';
-import { processMetrics, topicFor } from '@nudge/platform';
+import { processMetrics, topicFor, withBatchSpan } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
 import { Envelope, type EventRow, toEventRow } from '../domain/rows';
 
@@ -68,7 +68,10 @@ export function createIngester(deps: { analytics: AnalyticsStore; bus: EventBus;
       subscription = await deps.bus.subscribeBatch(
         REPORTING_GROUP,
         INGESTED_TOPICS,
-        async (messages) => writeEvents(deps.analytics, rowsOf(messages, deps.log)),
+        async (messages) =>
+          withBatchSpan('reporting ingest flush', messages, { 'nudge.service': 'reporting' }, () =>
+            writeEvents(deps.analytics, rowsOf(messages, deps.log)),
+          ),
         { maxMessages: BATCH_MAX, maxWaitMs: BATCH_WAIT_MS },
       );
     },
