@@ -79,9 +79,18 @@ describe('POST /api/payment/checkout', () => {
     expect(refused.body.message).toBe('Admins already have every premium feature');
   });
 
-  it('lets a premium reader without a running subscription (premium given by hand) buy one', async () => {
+  it('refuses a reader an admin made premium (no subscription): they already have it; as a user again they can buy', async () => {
     h = await startBilling();
     const premium = await h.user('premium');
+    const refused = await h.post('/api/payment/checkout', { token: premium.token });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({
+      status: false,
+      message: 'You already have premium access, given by an administrator, so there is nothing to buy',
+    });
+    expect(await h.store.collection('subscriptions').countDocuments({ userId: premium.userId })).toBe(0);
+
+    await h.changeRole(premium, 'user');
     expect((await h.post('/api/payment/checkout', { token: premium.token })).status).toBe(200);
   });
 
