@@ -69,8 +69,18 @@ describe('POST /api/payment/cancel: the 7-day refund window (reader.md §9)', ()
     const cancels = apiCalls(`/v1/subscriptions/${subscriptionId}/cancel`);
     expect(cancels).toHaveLength(1);
     expect(cancels[0]!.body?.cancel_at_cycle_end).toBeUndefined();
-    expect(apiCalls(`/v1/payments/${payment.id}/refund`).map((c) => c.body)).toEqual([
-      { amount: 250000, speed: 'normal', receipt: `refund_${payment.id}` },
+    expect(
+      apiCalls(`/v1/payments/${payment.id}/refund`).map((c) => ({ body: c.body, key: c.idempotencyKey })),
+    ).toEqual([
+      {
+        body: {
+          amount: 250000,
+          speed: 'normal',
+          receipt: `refund_${payment.id}`,
+          notes: { refund_receipt: `refund_${payment.id}` },
+        },
+        key: `nudge-refund-${payment.id}`,
+      },
     ]);
 
     const cancelled = (await eventsOf(subscriptionId)).find(
