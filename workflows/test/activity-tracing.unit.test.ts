@@ -1,30 +1,10 @@
 import { createLogger, currentTraceparent } from '@nudge/platform';
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInMemoryTracing } from '@nudge/platform/testing';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../src/activities';
 
-const exporter = new InMemorySpanExporter();
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-  );
-});
-
-afterAll(() => {
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
+const { exporter, stop } = startInMemoryTracing();
+afterAll(stop);
 
 describe('activity tracing', () => {
   it('runs each activity in a span of its own, and its internal calls carry that span as their parent', async () => {

@@ -1,13 +1,7 @@
 import { createLogger, currentTraceparent } from '@nudge/platform';
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import { startInMemoryTracing } from '@nudge/platform/testing';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import type { Headers } from '@temporalio/common';
 import {
   extractContextFromHeaders,
@@ -15,7 +9,7 @@ import {
 } from '@temporalio/interceptors-opentelemetry/lib/instrumentation';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityInboundCallsInterceptor } from '@temporalio/worker';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createActivities } from '../src/activities';
 import { tracingClientInterceptors, workerTracing } from '../src/tracing';
 
@@ -24,21 +18,28 @@ import { tracingClientInterceptors, workerTracing } from '../src/tracing';
 // -> the activity's internal call). The workflow leg (the sandbox's interceptors turning the start header into the
 // activity header) needs a Temporal server or the time-skipping test server: see the skipped leg below.
 
-const exporter = new InMemorySpanExporter();
-
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-  );
-});
+const { exporter, stop } = startInMemoryTracing();
 beforeEach(() => exporter.reset());
-afterAll(() => {
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
+afterAll(stop);
+
+/** The activities, with an internal call that records the trace context it is made in and answers `answer`. */
+function recordingActivities(answer: unknown) {
+  const sent: (string | undefined)[] = [];
+  const activities = createActivities({
+    call: async <T>() => {
+      sent.push(currentTraceparent());
+      return answer as T;
+    },
+    mail: { send: async () => undefined } as never,
+    whatsapp: { send: async () => undefined } as never,
+    trackingSecret: Buffer.alloc(32),
+    publicUrl: 'http://nudge.test',
+    log: createLogger('test', 'silent'),
+    clock: () => new Date(),
+  });
+  return { activities, sent };
+}
+const RECONCILED = { status: true, refunded: [], failed: [], pending: [], retried: [] };
 
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 const byName = (name: string) => {
@@ -87,19 +88,7 @@ describe('Temporal tracing: the client starting a workflow', () => {
 
 describe('Temporal tracing: the activity side', () => {
   it("runs the activity in a span under the workflow's header context; its internal call carries that trace", async () => {
-    const sent: (string | undefined)[] = [];
-    const activities = createActivities({
-      call: async <T>() => {
-        sent.push(currentTraceparent());
-        return { status: true, refunded: [], failed: [], pending: [], retried: [] } as T;
-      },
-      mail: { send: async () => undefined } as never,
-      whatsapp: { send: async () => undefined } as never,
-      trackingSecret: Buffer.alloc(32),
-      publicUrl: 'http://nudge.test',
-      log: createLogger('test', 'silent'),
-      clock: () => new Date('2026-11-23T00:00:00Z'),
-    });
+    const { activities, sent } = recordingActivities(RECONCILED);
     // The headers a scheduled activity arrives with: the trace context of the workflow span that scheduled it
     // (written by the same headersWithContext the workflow's outbound interceptor uses in the sandbox).
     const scheduling = trace.getTracer('test').startSpan('StartActivity:reconcileRefunds');
@@ -125,19 +114,7 @@ describe('Temporal tracing: the activity side', () => {
   });
 
   it('without a trace header the activity starts a trace of its own (still one trace for its calls)', async () => {
-    const sent: (string | undefined)[] = [];
-    const activities = createActivities({
-      call: async <T>() => {
-        sent.push(currentTraceparent());
-        return { expired: [], notices: 0 } as T;
-      },
-      mail: { send: async () => undefined } as never,
-      whatsapp: { send: async () => undefined } as never,
-      trackingSecret: Buffer.alloc(32),
-      publicUrl: 'http://nudge.test',
-      log: createLogger('test', 'silent'),
-      clock: () => new Date('2026-11-23T00:00:00Z'),
-    });
+    const { activities, sent } = recordingActivities({ expired: [], notices: 0 });
     const env = new MockActivityEnvironment({ activityType: 'renewalTick' });
     const inbound = workerTracing().interceptors?.activity?.[0]?.(env.context)
       .inbound as Required<ActivityInboundCallsInterceptor>;
@@ -165,19 +142,7 @@ describe.runIf(Boolean(temporalAddress))('Temporal tracing: a real worker', () =
     const { Client, Connection } = await import('@temporalio/client');
     const { NativeConnection, Worker } = await import('@temporalio/worker');
     const { workflowsPath } = await import('../src/worker');
-    const sent: (string | undefined)[] = [];
-    const activities = createActivities({
-      call: async <T>() => {
-        sent.push(currentTraceparent());
-        return { status: true, refunded: [], failed: [], pending: [], retried: [] } as T;
-      },
-      mail: { send: async () => undefined } as never,
-      whatsapp: { send: async () => undefined } as never,
-      trackingSecret: Buffer.alloc(32),
-      publicUrl: 'http://nudge.test',
-      log: createLogger('test', 'silent'),
-      clock: () => new Date(),
-    });
+    const { activities, sent } = recordingActivities(RECONCILED);
     const taskQueue = `trace-${randomBytes(4).toString('hex')}`;
     const worker = await Worker.create({
       connection: await NativeConnection.connect({ address: temporalAddress as string }),

@@ -1,7 +1,5 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { startTracing } from '@nudge/platform';
+import { startFakeOtlpCollector } from '@nudge/platform/testing';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workerTracing } from '../src/tracing';
@@ -10,49 +8,12 @@ import { workerTracing } from '../src/tracing';
 // own OpenTelemetry SDK (1.x); this process exports with SDK 2. The sink's spans must reach the OTLP endpoint with
 // their trace, parent and name intact, under the worker's resource.
 
-type Exported = { traceId: string; spanId: string; parentSpanId?: string; name: string };
-const received: { service?: string; spans: Exported[] }[] = [];
-let collector: Server;
-
-const hex = (id: string | undefined) =>
-  id === undefined || /^[0-9a-f]*$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex');
-
+let collector: Awaited<ReturnType<typeof startFakeOtlpCollector>>;
 beforeAll(async () => {
-  collector = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => {
-      body += c.toString();
-    });
-    req.on('end', () => {
-      if (req.url === '/v1/traces') {
-        const payload = JSON.parse(body) as {
-          resourceSpans: {
-            resource: { attributes: { key: string; value: { stringValue?: string } }[] };
-            scopeSpans: { spans: Exported[] }[];
-          }[];
-        };
-        for (const rs of payload.resourceSpans)
-          received.push({
-            service: rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue,
-            spans: rs.scopeSpans.flatMap((ss) =>
-              ss.spans.map((s) => ({
-                name: s.name,
-                traceId: hex(s.traceId) as string,
-                spanId: hex(s.spanId) as string,
-                parentSpanId: hex(s.parentSpanId) || undefined,
-              })),
-            ),
-          });
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  collector.listen(0, '127.0.0.1');
-  await once(collector, 'listening');
+  collector = await startFakeOtlpCollector();
 });
-afterAll(() => {
-  collector?.close();
+afterAll(async () => {
+  await collector?.close();
   trace.disable();
   propagation.disable();
   context.disable();
@@ -62,7 +23,7 @@ describe("the worker's sink for the workflow sandbox's spans", () => {
   it('exports them over OTLP with their trace and parent, under the worker resource', async () => {
     const stop = startTracing({
       serviceName: 'workflows',
-      endpoint: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+      endpoint: collector.url,
     });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const now = Date.now();
@@ -91,18 +52,15 @@ describe("the worker's sink for the workflow sandbox's spans", () => {
     sink.export.fn({ workflowId: 'refund-reconcile-1', runId: 'run-1' }, [serialised]);
     await stop(); // flushes the batch
 
-    expect(received).toEqual([
-      {
-        service: 'workflows',
-        spans: [
-          {
-            name: 'RunWorkflow:refundReconcileWorkflow',
-            traceId,
-            spanId: '00f067aa0ba902b7',
-            parentSpanId: 'a3ce929d0e0e4736',
-          },
-        ],
-      },
-    ]);
+    expect(collector.spans).toHaveLength(1);
+    expect(collector.spans[0]).toMatchObject({
+      name: 'RunWorkflow:refundReconcileWorkflow',
+      traceId,
+      spanId: '00f067aa0ba902b7',
+      parentSpanId: 'a3ce929d0e0e4736',
+      // The sink adds the workflow's info to the attributes.
+      attributes: { workflowId: 'refund-reconcile-1', runId: 'run-1' },
+      service: 'workflows',
+    });
   });
 });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulatedRazorpay, refundIdempotencyKey, refundReceipt } from '@nudge/billing';
-import { jsonCall } from '@nudge/platform/testing';
+import { jsonCall, submitSimulatedCheckout } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 
@@ -32,12 +32,7 @@ async function paidReader(email: string) {
     checkout = await jsonCall(app.url, 'POST', '/api/payment/checkout', { token });
   }
   expect(checkout.status).toBe(200);
-  const paid = await fetch(app.url + checkout.body.checkoutUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'outcome=pay',
-    redirect: 'manual',
-  });
+  const paid = await submitSimulatedCheckout(app.url, checkout.body.checkoutUrl);
   expect(paid.status).toBe(303);
   const subscriptionId: string = checkout.body.subscription.subscriptionId;
   const payment = await billingStore()

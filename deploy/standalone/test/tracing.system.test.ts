@@ -1,71 +1,23 @@
 // Trace context (issue 15): a caller's W3C traceparent reaches the gateway, the service it routes to, the events that
 // service appends (bus header `traceparent`) and the consumers of those events in other services; the spans are
 // exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (a fake collector here).
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startFakeOtlpCollector } from '@nudge/platform/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 import { gatewayClient } from './helpers';
 
-interface ExportedSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: Record<string, unknown>;
-}
-
 let dataDir: string;
 let app: Standalone;
-let collector: Server;
-const spans: ExportedSpan[] = [];
+let collector: Awaited<ReturnType<typeof startFakeOtlpCollector>>;
+let spans: typeof collector.spans = [];
 const { eventually, signIn } = gatewayClient(() => app);
 
-/** OTLP/JSON ids are hex; accept base64 too. */
-const hex = (id: string | undefined) =>
-  id === undefined || /^[0-9a-f]*$/.test(id) ? id : Buffer.from(id, 'base64').toString('hex');
-
 beforeAll(async () => {
-  collector = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => {
-      body += c.toString();
-    });
-    req.on('end', () => {
-      if (req.url === '/v1/traces') {
-        const payload = JSON.parse(body) as {
-          resourceSpans: {
-            scopeSpans: {
-              spans: (Omit<ExportedSpan, 'attributes'> & {
-                attributes?: { key: string; value: Record<string, unknown> }[];
-              })[];
-            }[];
-          }[];
-        };
-        for (const rs of payload.resourceSpans)
-          for (const ss of rs.scopeSpans)
-            for (const s of ss.spans)
-              spans.push({
-                ...s,
-                traceId: hex(s.traceId) as string,
-                spanId: hex(s.spanId) as string,
-                parentSpanId: hex(s.parentSpanId) || undefined,
-                attributes: Object.fromEntries(
-                  (s.attributes ?? []).map((a) => [a.key, Object.values(a.value)[0]]),
-                ),
-              } as ExportedSpan);
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  collector.listen(0, '127.0.0.1');
-  await once(collector, 'listening');
+  collector = await startFakeOtlpCollector();
+  spans = collector.spans;
   dataDir = await mkdtemp(join(tmpdir(), 'nudge-tracing-'));
   app = await startStandalone({
     DATA_DIR: dataDir,
@@ -74,12 +26,12 @@ beforeAll(async () => {
     REMINDER_SCHEDULER: 'off',
     ADMIN_EMAILS: 'admin@example.com',
     WEB_DIST: join(dataDir, 'none'),
-    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
   });
 });
 afterAll(async () => {
   await app?.close();
-  collector?.close();
+  await collector?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 

@@ -1,5 +1,6 @@
 import { BillingEvents } from '@nudge/contracts';
 import { createEmbeddedStore, createLogger } from '@nudge/platform';
+import { submitSimulatedCheckout } from '@nudge/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createRefunds,
@@ -25,12 +26,7 @@ async function paidReader(harness: BillingHarness) {
   const user = await harness.user();
   const checkout = await harness.post('/api/payment/checkout', { token: user.token });
   expect(checkout.status).toBe(200);
-  const paid = await fetch(harness.url + checkout.body.checkoutUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'outcome=pay',
-    redirect: 'manual',
-  });
+  const paid = await submitSimulatedCheckout(harness.url, checkout.body.checkoutUrl);
   expect(paid.status).toBe(303);
   const subscriptionId: string = checkout.body.subscription.subscriptionId;
   const payment = await harness.store

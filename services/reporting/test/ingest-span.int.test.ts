@@ -1,32 +1,15 @@
 import { createEmbeddedStore, createInProcessBus, createLogger, topicFor } from '@nudge/platform';
-import { context, propagation, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import {
-  BasicTracerProvider,
-  InMemorySpanExporter,
-  SimpleSpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInMemoryTracing } from '@nudge/platform/testing';
+import { trace } from '@opentelemetry/api';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AnalyticsStore } from '../src/analytics';
 import { createIngester } from '../src/events/ingest';
 
 // Issue 15: reporting's batch ingest flush runs in a span of its own, with the batch size and the flush time, linked
 // to the traces of the events it carries.
 
-const exporter = new InMemorySpanExporter();
-beforeAll(() => {
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(
-    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-  );
-});
-afterAll(() => {
-  trace.disable();
-  propagation.disable();
-  context.disable();
-});
+const { exporter, stop } = startInMemoryTracing();
+afterAll(stop);
 
 const envelope = (n: number) =>
   JSON.stringify({
