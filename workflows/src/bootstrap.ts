@@ -4,7 +4,8 @@ import { tracingClientInterceptors } from './tracing';
 import { ensureSchedules } from './worker';
 
 /**
- * One-shot (the Kubernetes setup Job): creates the reminder and renewal Schedules if they do not exist, then exits.
+ * One-shot (the Kubernetes setup Job): creates the reminder, renewal and refund reconciliation Schedules if they do
+ * not exist, then exits.
  * Idempotent; the worker does the same at every start, so this only makes the Schedules exist before any worker runs.
  */
 async function main() {

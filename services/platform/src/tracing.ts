@@ -1,6 +1,8 @@
 import {
+  type Attributes,
   type Context,
   context,
+  type Link,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -133,31 +135,25 @@ export async function withBatchSpan<T>(
   attributes: Record<string, string>,
   work: () => Promise<T>,
 ): Promise<T> {
-  const links = [];
+  const links: Link[] = [];
   for (const message of messages) {
     if (links.length >= 128) break;
     const linked = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, message.headers));
     if (linked) links.push({ context: linked });
   }
-  const span = tracer().startSpan(
-    name,
-    {
-      kind: SpanKind.CONSUMER,
-      attributes: { ...attributes, 'messaging.batch.message_count': messages.length },
-      links,
-    },
-    ROOT_CONTEXT,
-  );
   const started = performance.now();
-  try {
-    return await context.with(trace.setSpan(ROOT_CONTEXT, span), work);
-  } catch (err) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
-    throw err;
-  } finally {
-    span.setAttribute('nudge.flush.duration_ms', Math.round((performance.now() - started) * 1000) / 1000);
-    span.end();
-  }
+  return inSpan(
+    name,
+    SpanKind.CONSUMER,
+    { ...attributes, 'messaging.batch.message_count': messages.length },
+    ROOT_CONTEXT,
+    work,
+    {
+      links,
+      beforeEnd: (span) =>
+        span.setAttribute('nudge.flush.duration_ms', Math.round((performance.now() - started) * 1000) / 1000),
+    },
+  );
 }
 
 /**
@@ -175,17 +171,19 @@ export function withSpan<T>(
 async function inSpan<T>(
   name: string,
   kind: SpanKind,
-  attributes: Record<string, string>,
+  attributes: Attributes,
   parent: Context,
   work: () => Promise<T>,
+  options: { links?: Link[]; beforeEnd?: (span: Span) => void } = {},
 ): Promise<T> {
-  const span: Span = tracer().startSpan(name, { kind, attributes }, parent);
+  const span: Span = tracer().startSpan(name, { kind, attributes, links: options.links ?? [] }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (err) {
     span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
     throw err;
   } finally {
+    options.beforeEnd?.(span);
     span.end();
   }
 }
