@@ -10,7 +10,9 @@ import {
   refundReceipt,
 } from '../src/app/refunds';
 import { type PaymentProvider, ProviderError, type ProviderRefund } from '../src/infra/payment-provider';
+import { createRazorpayProvider } from '../src/infra/razorpay-provider';
 import { SIMULATED_REFUNDS } from '../src/infra/simulated-razorpay';
+import { startFakeRazorpayApi } from './fake-razorpay-api';
 import { BILLING_INTERNAL_TOKEN, type BillingHarness, DAY, startBilling } from './harness';
 
 let h: BillingHarness | undefined;
@@ -220,5 +222,51 @@ describe('refund reconciliation: a retry without an answer', () => {
       { paymentId: input.paymentId, key: refundIdempotencyKey(input.paymentId) },
     ]);
     await store.close();
+  });
+});
+
+describe('refund reconciliation with the razorpay client (fake Razorpay API)', () => {
+  it('a refund whose answer timed out stays pending, then is found in the refund list and recorded, never made twice', async () => {
+    const api = await startFakeRazorpayApi();
+    const store = createEmbeddedStore({});
+    let now = new Date('2026-03-01T10:00:00.000Z');
+    const provider = createRazorpayProvider({
+      keyId: api.keyId,
+      keySecret: api.keySecret,
+      apiUrl: api.url,
+      timeoutMs: 150,
+    });
+    const refunds = createRefunds({
+      store,
+      provider,
+      log: createLogger('refunds-test', 'silent'),
+      clock: () => now,
+      waitMs: 50,
+      pollMs: 10,
+    });
+    const input = { paymentId: 'pay_00000000000091', amount: 250000, subscriptionId: 'sub_9', userId: 'u9' };
+    api.delayRefunds(400); // Razorpay makes the refund, but answers after the client gave up
+
+    expect(await refunds.refundOnce(input)).toBeNull();
+    const ledger = store.collection<RefundRecord>(REFUNDS);
+    expect(await ledger.findOne({ _id: input.paymentId })).toMatchObject({ state: 'pending' });
+    expect((await ledger.findOne({ _id: input.paymentId }))?.lastError).toContain('timeout');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(api.refunds).toHaveLength(1);
+
+    api.delayRefunds(0);
+    now = new Date(now.getTime() + 5 * MINUTE);
+    const report = await refunds.reconcile();
+    expect(report.refunded.map((r) => r.refundId)).toEqual([api.refunds[0]!.id]);
+    expect(report.retried).toEqual([]);
+    expect(await ledger.findOne({ _id: input.paymentId })).toMatchObject({
+      state: 'done',
+      refundId: api.refunds[0]!.id,
+      refundedAmount: 250000,
+    });
+    expect(api.calls.filter((c) => c.path === `/v1/payments/${input.paymentId}/refund`)).toHaveLength(1);
+    expect(api.refunds).toHaveLength(1);
+    await store.close();
+    await api.close();
   });
 });
