@@ -171,6 +171,21 @@ describe('refund reconciliation (embedded path, simulated Razorpay)', () => {
   });
 });
 
+/** The refund ledger alone on a store and a provider, with short waits, on the test's clock. */
+const ledgerOn = (
+  store: ReturnType<typeof createEmbeddedStore>,
+  provider: PaymentProvider,
+  clock: () => Date,
+) =>
+  createRefunds({
+    store,
+    provider,
+    log: createLogger('refunds-test', 'silent'),
+    clock,
+    waitMs: 50,
+    pollMs: 10,
+  });
+
 describe('refund reconciliation: a retry without an answer', () => {
   it('asks Razorpay at most once more, then fails the refund for a refund by hand (never a second refund)', async () => {
     const store = createEmbeddedStore({});
@@ -184,14 +199,7 @@ describe('refund reconciliation: a retry without an answer', () => {
       },
       fetchRefunds: async () => [],
     } as unknown as PaymentProvider;
-    const refunds = createRefunds({
-      store,
-      provider,
-      log: createLogger('refunds-test', 'silent'),
-      clock: () => now,
-      waitMs: 50,
-      pollMs: 10,
-    });
+    const refunds = ledgerOn(store, provider, () => now);
     const input = { paymentId: 'pay_000000000000077', amount: 250000, subscriptionId: 'sub_7', userId: 'u7' };
 
     // The cancel's own ask times out: the record stays pending (Razorpay may have refunded).
@@ -236,14 +244,7 @@ describe('refund reconciliation with the razorpay client (fake Razorpay API)', (
       apiUrl: api.url,
       timeoutMs: 150,
     });
-    const refunds = createRefunds({
-      store,
-      provider,
-      log: createLogger('refunds-test', 'silent'),
-      clock: () => now,
-      waitMs: 50,
-      pollMs: 10,
-    });
+    const refunds = ledgerOn(store, provider, () => now);
     const input = { paymentId: 'pay_00000000000091', amount: 250000, subscriptionId: 'sub_9', userId: 'u9' };
     api.delayRefunds(400); // Razorpay makes the refund, but answers after the client gave up
 
