@@ -1,3 +1,4 @@
+import type { RenewalPlan, RenewalStep, RenewalStepResult } from '@nudge/contracts';
 import {
   createHttpApp,
   type DocumentStore,
@@ -17,8 +18,10 @@ import { createTransactions } from './app/history';
 import { createRefunds } from './app/refunds';
 import { createRenewal } from './app/renewal';
 import { createRenewalNotices } from './app/renewal-notices';
+import { createRenewalWorkflows, type RenewalScheduler } from './app/renewal-workflows';
 import { createSubscriptionRepository } from './app/subscription-repository';
 import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
+import { RENEWAL_GRACE_MS } from './domain/plan';
 import { createSubscriptionsProjection } from './events/subscriptions-projection';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -48,19 +51,25 @@ export interface BillingServiceDeps extends Payments {
   internalToken?: string;
   siteName?: string;
   clock?: () => Date;
+  /** Each subscription's renewal workflow (Temporal, or the embedded scheduler); absent = none is told. */
+  renewals?: RenewalScheduler;
+  /** RENEWAL_GRACE_HOURS in ms; default 48 hours. */
+  renewalGraceMs?: number;
 }
 
 export interface BillingService {
   app: Express;
   /** Indexes and projection catch-up. Call once before serving. */
   start(): Promise<void>;
-  /** Ends premium for subscriptions past their end without a renewal. */
+  /** Ends premium for subscriptions past their end without a renewal (tests and operators; no timer calls it). */
   expireDueSubscriptions(now: Date): Promise<string[]>;
   /**
-   * One run of the renewal checks (no timer of its own: the scheduler calls POST /internal/subscriptions/run-due):
-   * the simulated Razorpay's due charges (embedded), renewal notices 7 days ahead, then expiry.
+   * One step of a subscription's renewal workflow (what POST /internal/subscriptions/renewal-step runs): the
+   * notice 7 days before endAt, or the expiry (after the simulated Razorpay's due charges, embedded).
    */
-  runChecks(now?: Date): Promise<{ expired: string[]; notices: number }>;
+  renewalStep(step: RenewalStep): Promise<RenewalStepResult>;
+  /** The subscription's renewal plan now (what its workflow waits for). */
+  renewalPlan(subscriptionId: string): Promise<RenewalPlan>;
   webhooks: WebhookReceiver;
 }
 
@@ -84,7 +93,31 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     log: deps.log,
     timeZoneOf: async (userId) => (await deps.directory.byId(userId))?.timeZone,
   };
-  const expiry = createExpiry(repo);
+  const expiry = createExpiry(repo, deps.renewalGraceMs ?? RENEWAL_GRACE_MS);
+  const notices = createRenewalNotices({
+    store: deps.store,
+    directory: deps.directory,
+    mail: deps.mail,
+    siteName: deps.siteName ?? 'Nudge',
+  });
+  const simulated = deps.simulated;
+  const renewals = createRenewalWorkflows({
+    repo,
+    expiry,
+    notices,
+    scheduler: deps.renewals,
+    log: deps.log,
+    ...(simulated
+      ? {
+          providerDue: async () => {
+            for (const webhook of await simulated.runDue()) {
+              const delivery = signDelivery(webhook, deps.webhookSecret);
+              await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
+            }
+          },
+        }
+      : {}),
+  });
   const webhooks = createWebhookReceiver({
     store: deps.store,
     repo,
@@ -92,25 +125,8 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     webhookSecret: deps.webhookSecret,
     clock,
     log: deps.log,
+    onApplied: renewals.resync,
   });
-
-  const notices = createRenewalNotices({
-    repo,
-    store: deps.store,
-    directory: deps.directory,
-    mail: deps.mail,
-    siteName: deps.siteName ?? 'Nudge',
-  });
-  const runChecks = async (now = clock()) => {
-    if (deps.simulated) {
-      for (const webhook of await deps.simulated.runDue()) {
-        const delivery = signDelivery(webhook, deps.webhookSecret);
-        await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
-      }
-    }
-    const sent = await notices.sendDue(now);
-    return { expired: await expiry.expireDueSubscriptions(now), notices: sent };
-  };
   const inner = createHttpApp({
     log: deps.log,
     bodyLimit: deps.bodyLimit,
@@ -135,7 +151,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   }
   if (deps.internalToken) {
     inner.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
-    inner.use(internalRoutes({ internalToken: deps.internalToken, runChecks }));
+    inner.use(internalRoutes({ internalToken: deps.internalToken, renewalStep: renewals.step }));
   }
   finishApp(inner, deps.log);
 
@@ -156,6 +172,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       await deps.events.catchUp();
     },
     expireDueSubscriptions: (now) => expiry.expireDueSubscriptions(now),
-    runChecks,
+    renewalStep: renewals.step,
+    renewalPlan: renewals.plan,
   };
 }

@@ -1,0 +1,40 @@
+import { RENEWAL_PLAN_SIGNAL, type RenewalPlan, renewalWorkflowId } from '@nudge/contracts';
+import { Client, Connection } from '@temporalio/client';
+import type { RenewalScheduler } from '../app/renewal-workflows';
+
+/**
+ * The container topology's RenewalScheduler: Temporal's signalWithStart on the subscription's renewal workflow
+ * (workflow id renewal-{subscriptionId}): a running workflow gets the new plan as a signal, an ended one (or none)
+ * is started with it. The connection is opened on first use and opened again after a failure.
+ */
+export function createTemporalRenewalScheduler(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+}): RenewalScheduler & { close(): Promise<void> } {
+  let connecting: Promise<Client> | null = null;
+  const client = () => {
+    connecting ??= Connection.connect({ address: opts.address })
+      .then((connection) => new Client({ connection, namespace: opts.namespace }))
+      .catch((err: unknown) => {
+        connecting = null;
+        throw err;
+      });
+    return connecting;
+  };
+  return {
+    async planChanged(plan: RenewalPlan) {
+      await (await client()).workflow.signalWithStart('renewalWorkflow', {
+        workflowId: renewalWorkflowId(plan.subscriptionId),
+        taskQueue: opts.taskQueue,
+        args: [plan],
+        signal: RENEWAL_PLAN_SIGNAL,
+        signalArgs: [plan],
+      });
+    },
+    async close() {
+      const c = await connecting?.catch(() => null);
+      await c?.connection.close();
+    },
+  };
+}
