@@ -170,6 +170,10 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       await deps.directory.ensureIndexes();
       await webhooks.ensureIndexes();
       await deps.events.catchUp();
+      // In the background: Temporal may not answer yet (each failure is logged; the next start tries again).
+      void renewals
+        .resyncAll()
+        .catch((err: unknown) => deps.log.error({ err }, 'renewal workflows not resynced at start'));
     },
     expireDueSubscriptions: (now) => expiry.expireDueSubscriptions(now),
     renewalStep: renewals.step,

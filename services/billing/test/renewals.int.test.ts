@@ -1,6 +1,6 @@
 import type { RenewalPlan } from '@nudge/contracts';
 import { internalPost } from '@nudge/platform/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BILLING_INTERNAL_TOKEN, type BillingHarness, DAY, startBilling, subscribe } from './harness';
 
 // Renewals as a workflow per subscription: billing hands each subscription's workflow its plan (the notice 7 days
@@ -9,11 +9,19 @@ import { BILLING_INTERNAL_TOKEN, type BillingHarness, DAY, startBilling, subscri
 
 let h: BillingHarness;
 let plans: RenewalPlan[];
+/** Temporal (or the embedded store) not answering: the port throws. */
+let down = false;
 beforeEach(async () => {
   plans = [];
+  down = false;
   h = await startBilling({
     start: '2026-03-01T10:00:00.000Z',
-    renewals: { planChanged: async (plan) => void plans.push(plan) },
+    renewals: {
+      planChanged: async (plan) => {
+        if (down) throw new Error('connection refused');
+        plans.push(plan);
+      },
+    },
   });
 });
 afterEach(async () => {
@@ -121,6 +129,23 @@ describe('renewal workflow steps (POST /internal/subscriptions/renewal-step)', (
     expect(late.body.outcome).toBe('nothing');
     expect(late.body.plan.next).toEqual({ kind: 'expiry', at: END });
     expect(await notices(user.email)).toEqual([]);
+  });
+
+  it('a change the workflow was not told of (port down) still answers the reader; the next start resyncs it', async () => {
+    down = true;
+    const user = await h.user();
+    const { subscriptionId } = await subscribe(h, user);
+    expect(await h.subscription(subscriptionId)).toMatchObject({ entitled: true });
+    expect(plans).toEqual([]);
+    down = false;
+    await h.service.start();
+    await vi.waitFor(() =>
+      expect(lastPlan(subscriptionId)).toEqual({
+        subscriptionId,
+        endAt: END,
+        next: { kind: 'notice', at: at(-7 * DAY) },
+      }),
+    );
   });
 
   it('refuses calls without the credential and bad input, changing nothing', async () => {

@@ -69,6 +69,16 @@ export function createRenewalWorkflows(deps: {
       const state = await deps.repo.get(id);
       if (state) await sync(state);
     },
+    /**
+     * Hands every entitled subscription's workflow its plan (at start: subscriptions from before the workflows, or
+     * whose last signal failed). Idempotent: a running workflow just gets the same plan again.
+     */
+    async resyncAll() {
+      if (!deps.scheduler) return 0;
+      const entitled = await deps.repo.subscriptions.find({ entitled: true }, { sort: { _id: 1 } });
+      for (const state of entitled) await sync(state);
+      return entitled.length;
+    },
     /** One step, idempotent by subscription id + endAt + kind: done once, later calls do nothing. */
     async step(input: RenewalStep): Promise<RenewalStepResult> {
       const now = new Date(input.at);
