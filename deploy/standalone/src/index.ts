@@ -24,7 +24,7 @@ import {
   startTracing,
 } from '@nudge/platform';
 import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
-import { type EmbeddedReminders, openEmbeddedWorkflows } from '@nudge/workflows';
+import { type EmbeddedReminders, type EmbeddedWorkflows, openEmbeddedWorkflows } from '@nudge/workflows';
 
 /**
  * The services this topology runs, in start order (engagement calls auth's internal API; reporting, last, reads
@@ -53,6 +53,8 @@ export interface Standalone {
    * workflows' due steps.
    */
   reminders: Pick<EmbeddedReminders, 'runDue'>;
+  /** The renewal workflows' durable timers: the plan a subscription's timer holds (null: none). */
+  renewals: Pick<EmbeddedWorkflows['renewals'], 'timer'>;
   close(): Promise<void>;
 }
 
@@ -175,6 +177,7 @@ export async function startStandalone(
     ),
     ...(analytics ? { analytics } : {}),
     reminders,
+    renewals: { timer: (id) => workflows.renewals.timer(id) },
     async close() {
       if (closed) return;
       closed = true;

@@ -20,7 +20,7 @@ export interface EmbeddedReminders {
 
 export interface EmbeddedWorkflows extends EmbeddedReminders {
   /** billing's RenewalScheduler port: durable timers in DATA_DIR/workflows (hand it to billing at boot). */
-  renewals: Pick<EmbeddedRenewals, 'planChanged'>;
+  renewals: Pick<EmbeddedRenewals, 'planChanged' | 'timer'>;
   /** Starts ticking (unless REMINDER_SCHEDULER=off); call once the services answer. */
   start(): void;
 }
@@ -69,7 +69,7 @@ export async function openEmbeddedWorkflows(opts: {
     batchSize: config.REMINDER_BATCH_SIZE,
   });
   return {
-    renewals: { planChanged: (plan) => renewals.planChanged(plan) },
+    renewals: { planChanged: (plan) => renewals.planChanged(plan), timer: (id) => renewals.timer(id) },
     start() {
       if (config.REMINDER_SCHEDULER === 'on') scheduler.start();
     },
