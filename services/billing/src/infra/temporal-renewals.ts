@@ -11,15 +11,22 @@ export function createTemporalRenewalScheduler(opts: {
   address: string;
   namespace: string;
   taskQueue: string;
+  /** The client (tests pass a fake); default a connection to `address`. */
+  connect?: () => Promise<Pick<Client, 'workflow' | 'connection'>>;
 }): RenewalScheduler & { close(): Promise<void> } {
-  let connecting: Promise<Client> | null = null;
+  const connect =
+    opts.connect ??
+    (async () =>
+      new Client({
+        connection: await Connection.connect({ address: opts.address }),
+        namespace: opts.namespace,
+      }));
+  let connecting: Promise<Pick<Client, 'workflow' | 'connection'>> | null = null;
   const client = () => {
-    connecting ??= Connection.connect({ address: opts.address })
-      .then((connection) => new Client({ connection, namespace: opts.namespace }))
-      .catch((err: unknown) => {
-        connecting = null;
-        throw err;
-      });
+    connecting ??= connect().catch((err: unknown) => {
+      connecting = null;
+      throw err;
+    });
     return connecting;
   };
   return {
