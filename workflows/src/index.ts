@@ -2,6 +2,7 @@ export * from './activities';
 export * from './bandit';
 export * from './email';
 export * from './scheduler/embedded';
+export * from './scheduler/renewals';
 export * from './scheduler/standalone';
 export * from './slots';
 export { tracingClientInterceptors, workerTracing } from './tracing';

@@ -9,15 +9,16 @@ import {
   serviceUrlsOf,
   trackingSecret,
 } from '@nudge/platform';
-import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { type Activities, BusinessRefusal, createActivities, createInternalCall } from './activities';
 import { tracingClientInterceptors, workerTracing } from './tracing';
 
 export const REMINDER_SCHEDULE_ID = 'nudge-reminder-slots';
-export const RENEWAL_SCHEDULE_ID = 'nudge-renewal-ticks';
 export const REFUND_RECONCILE_SCHEDULE_ID = 'nudge-refund-reconcile';
+/** The renewal tick's Schedule of earlier versions: renewals are a workflow per subscription now (deleted at start). */
+export const RETIRED_RENEWAL_SCHEDULE_ID = 'nudge-renewal-ticks';
 
 /** Business refusals (4xx from a service) are non-retryable on Temporal; everything else is retried. */
 export function forTemporal<A extends Record<string, (...args: never[]) => Promise<unknown>>>(
@@ -39,8 +40,9 @@ export function forTemporal<A extends Record<string, (...args: never[]) => Promi
 }
 
 /**
- * The Schedules (created idempotently at every start): a reminder slot workflow, a renewal tick and the refund
- * reconciliation, each every 15 minutes. An existing Schedule is left as it is (an operator may have paused it).
+ * The Schedules (created idempotently at every start): a reminder slot workflow and the refund reconciliation, each
+ * every 15 minutes. An existing Schedule is left as it is (an operator may have paused it). Renewals need none:
+ * billing starts a workflow per subscription (signalWithStart); the old renewal tick's Schedule is deleted.
  */
 export async function ensureSchedules(client: Client, config: Config, log: Logger) {
   const every = [{ every: '15m' }];
@@ -65,9 +67,17 @@ export async function ensureSchedules(client: Client, config: Config, log: Logge
   await create(REMINDER_SCHEDULE_ID, 'reminderSlotWorkflow', [
     { latenessMs: config.REMINDER_LATENESS_MINUTES * 60_000, batchSize: config.REMINDER_BATCH_SIZE },
   ]);
-  await create(RENEWAL_SCHEDULE_ID, 'renewalTickWorkflow', []);
   // One reconciliation at a time: a run still going when the next is due is skipped.
   await create(REFUND_RECONCILE_SCHEDULE_ID, 'refundReconcileWorkflow', [], 'SKIP');
+  await client.schedule
+    .getHandle(RETIRED_RENEWAL_SCHEDULE_ID)
+    .delete()
+    .then(
+      () => log.info({ scheduleId: RETIRED_RENEWAL_SCHEDULE_ID }, 'retired schedule deleted'),
+      (err: unknown) => {
+        if (!(err instanceof ScheduleNotFoundError)) throw err;
+      },
+    );
 }
 
 export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));

@@ -12,7 +12,11 @@ describe('activity tracing', () => {
     const activities = createActivities({
       call: async <T>() => {
         sent.push(currentTraceparent());
-        return { expired: [], notices: 0 } as T;
+        return {
+          status: true,
+          outcome: 'nothing',
+          plan: { subscriptionId: 'sub_1', endAt: null, next: null },
+        } as T;
       },
       mail: { send: async () => undefined } as never,
       whatsapp: { send: async () => undefined } as never,
@@ -22,10 +26,15 @@ describe('activity tracing', () => {
       clock: () => new Date('2026-11-23T00:00:00Z'),
     });
 
-    await activities.renewalTick({ at: '2026-11-23T00:00:00.000Z' });
+    await activities.renewalStep({
+      subscriptionId: 'sub_1',
+      kind: 'notice',
+      endAt: '2026-11-30T00:00:00.000Z',
+      at: '2026-11-23T00:00:00.000Z',
+    });
 
     const spans = exporter.getFinishedSpans();
-    expect(spans.map((s) => s.name)).toEqual(['activity renewalTick']);
+    expect(spans.map((s) => s.name)).toEqual(['activity renewalStep']);
     const { traceId, spanId } = spans[0]?.spanContext() ?? { traceId: '', spanId: '' };
     expect(sent).toEqual([`00-${traceId}-${spanId}-01`]);
   });

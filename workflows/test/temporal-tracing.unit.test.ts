@@ -23,6 +23,13 @@ beforeEach(() => exporter.reset());
 afterAll(stop);
 
 /** The activities, with an internal call that records the trace context it is made in and answers `answer`. */
+const STEP = {
+  subscriptionId: 'sub_1',
+  kind: 'notice' as const,
+  endAt: '2026-12-01T00:00:00.000Z',
+  at: '2026-11-24T00:00:00.000Z',
+};
+
 function recordingActivities(answer: unknown) {
   const sent: (string | undefined)[] = [];
   const activities = createActivities({
@@ -114,16 +121,16 @@ describe('Temporal tracing: the activity side', () => {
   });
 
   it('without a trace header the activity starts a trace of its own (still one trace for its calls)', async () => {
-    const { activities, sent } = recordingActivities({ expired: [], notices: 0 });
-    const env = new MockActivityEnvironment({ activityType: 'renewalTick' });
+    const { activities, sent } = recordingActivities({ plan: null });
+    const env = new MockActivityEnvironment({ activityType: 'renewalStep' });
     const inbound = workerTracing().interceptors?.activity?.[0]?.(env.context)
       .inbound as Required<ActivityInboundCallsInterceptor>;
     await env.run(() =>
-      inbound.execute({ args: [{ at: '2026-11-23T00:00:00.000Z' }], headers: {} }, async (input) =>
-        activities.renewalTick(input.args[0] as { at: string }),
+      inbound.execute({ args: [STEP], headers: {} }, async (input) =>
+        activities.renewalStep(input.args[0] as typeof STEP),
       ),
     );
-    const run = byName('RunActivity:renewalTick');
+    const run = byName('RunActivity:renewalStep');
     expect(parentOf(run)).toBeUndefined();
     expect(sent[0]?.split('-')[1]).toBe(run.spanContext().traceId);
   });

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import type { DueReader } from '@nudge/contracts';
+import {
+  type DueReader,
+  RENEWAL_PLAN_SIGNAL,
+  type RenewalPlan,
+  type RenewalStep,
+  renewalWorkflowId,
+} from '@nudge/contracts';
 import { createLogger, type MailMessage, sendIdOf } from '@nudge/platform';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusinessRefusal, createActivities, type InternalCall } from '../src/activities';
 import { workerTracing } from '../src/tracing';
 import { forTemporal, workflowsPath } from '../src/worker';
@@ -111,11 +117,12 @@ describe('workflow code', () => {
       logger: undefined,
     });
     expect(code).toContain('reminderSlotWorkflow');
-    expect(code).toContain('renewalTickWorkflow');
     expect(code).toContain('refundReconcileWorkflow');
     // The OpenTelemetry workflow interceptors are in the bundle (their trace header and span names).
     expect(code).toContain('_tracer-data');
     expect(code).toContain('OpenTelemetryInboundInterceptor');
+    expect(code).toContain('renewalWorkflow');
+    expect(code).not.toContain('renewalTickWorkflow');
     expect(code).not.toContain('nodemailer');
   }, 120_000);
 });
@@ -168,6 +175,39 @@ describe('activities in MockActivityEnvironment', () => {
   });
 });
 
+describe('the renewal step activity in MockActivityEnvironment', () => {
+  const step = {
+    subscriptionId: 'sub_1',
+    kind: 'notice' as const,
+    endAt: '2027-03-01T10:00:00.000Z',
+    at: '2027-02-22T10:00:00.000Z',
+  };
+  it("calls billing's renewal-step route and answers its plan", async () => {
+    const bodies: unknown[] = [];
+    const plan = { subscriptionId: 'sub_1', endAt: step.endAt, next: null };
+    const { activities } = activitiesWith({
+      calls: {},
+      sent: [],
+      call: async <T>(service: string, path: string, body: unknown): Promise<T> => {
+        bodies.push([service, path, body]);
+        return { status: true, outcome: 'notice-sent', plan } as T;
+      },
+    });
+    const result = await new MockActivityEnvironment().run(activities.renewalStep, step);
+    expect(result).toMatchObject({ outcome: 'notice-sent', plan });
+    expect(bodies).toEqual([['billing', '/internal/subscriptions/renewal-step', step]]);
+  });
+
+  it("billing's refusal is a non-retryable ApplicationFailure", async () => {
+    const { activities } = activitiesWith(fakeServices({ refuse: '/internal/subscriptions/renewal-step' }));
+    const error = await new MockActivityEnvironment()
+      .run(activities.renewalStep, step)
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ApplicationFailure);
+    expect((error as ApplicationFailure).nonRetryable).toBe(true);
+  });
+});
+
 const temporalAddress = process.env.TEMPORAL_ADDRESS;
 if (!temporalAddress)
   console.log(
@@ -201,4 +241,112 @@ describe.runIf(Boolean(temporalAddress))('a real Temporal server', () => {
     expect(result).toMatchObject({ sent: 1 });
     expect(mails.map((m) => m.to)).toEqual(['r5@example.com']);
   }, 60_000);
+});
+
+// The renewal workflow on Temporal's time-skipping test server (@temporalio/testing downloads it on first use):
+// a year of waiting in milliseconds. Where the download fails (no internet here), the leg skips and says why.
+describe('renewalWorkflow on the time-skipping test server', () => {
+  type Env = import('@temporalio/testing').TestWorkflowEnvironment;
+  let env: Env | null = null;
+  let why = '';
+  beforeAll(async () => {
+    const { TestWorkflowEnvironment } = await import('@temporalio/testing');
+    try {
+      env = await TestWorkflowEnvironment.createTimeSkipping();
+    } catch (err) {
+      why = String((err as Error).message ?? err)
+        .replace(/\s+/g, ' ')
+        .slice(0, 160);
+      console.log(`[integration] workflows / renewalWorkflow (time-skipping): skipped: ${why}`);
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await env?.teardown();
+  });
+
+  const DAY = 24 * 3600_000;
+  /** Billing as the workflow sees it: a subscription's plan, and each step's answer. */
+  const fakeBilling = (endAt: string, grace = 2 * DAY) => {
+    const steps: (RenewalStep & { now: number })[] = [];
+    let noticeDone = false;
+    const planFor = (id: string, end: string): RenewalPlan => ({
+      subscriptionId: id,
+      endAt: end,
+      next: noticeDone
+        ? { kind: 'expiry', at: new Date(Date.parse(end) + grace).toISOString() }
+        : { kind: 'notice', at: new Date(Date.parse(end) - 7 * DAY).toISOString() },
+    });
+    return {
+      steps,
+      planFor,
+      activities: {
+        async renewalStep(input: RenewalStep) {
+          steps.push({ ...input, now: Date.parse(input.at) });
+          if (input.kind === 'notice') noticeDone = true;
+          if (input.kind === 'expiry')
+            return {
+              outcome: 'expired' as const,
+              plan: { subscriptionId: input.subscriptionId, endAt: input.endAt, next: null },
+            };
+          return { outcome: 'notice-sent' as const, plan: planFor(input.subscriptionId, endAt) };
+        },
+      },
+    };
+  };
+
+  it('sends the notice 7 days before endAt and expires after the grace period, then ends', async (ctx) => {
+    if (!env) return ctx.skip(why);
+    const { Worker } = await import('@temporalio/worker');
+    const start = Date.now();
+    const endAt = new Date(start + 30 * DAY).toISOString();
+    const billing = fakeBilling(endAt);
+    const taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowsPath,
+      activities: billing.activities,
+    });
+    const result = await worker.runUntil(
+      env.client.workflow.execute('renewalWorkflow', {
+        taskQueue,
+        workflowId: renewalWorkflowId('sub_ts1'),
+        args: [billing.planFor('sub_ts1', endAt)],
+      }),
+    );
+    expect(result).toMatchObject({ next: null });
+    expect(billing.steps.map((s) => s.kind)).toEqual(['notice', 'expiry']);
+    expect(billing.steps[0]!.now).toBeGreaterThanOrEqual(Date.parse(endAt) - 7 * DAY);
+    expect(billing.steps[1]!.now).toBeGreaterThanOrEqual(Date.parse(endAt) + 2 * DAY);
+  }, 120_000);
+
+  it('a signalled plan (a renewal moved endAt) replaces the wait', async (ctx) => {
+    if (!env) return ctx.skip(why);
+    const { Worker } = await import('@temporalio/worker');
+    const start = Date.now();
+    const endAt = new Date(start + 30 * DAY).toISOString();
+    const later = new Date(start + 395 * DAY).toISOString();
+    const billing = fakeBilling(later);
+    const taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
+    const worker = await Worker.create({
+      connection: env.nativeConnection,
+      taskQueue,
+      workflowsPath,
+      activities: billing.activities,
+    });
+    await worker.runUntil(async () => {
+      const handle = await env!.client.workflow.signalWithStart('renewalWorkflow', {
+        taskQueue,
+        workflowId: renewalWorkflowId('sub_ts2'),
+        args: [billing.planFor('sub_ts2', endAt)],
+        signal: RENEWAL_PLAN_SIGNAL,
+        signalArgs: [billing.planFor('sub_ts2', later)],
+      });
+      await handle.result();
+    });
+    expect(billing.steps.map((s) => [s.kind, s.endAt])).toEqual([
+      ['notice', later],
+      ['expiry', later],
+    ]);
+  }, 120_000);
 });

@@ -24,7 +24,7 @@ import {
   startTracing,
 } from '@nudge/platform';
 import { type AnalyticsStore, bootReporting } from '@nudge/reporting';
-import { type EmbeddedReminders, startEmbeddedReminders } from '@nudge/workflows';
+import { type EmbeddedReminders, type EmbeddedWorkflows, openEmbeddedWorkflows } from '@nudge/workflows';
 
 /**
  * The services this topology runs, in start order (engagement calls auth's internal API; reporting, last, reads
@@ -48,8 +48,13 @@ export interface Standalone {
   analytics?: AnalyticsStore;
   /** Each service's own store and event store (the crash suite compares read models with a rebuild). */
   runtimes: Partial<Record<BuiltService, Pick<ServiceRuntime, 'store' | 'events'>>>;
-  /** The embedded reminder scheduler (issue 11): `runDue()` runs every slot due by its clock now. */
+  /**
+   * The embedded scheduler (issue 11): `runDue()` runs every reminder slot due by its clock now, then the renewal
+   * workflows' due steps.
+   */
   reminders: Pick<EmbeddedReminders, 'runDue'>;
+  /** The renewal workflows' durable timers: the plan a subscription's timer holds (null: none). */
+  renewals: Pick<EmbeddedWorkflows['renewals'], 'timer'>;
   close(): Promise<void>;
 }
 
@@ -86,12 +91,20 @@ export async function startStandalone(
 
   const running: { name: BuiltService; service: Running; server: Server }[] = [];
   const serviceUrls = {} as Record<BuiltService, string>;
+  // Before the services: billing tells the renewal workflows (durable timers here) of every subscription change.
+  const workflows = await openEmbeddedWorkflows({
+    config,
+    log,
+    messaging,
+    serviceUrls,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   let analytics: AnalyticsStore | undefined;
   const boots: Record<BuiltService, () => Promise<Running>> = {
     auth: () => bootAuth({ config, bus, log, messaging, serviceUrls }),
     content: () => bootContent({ config, bus, log, messaging, serviceUrls }),
     engagement: () => bootEngagement({ config, bus, log, messaging, serviceUrls }),
-    billing: () => bootBilling({ config, bus, log, messaging, serviceUrls }),
+    billing: () => bootBilling({ config, bus, log, messaging, serviceUrls, renewals: workflows.renewals }),
     reporting: async () => {
       const booted = await bootReporting({ config, bus, log, messaging, serviceUrls });
       analytics = booted.analytics;
@@ -115,6 +128,7 @@ export async function startStandalone(
     }
   } catch (err) {
     await stopServices();
+    await workflows.close();
     await closeBus();
     await outboxFiles.close();
     await rm(lockFile, { force: true });
@@ -148,14 +162,9 @@ export async function startStandalone(
     config.PORT === 0 && !env.METRICS_PORT && !process.env.METRICS_PORT ? 0 : config.METRICS_PORT;
   const metrics = await startMetricsServer(metricsPort, '127.0.0.1');
   const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');
-  // After the services: the reminders call their internal routes.
-  const reminders = await startEmbeddedReminders({
-    config,
-    log,
-    messaging,
-    serviceUrls,
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
+  // After the services: the reminders and renewal steps call their internal routes.
+  workflows.start();
+  const reminders = workflows;
 
   let closed = false;
   return {
@@ -168,6 +177,7 @@ export async function startStandalone(
     ),
     ...(analytics ? { analytics } : {}),
     reminders,
+    renewals: { timer: (id) => workflows.renewals.timer(id) },
     async close() {
       if (closed) return;
       closed = true;

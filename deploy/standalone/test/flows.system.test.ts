@@ -211,6 +211,12 @@ describe('flows across the services in the standalone process', () => {
     );
     const { details } = await ok('POST', '/api/payment/details', {}, buyer.token);
     expect(details).toMatchObject({ renewal: 'Active' });
+    // Its renewal workflow (the embedded scheduler's durable timer) waits for the notice 7 days before endAt.
+    expect(await app.renewals.timer(checkout.subscription.subscriptionId)).toEqual({
+      subscriptionId: checkout.subscription.subscriptionId,
+      endAt: details.endAt,
+      next: { kind: 'notice', at: new Date(Date.parse(details.endAt) - 7 * 24 * 3600_000).toISOString() },
+    });
     const { history } = await ok('POST', '/api/payment/history', {}, buyer.token);
     expect(history[0]).toMatchObject({ amount: 250000 });
     const transactions = await ok('POST', '/api/payment/alldata?page=1&limit=10', {}, admin.token);

@@ -136,6 +136,21 @@ describe('due readers (POST /internal/reminders/due)', () => {
   });
 });
 
+describe('admins are not readers', () => {
+  it('an admin with reminders on at the slot is never among the due readers', async () => {
+    const admin = await reader('boss@example.com', 'UTC', '08:00');
+    const { body } = await statusOf(admin.id);
+    expect(body.user?.role ?? body.role).toBe('admin');
+    const due = await dueAt(AT_0800_UTC);
+    expect(due.readers.map((r: { email: string }) => r.email).sort()).toEqual([
+      'kolkata@example.com',
+      'stranger@example.com',
+      'utc@example.com',
+    ]);
+    expect(due.readers.some((r: { role: string }) => r.role === 'admin')).toBe(false);
+  });
+});
+
 describe('link tokens in batch (POST /internal/tokens/links)', () => {
   it('signs a sign-in and an unsubscribe token per known user; unknown users are absent', async () => {
     const { id } = await auth.signIn('linky@example.com').then((s) => ({ id: s.user._id as string }));

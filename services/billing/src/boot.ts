@@ -8,12 +8,19 @@ import {
   type ServiceBootOptions,
   topicFor,
 } from '@nudge/platform';
+import type { RenewalScheduler } from './app/renewal-workflows';
 import { createAuthUserRecords } from './infra/auth-users';
 import { openPayments } from './infra/open-payments';
+import { createTemporalRenewalScheduler } from './infra/temporal-renewals';
 import { createBillingService } from './service';
 
 /** Builds the billing service from configuration: what both the container (main.ts) and the standalone process run. */
-export async function bootBilling(opts: ServiceBootOptions) {
+export async function bootBilling(
+  opts: ServiceBootOptions & {
+    /** The renewal workflows' port (the standalone process's embedded one); default Temporal when configured. */
+    renewals?: RenewalScheduler;
+  },
+) {
   const { config, bus } = opts;
   const log = opts.log.child({ service: 'billing' });
   const runtime = await openServiceRuntime({ service: 'billing', config, bus, log });
@@ -21,6 +28,16 @@ export async function bootBilling(opts: ServiceBootOptions) {
   const internalToken = await loadInternalToken(config);
   const payments = await openPayments(config, runtime.store, log);
   const directory = createUserDirectory(runtime.store);
+  const temporal =
+    !opts.renewals && config.TEMPORAL_ADDRESS
+      ? createTemporalRenewalScheduler({
+          address: config.TEMPORAL_ADDRESS,
+          namespace: config.TEMPORAL_NAMESPACE,
+          taskQueue: config.TEMPORAL_TASK_QUEUE,
+        })
+      : undefined;
+  const renewals = opts.renewals ?? temporal;
+  if (!renewals) log.warn('no renewal workflows (TEMPORAL_ADDRESS is not set): no notices, no expiry');
   const service = createBillingService({
     store: runtime.store,
     events: runtime.events,
@@ -37,6 +54,8 @@ export async function bootBilling(opts: ServiceBootOptions) {
     trustedProxies: config.TRUSTED_PROXIES,
     mail: opts.messaging.mail,
     internalToken,
+    ...(renewals ? { renewals } : {}),
+    renewalGraceMs: config.RENEWAL_GRACE_HOURS * 3600_000,
   });
   const users = createConsumer({
     store: runtime.store,
@@ -57,6 +76,7 @@ export async function bootBilling(opts: ServiceBootOptions) {
     async close() {
       await users.stop();
       await runtime.close();
+      await temporal?.close();
     },
   };
 }

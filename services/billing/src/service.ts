@@ -1,3 +1,4 @@
+import type { RenewalPlan, RenewalStep, RenewalStepResult } from '@nudge/contracts';
 import {
   createHttpApp,
   type DocumentStore,
@@ -17,8 +18,10 @@ import { createTransactions } from './app/history';
 import { createRefunds, type ReconcileReport } from './app/refunds';
 import { createRenewal } from './app/renewal';
 import { createRenewalNotices } from './app/renewal-notices';
+import { createRenewalWorkflows, type RenewalScheduler } from './app/renewal-workflows';
 import { createSubscriptionRepository } from './app/subscription-repository';
 import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
+import { RENEWAL_GRACE_MS } from './domain/plan';
 import { decideImmediateCancel } from './domain/subscription';
 import { createSubscriptionsProjection } from './events/subscriptions-projection';
 import { eventHistoryRoutes } from './http/event-history-routes';
@@ -49,24 +52,30 @@ export interface BillingServiceDeps extends Payments {
   internalToken?: string;
   siteName?: string;
   clock?: () => Date;
+  /** Each subscription's renewal workflow (Temporal, or the embedded scheduler); absent = none is told. */
+  renewals?: RenewalScheduler;
+  /** RENEWAL_GRACE_HOURS in ms; default 48 hours. */
+  renewalGraceMs?: number;
 }
 
 export interface BillingService {
   app: Express;
   /** Indexes and projection catch-up. Call once before serving. */
   start(): Promise<void>;
-  /** Ends premium for subscriptions past their end without a renewal. */
+  /** Ends premium for subscriptions past their end without a renewal (tests and operators; no timer calls it). */
   expireDueSubscriptions(now: Date): Promise<string[]>;
   /**
-   * One run of the renewal checks (no timer of its own: the scheduler calls POST /internal/subscriptions/run-due):
-   * the simulated Razorpay's due charges (embedded), renewal notices 7 days ahead, then expiry.
+   * One step of a subscription's renewal workflow (what POST /internal/subscriptions/renewal-step runs): the
+   * notice 7 days before endAt, or the expiry (after the simulated Razorpay's due charges, embedded).
    */
-  runChecks(now?: Date): Promise<{ expired: string[]; notices: number }>;
   /**
    * Settles refunds left pending (the periodic job calls POST /internal/refunds/reconcile): see Refunds.reconcile.
    * A refund found made is recorded on its subscription (PaymentRefunded), as the cancel would have.
    */
   reconcileRefunds(): Promise<ReconcileReport>;
+  renewalStep(step: RenewalStep): Promise<RenewalStepResult>;
+  /** The subscription's renewal plan now (what its workflow waits for). */
+  renewalPlan(subscriptionId: string): Promise<RenewalPlan>;
   webhooks: WebhookReceiver;
 }
 
@@ -90,7 +99,31 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     log: deps.log,
     timeZoneOf: async (userId) => (await deps.directory.byId(userId))?.timeZone,
   };
-  const expiry = createExpiry(repo);
+  const expiry = createExpiry(repo, deps.renewalGraceMs ?? RENEWAL_GRACE_MS);
+  const notices = createRenewalNotices({
+    store: deps.store,
+    directory: deps.directory,
+    mail: deps.mail,
+    siteName: deps.siteName ?? 'Nudge',
+  });
+  const simulated = deps.simulated;
+  const renewals = createRenewalWorkflows({
+    repo,
+    expiry,
+    notices,
+    scheduler: deps.renewals,
+    log: deps.log,
+    ...(simulated
+      ? {
+          providerDue: async () => {
+            for (const webhook of await simulated.runDue()) {
+              const delivery = signDelivery(webhook, deps.webhookSecret);
+              await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
+            }
+          },
+        }
+      : {}),
+  });
   const webhooks = createWebhookReceiver({
     store: deps.store,
     repo,
@@ -98,25 +131,8 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     webhookSecret: deps.webhookSecret,
     clock,
     log: deps.log,
+    onApplied: renewals.resync,
   });
-
-  const notices = createRenewalNotices({
-    repo,
-    store: deps.store,
-    directory: deps.directory,
-    mail: deps.mail,
-    siteName: deps.siteName ?? 'Nudge',
-  });
-  const runChecks = async (now = clock()) => {
-    if (deps.simulated) {
-      for (const webhook of await deps.simulated.runDue()) {
-        const delivery = signDelivery(webhook, deps.webhookSecret);
-        await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
-      }
-    }
-    const sent = await notices.sendDue(now);
-    return { expired: await expiry.expireDueSubscriptions(now), notices: sent };
-  };
   /** A settled refund finishes its cancel as the reader's request would have: refunded, or cancelled without. */
   const reconcileRefunds = async () => {
     const report = await ctx.refunds.reconcile();
@@ -162,7 +178,9 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   }
   if (deps.internalToken) {
     inner.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
-    inner.use(internalRoutes({ internalToken: deps.internalToken, runChecks, reconcileRefunds }));
+    inner.use(
+      internalRoutes({ internalToken: deps.internalToken, renewalStep: renewals.step, reconcileRefunds }),
+    );
   }
   finishApp(inner, deps.log);
 
@@ -181,9 +199,14 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
       await deps.directory.ensureIndexes();
       await webhooks.ensureIndexes();
       await deps.events.catchUp();
+      // In the background: Temporal may not answer yet (each failure is logged; the next start tries again).
+      void renewals
+        .resyncAll()
+        .catch((err: unknown) => deps.log.error({ err }, 'renewal workflows not resynced at start'));
     },
     expireDueSubscriptions: (now) => expiry.expireDueSubscriptions(now),
-    runChecks,
     reconcileRefunds,
+    renewalStep: renewals.step,
+    renewalPlan: renewals.plan,
   };
 }

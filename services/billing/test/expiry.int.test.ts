@@ -60,14 +60,16 @@ describe('expireDueSubscriptions(now): premium ends at endAt without any webhook
     expect(await h.subscription(second.subscriptionId)).toMatchObject({ entitled: true });
   });
 
-  it('is what the periodic check runs (runChecks with the injected clock)', async () => {
+  it("is what the renewal workflow's expiry step runs", async () => {
     const user = await h.user();
     const { subscriptionId } = await subscribe(h, user);
     h.clock.advance(10 * DAY);
     await h.post('/api/payment/cancel', { token: user.token });
-    await h.service.runChecks(at(END, -60_000));
+    const expire = (iso: Date) =>
+      h.service.renewalStep({ subscriptionId, kind: 'expiry', endAt: END, at: iso.toISOString() });
+    expect((await expire(at(END, -60_000))).outcome).toBe('nothing');
     expect(await h.subscription(subscriptionId)).toMatchObject({ entitled: true });
-    await h.service.runChecks(at(END, 60_000));
+    expect((await expire(at(END, 60_000))).outcome).toBe('expired');
     expect(await h.subscription(subscriptionId)).toMatchObject({ entitled: false });
   });
 });

@@ -21,6 +21,7 @@ import {
   type ServiceEventStore,
 } from '@nudge/platform';
 import { type JsonReply, jsonCall } from '@nudge/platform/testing';
+import type { RenewalScheduler } from '../src/app/renewal-workflows';
 import type { UserRecords } from '../src/infra/auth-users';
 import type { PaymentProvider } from '../src/infra/payment-provider';
 import { createRazorpayProvider } from '../src/infra/razorpay-provider';
@@ -112,6 +113,8 @@ export interface HarnessOptions {
   provider?: 'razorpay' | 'simulated';
   users?: UserRecords;
   start?: string;
+  /** The renewal workflows' port (the embedded scheduler's timers in the workflows tests). */
+  renewals?: RenewalScheduler;
 }
 
 /** The billing service over real HTTP on port 0 with embedded adapters, a test clock and a chosen provider. */
@@ -162,6 +165,7 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
       mail: captureMail(outbox),
       internalToken: BILLING_INTERNAL_TOKEN,
       clock: clock.now,
+      ...(options.renewals ? { renewals: options.renewals } : {}),
     });
   const service = build(events, provider);
   await service.start();

@@ -121,9 +121,11 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     const first = checkout.body.subscription.subscriptionId;
     await submit(h.url, checkout.body.checkoutUrl, 'pay');
 
-    // A year on, the simulated Razorpay charges the renewal during the periodic check.
+    // A year on, the simulated Razorpay charges the renewal when the renewal workflow's expiry step runs.
+    const expiryStep = async (subscriptionId: string, endAt: string) =>
+      h.service.renewalStep({ subscriptionId, kind: 'expiry', endAt, at: h.clock.now().toISOString() });
     h.clock.set('2027-03-01T10:01:00.000Z');
-    await h.service.runChecks();
+    expect((await expiryStep(first, '2027-03-01T10:00:00.000Z')).outcome).toBe('nothing');
     expect(await h.subscription(first)).toMatchObject({
       entitled: true,
       paidCount: 2,
@@ -155,7 +157,7 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
 
     // At the end of the term the old subscription is cancelled at cycle end and the new one is charged.
     h.clock.set('2028-03-01T10:05:00.000Z');
-    await h.service.runChecks();
+    await expiryStep(first, '2028-03-01T10:00:00.000Z');
     expect(await h.subscription(first)).toMatchObject({ status: 'cancelled', entitled: true });
     expect(await h.subscription(next)).toMatchObject({
       status: 'active',
@@ -163,7 +165,7 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
       endAt: '2029-03-01T10:00:00.000Z',
     });
     h.clock.set('2028-03-04T10:05:00.000Z');
-    await h.service.runChecks();
+    expect((await expiryStep(first, '2028-03-01T10:00:00.000Z')).outcome).toBe('expired');
     expect(await h.subscription(first)).toMatchObject({ entitled: false });
     expect((await h.post('/api/payment/details', { token: user.token })).body.details).toMatchObject({
       subscriptionId: next,

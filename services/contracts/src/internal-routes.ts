@@ -14,8 +14,8 @@ import {
   RecordSendsResponse,
   RemindersPostsRequest,
   RemindersPostsResponse,
-  RunDueRequest,
-  RunDueResponse,
+  RenewalStepRequest,
+  RenewalStepResponse,
   SendsRecordedRequest,
   SendsRecordedResponse,
 } from './reminders';
@@ -141,12 +141,12 @@ export const internalApi: InternalRouteContract[] = [
   }),
   internal(
     'POST',
-    '/internal/subscriptions/run-due',
+    '/internal/subscriptions/renewal-step',
     'billing',
-    'Renewal tick: notices 7 days ahead, expiry',
+    "One step of a subscription's renewal workflow: the notice 7 days ahead, or the expiry",
     {
-      body: RunDueRequest,
-      response: RunDueResponse,
+      body: RenewalStepRequest,
+      response: RenewalStepResponse,
     },
   ),
   internal(

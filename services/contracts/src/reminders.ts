@@ -118,10 +118,38 @@ export const TrackingClaims = z.object({
 });
 export type TrackingClaims = z.infer<typeof TrackingClaims>;
 
-/** billing: one renewal tick at an instant (notices 7 days ahead, expiry after the grace period). */
-export const RunDueRequest = z.object({ at: Instant });
-export const RunDueResponse = z.object({
-  status: z.literal(true),
-  expired: z.array(z.string()),
-  notices: z.number().int(),
+/**
+ * billing: what a subscription's renewal workflow waits for next (issue 11): the notice 7 days before `endAt`, then
+ * the expiry at `endAt` plus the grace period (none with renewal off). `next` null: nothing left to do (not
+ * entitled yet, or ended); the workflow ends and a later change starts it again.
+ */
+export const RenewalPlan = z.object({
+  subscriptionId: z.string().min(1).max(100),
+  endAt: Instant.nullable(),
+  next: z.object({ kind: z.enum(['notice', 'expiry']), at: Instant }).nullable(),
 });
+export type RenewalPlan = z.infer<typeof RenewalPlan>;
+
+/** billing: run one step of a subscription's renewal (idempotent by subscription id + endAt + kind). */
+export const RenewalStepRequest = z.object({
+  subscriptionId: z.string().min(1).max(100),
+  kind: z.enum(['notice', 'expiry']),
+  /** The endAt the step was planned for; a step for an endAt that has moved does nothing. */
+  endAt: Instant,
+  at: Instant,
+});
+export const RenewalStepResponse = z.object({
+  status: z.literal(true),
+  /** What the step did: the notice sent, the subscription expired, or nothing (done before, or not due). */
+  outcome: z.enum(['notice-sent', 'expired', 'nothing']),
+  /** The subscription's plan after the step. */
+  plan: RenewalPlan,
+});
+
+export type RenewalStep = z.infer<typeof RenewalStepRequest>;
+export type RenewalStepResult = Omit<z.infer<typeof RenewalStepResponse>, 'status'>;
+
+/** The workflow id of a subscription's renewal workflow (one per subscription). */
+export const renewalWorkflowId = (subscriptionId: string) => `renewal-${subscriptionId}`;
+/** The signal that hands a running renewal workflow its subscription's new plan. */
+export const RENEWAL_PLAN_SIGNAL = 'renewalPlan';

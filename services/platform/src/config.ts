@@ -326,6 +326,14 @@ export const configSchema = z.object({
     .describe(
       'Base URL of the Razorpay API (for tests against a local server); unset = https://api.razorpay.com/v1.',
     ),
+  RENEWAL_GRACE_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(30 * 24)
+    .default(48)
+    .describe(
+      "Hours after a subscription's endAt that its renewal workflow waits for a late renewal webhook before premium ends (renewal on, or a restart authorised); with renewal off premium ends at endAt.",
+    ),
   REMINDER_LATENESS_MINUTES: z.coerce
     .number()
     .int()

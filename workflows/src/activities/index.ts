@@ -1,4 +1,4 @@
-import type { RefundReconcileResult } from '@nudge/contracts';
+import type { RefundReconcileResult, RenewalStep, RenewalStepResult } from '@nudge/contracts';
 import { withSpan } from '@nudge/platform';
 import { createReminderActivities, type ReminderDeps } from './reminders';
 
@@ -6,22 +6,18 @@ export * from './internal-client';
 export type { BatchResult, ReminderDeps } from './reminders';
 
 /**
- * Every activity of the reminders (and, later, renewals), built from their ports. The Temporal worker registers
+ * Every activity of the reminders and the renewals, built from their ports. The Temporal worker registers
  * these; the embedded scheduler calls the same functions.
  */
 export function createActivities(deps: ReminderDeps) {
   return traced({
     ...createReminderActivities(deps),
     /**
-     * The renewal tick: billing sends notices 7 days before endAt and expires subscriptions whose end (plus the
-     * grace period for a late renewal webhook) has passed. Idempotent: notices are kept per (subscription, endAt).
+     * One step of a subscription's renewal workflow: billing sends the notice or expires the subscription (once
+     * per subscription id + endAt + kind) and answers the plan after it.
      */
-    async renewalTick(input: { at: string }) {
-      return deps.call<{ expired: string[]; notices: number }>(
-        'billing',
-        '/internal/subscriptions/run-due',
-        input,
-      );
+    async renewalStep(input: RenewalStep) {
+      return deps.call<RenewalStepResult>('billing', '/internal/subscriptions/renewal-step', input);
     },
     /**
      * The refund reconciliation (issue 15): billing settles the refunds left pending with Razorpay. Idempotent (the

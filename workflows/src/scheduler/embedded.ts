@@ -1,6 +1,7 @@
 import type { DocumentStore, Logger } from '@nudge/platform';
 import type { Activities, BatchResult } from '../activities';
 import { slotStart, slotsBetween } from '../slots';
+import type { EmbeddedRenewals } from './renewals';
 
 interface SlotDoc {
   _id: string;
@@ -31,12 +32,14 @@ export interface SlotReport {
  * in the document store: the last slot finished, and for the slot in progress the cursor of the next page. After a
  * restart it resumes the slot in progress from the page it was on (the delivery rule makes the re-sent page a
  * no-op for what was recorded, and the capture outbox stores an in-flight message once), then catches up the slots
- * it missed; readers more than `latenessMs` past their slot are skipped and counted in the log.
+ * it missed; readers more than `latenessMs` past their slot are skipped and counted in the log. Each tick then runs
+ * the renewal workflows' steps that are due (their timers are durable too, so downtime only delays them).
  */
 export function createEmbeddedScheduler(deps: {
   store: DocumentStore;
-  activities: Pick<Activities, 'dueReaders' | 'sendBatch'> &
-    Partial<Pick<Activities, 'renewalTick' | 'reconcileRefunds'>>;
+  activities: Pick<Activities, 'dueReaders' | 'sendBatch'> & Partial<Pick<Activities, 'reconcileRefunds'>>;
+  /** The renewal workflows' durable timers: their due steps run after the slots of each tick. */
+  renewals?: Pick<EmbeddedRenewals, 'runDue'>;
   log: Logger;
   clock: () => Date;
   latenessMs: number;
@@ -123,12 +126,12 @@ export function createEmbeddedScheduler(deps: {
       if (stopped) break;
       reports.push(await runSlot(slot));
     }
-    if (deps.activities.renewalTick && !stopped) {
+    if (deps.renewals && !stopped) {
       try {
-        const r = await deps.activities.renewalTick({ at: now.toISOString() });
-        if (r.expired.length || r.notices) deps.log.info(r, 'renewal tick');
+        const r = await deps.renewals.runDue(now);
+        if (r.steps) deps.log.info(r, 'renewal steps');
       } catch (err) {
-        deps.log.warn({ err }, 'renewal tick failed; the next tick runs it again');
+        deps.log.warn({ err }, 'a renewal step failed; the next tick runs it again');
       }
     }
     if (deps.activities.reconcileRefunds && !stopped) {

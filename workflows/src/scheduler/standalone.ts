@@ -10,25 +10,34 @@ import {
 } from '@nudge/platform';
 import { createActivities, createInternalCall } from '../activities';
 import { createEmbeddedScheduler, type SlotReport } from './embedded';
+import { createEmbeddedRenewals, type EmbeddedRenewals } from './renewals';
 
 export interface EmbeddedReminders {
-  /** Runs every slot due by the clock now (resume, catch-up, current slot) and reports each. */
+  /** Runs every slot due by the clock now (resume, catch-up, current slot) and reports each; then renewal steps. */
   runDue(): Promise<SlotReport[]>;
   close(): Promise<void>;
 }
 
+export interface EmbeddedWorkflows extends EmbeddedReminders {
+  /** billing's RenewalScheduler port: durable timers in DATA_DIR/workflows (hand it to billing at boot). */
+  renewals: Pick<EmbeddedRenewals, 'planChanged' | 'timer'>;
+  /** Starts ticking (unless REMINDER_SCHEDULER=off); call once the services answer. */
+  start(): void;
+}
+
 /**
- * The standalone process's reminders: the same activities the Temporal worker runs, driven by the embedded
- * scheduler, with its state in DATA_DIR/workflows. Starts ticking unless REMINDER_SCHEDULER=off.
+ * The standalone process's workflows: the same activities the Temporal worker runs, driven by the embedded
+ * scheduler (reminder slots, then the renewal workflows' due steps), with its state in DATA_DIR/workflows.
+ * Opened before the services (billing gets the renewals port); started after them.
  */
-export async function startEmbeddedReminders(opts: {
+export async function openEmbeddedWorkflows(opts: {
   config: Config;
   log: Logger;
   messaging: Messaging;
   serviceUrls: Partial<Record<ServiceName, string>>;
   /** The scheduler's clock (tests drive it); the services keep their own. */
   clock?: () => Date;
-}): Promise<EmbeddedReminders> {
+}): Promise<EmbeddedWorkflows> {
   const { config } = opts;
   const log = opts.log.child({ service: 'workflows' });
   const clock = opts.clock ?? (() => new Date());
@@ -48,16 +57,22 @@ export async function startEmbeddedReminders(opts: {
     log,
     clock,
   });
+  const renewals = createEmbeddedRenewals({ store, log, activities });
+  await renewals.ensureIndexes();
   const scheduler = createEmbeddedScheduler({
     store,
     activities,
+    renewals,
     log,
     clock,
     latenessMs: config.REMINDER_LATENESS_MINUTES * 60_000,
     batchSize: config.REMINDER_BATCH_SIZE,
   });
-  if (config.REMINDER_SCHEDULER === 'on') scheduler.start();
   return {
+    renewals: { planChanged: (plan) => renewals.planChanged(plan), timer: (id) => renewals.timer(id) },
+    start() {
+      if (config.REMINDER_SCHEDULER === 'on') scheduler.start();
+    },
     runDue: () => scheduler.runDue(),
     async close() {
       await scheduler.stop();

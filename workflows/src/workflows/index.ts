@@ -1,15 +1,17 @@
 // Temporal workflow code: deterministic, bundled by the worker. It imports only @temporalio/workflow and the
 // activity TYPES (proxyActivities); the slot arithmetic is plain integer math on the workflow's clock.
-import { continueAsNew, proxyActivities } from '@temporalio/workflow';
+import type { RenewalPlan } from '@nudge/contracts';
+import { condition, continueAsNew, defineSignal, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { Activities } from '../activities';
 
 const { dueReaders, sendBatch } = proxyActivities<Pick<Activities, 'dueReaders' | 'sendBatch'>>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 10 },
 });
-const { renewalTick } = proxyActivities<Pick<Activities, 'renewalTick'>>({
-  startToCloseTimeout: '5 minutes',
-  retry: { maximumAttempts: 5 },
+// A renewal step is retried until billing answers (a notice or an expiry must not be lost); a refusal is final.
+const { renewalStep } = proxyActivities<Pick<Activities, 'renewalStep'>>({
+  startToCloseTimeout: '2 minutes',
+  retry: { initialInterval: '10 seconds', maximumInterval: '30 minutes' },
 });
 
 const { reconcileRefunds } = proxyActivities<Pick<Activities, 'reconcileRefunds'>>({
@@ -58,9 +60,41 @@ export async function reminderSlotWorkflow(input: SlotInput = {}) {
   return continueAsNew<typeof reminderSlotWorkflow>({ ...input, slot, cursor, totals });
 }
 
-/** The renewal tick (notices 7 days ahead, expiry after the grace period), started by its own Schedule. */
-export async function renewalTickWorkflow() {
-  return renewalTick({ at: new Date(Date.now()).toISOString() });
+/** Billing hands a running renewal workflow its subscription's new plan (contracts: RENEWAL_PLAN_SIGNAL). */
+export const renewalPlanSignal = defineSignal<[RenewalPlan]>('renewalPlan');
+/** Waits and steps per run before continueAsNew (a subscription renewed for years keeps a short history). */
+export const RENEWAL_STEPS_PER_RUN = 25;
+
+/**
+ * A subscription's renewal (workflow id renewal-{subscriptionId}, started or signalled by billing with
+ * signalWithStart): waits for its plan's next step (the notice 7 days before endAt, then the expiry after the
+ * grace period) and has billing do it; a new plan (renewal charged, cancel, restart) replaces the wait. Ends when
+ * nothing is left to do; billing starts it again when the subscription changes later.
+ */
+export async function renewalWorkflow(plan: RenewalPlan): Promise<RenewalPlan> {
+  let current = plan;
+  let changed = false;
+  setHandler(renewalPlanSignal, (next) => {
+    if (next.subscriptionId !== current.subscriptionId) return;
+    current = next;
+    changed = true;
+  });
+  for (let round = 0; round < RENEWAL_STEPS_PER_RUN; round++) {
+    const step = current.next;
+    if (!step || !current.endAt) return current;
+    changed = false;
+    const wait = Date.parse(step.at) - Date.now();
+    if (wait > 0 && (await condition(() => changed, wait))) continue;
+    const result = await renewalStep({
+      subscriptionId: current.subscriptionId,
+      kind: step.kind,
+      endAt: current.endAt,
+      at: new Date(Date.now()).toISOString(),
+    });
+    // A plan signalled while the step ran is newer than the step's answer.
+    if (!changed) current = result.plan;
+  }
+  return continueAsNew<typeof renewalWorkflow>(current);
 }
 
 /** The refund reconciliation (pending refunds settled with Razorpay), started by its own Schedule. */

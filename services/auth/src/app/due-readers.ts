@@ -8,8 +8,8 @@ const EMAIL_STATUSES: readonly NotificationStatus[] = ['active', 'autoactive'];
 
 /**
  * Which readers are due at a slot (DESIGN.md §8): for each zone readers are in, the chosen times the slot rule
- * makes due there; then the users with that time in those zones, by _id, paged. Only users whose reminders are
- * on, whose address proved itself, and who have a channel to send on now. The cursor is `<group>:<lastId>`.
+ * makes due there; then the users with that time in those zones, by _id, paged. Only readers (never an admin)
+ * whose reminders are on, whose address proved itself, and who have a channel to send on now. The cursor is `<group>:<lastId>`.
  */
 export function createDueReaders(store: DocumentStore) {
   const users = usersCollection(store);
@@ -30,6 +30,8 @@ export function createDueReaders(store: DocumentStore) {
   }
 
   function toDue(u: UserState, localDate: string): DueReader | null {
+    // Admins run the site; they are not readers and get no reminders (whatever their settings say).
+    if (u.role === 'admin') return null;
     if (!u.proven || !u.notiinfo.active || u.notification_status === 'manual') return null;
     const email_on = u.enableEmail && EMAIL_STATUSES.includes(u.notification_status);
     const whatsapp = u.enableWA && u.phone ? u.phone : null;

@@ -1,21 +1,22 @@
-import { RENEWAL_GRACE_MS } from '../domain/plan';
 import { decideExpiry, expectsRenewal, type SubscriptionState } from '../domain/subscription';
 import type { SubscriptionRepository } from './subscription-repository';
 
 /**
- * Premium ends at endAt without a webhook: the periodic check of the embedded topology (and, later, the Temporal
- * renewal workflow) calls expireDueSubscriptions(now). A subscription still expected to renew, or followed by an
- * authorised restart, gets RENEWAL_GRACE_MS for the charge to arrive; one with renewal off ends exactly at endAt.
+ * Premium ends at endAt without a webhook: the subscription's renewal workflow runs the expiry step when its
+ * plan says so. A subscription still expected to renew, or followed by an authorised restart, gets `graceMs`
+ * (RENEWAL_GRACE_HOURS) for the charge to arrive; one with renewal off ends exactly at endAt.
  */
-export function createExpiry(repo: SubscriptionRepository) {
+export function createExpiry(repo: SubscriptionRepository, graceMs: number) {
   const hasAuthorisedSuccessor = async (s: SubscriptionState) =>
     (await repo.subscriptions.countDocuments({
       predecessorId: s._id,
       status: { $in: ['authenticated', 'active'] },
     })) > 0;
 
-  const graceFor = async (s: SubscriptionState) =>
-    expectsRenewal(s) || (await hasAuthorisedSuccessor(s)) ? RENEWAL_GRACE_MS : 0;
+  /** True when the reader will be charged again at endAt: renewal on, or a restart authorised to take over. */
+  const renews = async (s: SubscriptionState) => expectsRenewal(s) || (await hasAuthorisedSuccessor(s));
+
+  const graceFor = async (s: SubscriptionState) => ((await renews(s)) ? graceMs : 0);
 
   /** Appends SubscriptionExpired when this subscription is due at `now`; true when it did. */
   async function expireIfDue(id: string, now: Date): Promise<boolean> {
@@ -28,7 +29,9 @@ export function createExpiry(repo: SubscriptionRepository) {
 
   return {
     expireIfDue,
-    /** Appends SubscriptionExpired to every subscription due at `now`; returns their ids. */
+    renews,
+    graceFor,
+    /** Appends SubscriptionExpired to every subscription due at `now` (tests and operators; no timer calls it). */
     async expireDueSubscriptions(now: Date): Promise<string[]> {
       const due = await repo.subscriptions.find(
         { entitled: true, endAt: { $lte: now.toISOString() } },

@@ -10,6 +10,7 @@ import { subscriptionsCollection } from '../events/subscriptions-projection';
  */
 export function createSubscriptionRepository(store: DocumentStore, events: EventStore) {
   const subscriptions = subscriptionsCollection(store);
+  const listeners: Array<(state: SubscriptionState) => Promise<void>> = [];
 
   const get = (id: string) => subscriptions.findOne({ _id: id });
   const byUser = (userId: string) => subscriptions.find({ userId }, { sort: { createdAt: -1 } });
@@ -22,7 +23,9 @@ export function createSubscriptionRepository(store: DocumentStore, events: Event
   ): Promise<SubscriptionState | null> {
     if (decided.length === 0) return state;
     await events.append(subscriptionStream(streamId), state?.version ?? 0, decided, { actor });
-    return get(streamId);
+    const recorded = await get(streamId);
+    if (recorded) for (const listener of listeners) await listener(recorded);
+    return recorded;
   }
 
   /**
@@ -47,7 +50,17 @@ export function createSubscriptionRepository(store: DocumentStore, events: Event
     }
   }
 
-  return { subscriptions, get, byUser, record, update };
+  return {
+    subscriptions,
+    get,
+    byUser,
+    record,
+    update,
+    /** Called after every recorded change of a subscription (the renewal workflow's signal). */
+    onRecorded(listener: (state: SubscriptionState) => Promise<void>) {
+      listeners.push(listener);
+    },
+  };
 }
 
 export type SubscriptionRepository = ReturnType<typeof createSubscriptionRepository>;

@@ -40,6 +40,8 @@ export function createWebhookReceiver(deps: {
   webhookSecret: string;
   clock: () => Date;
   log: Logger;
+  /** After each applied delivery (a repeated one too): hands the subscription's renewal workflow its plan. */
+  onApplied?: (subscriptionId: string) => Promise<void>;
 }): WebhookReceiver {
   const processed = deps.store.collection<ProcessedWebhook>('processed_webhooks');
 
@@ -97,6 +99,7 @@ export function createWebhookReceiver(deps: {
       if (!result) return ignore('unknown subscription');
       // A snapshot saying the term is over (halted, cancelled or completed at its end) ends premium now.
       await deps.expiry.expireIfDue(subscriptionId, deps.clock());
+      await deps.onApplied?.(subscriptionId);
       await remember({ _id: eventId, event: body.event, subscriptionId, outcome: 'applied', receivedAt });
       return 'applied';
     },

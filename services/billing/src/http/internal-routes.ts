@@ -1,25 +1,26 @@
-import { RefundReconcileRequest, type RefundReconcileResult, RunDueRequest } from '@nudge/contracts';
+import { RefundReconcileRequest, type RefundReconcileResult, RenewalStepRequest } from '@nudge/contracts';
 import { parseBody, requireInternal } from '@nudge/platform';
 import { Router } from 'express';
+import type { RenewalWorkflows } from '../app/renewal-workflows';
 
 /** Never routed by the gateway; refused without the internal service credential. */
 export function internalRoutes(deps: {
   internalToken: string;
-  runChecks(now: Date): Promise<{ expired: string[]; notices: number }>;
   reconcileRefunds(): Promise<{
     refunded: { paymentId: string }[];
     failed: { paymentId: string }[];
     pending: string[];
     retried: string[];
   }>;
+  renewalStep: RenewalWorkflows['step'];
 }): Router {
   const router = Router();
   router.use('/internal', requireInternal(deps.internalToken));
 
-  /** The scheduler's renewal tick: due simulated charges, renewal notices 7 days ahead, expiry after the grace. */
-  router.post('/internal/subscriptions/run-due', async (req, res) => {
-    const { at } = parseBody(RunDueRequest, req);
-    res.json({ status: true, ...(await deps.runChecks(new Date(at))) });
+  /** A renewal workflow's step (the notice 7 days ahead, or the expiry); answers the plan after it. */
+  router.post('/internal/subscriptions/renewal-step', async (req, res) => {
+    const step = parseBody(RenewalStepRequest, req);
+    res.json({ status: true, ...(await deps.renewalStep(step)) });
   });
 
   /** The periodic refund reconciliation (once per cluster: a Temporal Schedule, or the embedded scheduler). */

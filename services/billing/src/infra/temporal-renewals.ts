@@ -1,0 +1,50 @@
+import { RENEWAL_PLAN_SIGNAL, type RenewalPlan, renewalWorkflowId } from '@nudge/contracts';
+import { Client, Connection } from '@temporalio/client';
+import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { RenewalScheduler } from '../app/renewal-workflows';
+
+/**
+ * The container topology's RenewalScheduler: Temporal's signalWithStart on the subscription's renewal workflow
+ * (workflow id renewal-{subscriptionId}): a running workflow gets the new plan as a signal, an ended one (or none)
+ * is started with it. The connection is opened on first use and opened again after a failure. The client carries the
+ * caller's trace into the workflow's headers (the worker continues it: workflows/src/tracing.ts).
+ */
+export function createTemporalRenewalScheduler(opts: {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** The client (tests pass a fake); default a connection to `address`. */
+  connect?: () => Promise<Pick<Client, 'workflow' | 'connection'>>;
+}): RenewalScheduler & { close(): Promise<void> } {
+  const connect =
+    opts.connect ??
+    (async () =>
+      new Client({
+        connection: await Connection.connect({ address: opts.address }),
+        namespace: opts.namespace,
+        interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
+      }));
+  let connecting: Promise<Pick<Client, 'workflow' | 'connection'>> | null = null;
+  const client = () => {
+    connecting ??= connect().catch((err: unknown) => {
+      connecting = null;
+      throw err;
+    });
+    return connecting;
+  };
+  return {
+    async planChanged(plan: RenewalPlan) {
+      await (await client()).workflow.signalWithStart('renewalWorkflow', {
+        workflowId: renewalWorkflowId(plan.subscriptionId),
+        taskQueue: opts.taskQueue,
+        args: [plan],
+        signal: RENEWAL_PLAN_SIGNAL,
+        signalArgs: [plan],
+      });
+    },
+    async close() {
+      const c = await connecting?.catch(() => null);
+      await c?.connection.close();
+    },
+  };
+}
