@@ -18,5 +18,7 @@ export interface AnalyticsStore {
   /** Appends rows given as JSON lines (JSONEachRow text, one object a line) without parsing them in JS. */
   insertJsonLines(table: string, text: string): Promise<void>;
   ping(): Promise<void>;
+  /** The engine's own process (chDB runs in a child process), its id and resident memory; absent for a server. */
+  engineProcess?(): Promise<{ pid: number; rssBytes: number }>;
   close(): Promise<void>;
 }

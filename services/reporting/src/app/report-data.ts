@@ -72,6 +72,29 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     return done;
   };
 
+  /** The per-report tables, each keyed by set first (report_sets last: a set cut short is refilled whole). */
+  const SET_TABLES = ['report_members', 'report_set_months', 'report_set_users', 'report_sets'];
+
+  /**
+   * Deletes the rows of every set that none of the given member lists (the reports as they stand) is any more: a
+   * report whose monitored users changed leaves its old set behind. So the per-set tables hold the live reports'
+   * rows only, and the cascaded views, which join every inserted block with report_members, join the live
+   * members only. Returns the sets removed.
+   */
+  const collectSets = async (liveLists: readonly (readonly string[])[]): Promise<string[]> => {
+    const live = new Set(liveLists.filter((ids) => ids.length > 0).map((ids) => setIdOf(ids)));
+    const stored = await analytics.query<{ set_id: string }>(
+      'SELECT DISTINCT set_id FROM report_members UNION DISTINCT SELECT DISTINCT set_id FROM report_sets',
+    );
+    const dead = stored.map((r) => r.set_id).filter((set) => !live.has(set) && !filling.has(set));
+    if (dead.length === 0) return [];
+    for (const set of dead) filled.delete(set);
+    // Members first: from then on no insert reaches the dead sets' rows through the views.
+    for (const table of SET_TABLES)
+      await analytics.exec(`DELETE FROM ${table} WHERE set_id IN {dead:Array(String)}`, { dead });
+    return dead;
+  };
+
   /** The monitored users' registration times and the ids of every question ever sent to them (one read). */
   const monitoredUsers = async (
     ids: string[],
@@ -177,6 +200,7 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   const pending = new Map<string, ReturnType<typeof computePage>>();
 
   return {
+    collectSets,
     page(monitored: string[], view: View, page: number, limit: number) {
       const key = `${view}|${page}|${limit}|${monitored.join(',')}`;
       let answer = pending.get(key);
