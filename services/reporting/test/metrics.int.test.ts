@@ -159,6 +159,7 @@ describe('report metrics on a fixed data set', () => {
         `SELECT (SELECT count() FROM report_members WHERE set_id = {set:String})
            + (SELECT count() FROM report_set_months WHERE set_id = {set:String})
            + (SELECT count() FROM report_set_users WHERE set_id = {set:String})
+           + (SELECT count() FROM report_set_periods WHERE set_id = {set:String})
            + (SELECT count() FROM report_sets WHERE set_id = {set:String}) AS n`,
         { set: setIdOf(ids) },
       );

@@ -8,10 +8,13 @@ interface ActivityRow {
   start: string;
   /** '' = the users' activity; otherwise a question's sends and answers. */
   question_id: string;
-  people: number;
+  n_people: number;
   n_sent: number;
   n_answered: number;
 }
+
+/** Registrations of a set's users per calendar month (the month's first day, UTC). */
+type Registrations = { month: Date; n: number }[];
 
 /** The monitored users of a set (report_members, keyed by set: a range read of the primary key). */
 const MONITORED = 'user_key IN (SELECT user_key FROM report_members WHERE set_id = {set:String})';
@@ -73,7 +76,13 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   };
 
   /** The per-report tables, each keyed by set first (report_sets last: a set cut short is refilled whole). */
-  const SET_TABLES = ['report_members', 'report_set_months', 'report_set_users', 'report_sets'];
+  const SET_TABLES = [
+    'report_members',
+    'report_set_months',
+    'report_set_periods',
+    'report_set_users',
+    'report_sets',
+  ];
 
   /**
    * Deletes the rows of every set that none of the given member lists (the reports as they stand) is any more: a
@@ -95,42 +104,47 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     return dead;
   };
 
-  /** The monitored users' registration times and the ids of every question ever sent to them (one read). */
+  /**
+   * The monitored users' registrations counted by calendar month (UTC; periods end on month boundaries, so a
+   * month's count is all a period needs), and the ids of every question ever sent to them: one read of the set's
+   * users, a few dozen values back.
+   */
   const monitoredUsers = async (
     ids: string[],
     set: string,
-  ): Promise<{ registered: Date[]; questionIds: string[] }> => {
+  ): Promise<{ registered: Registrations; questionIds: string[] }> => {
     if (ids.length === 0) return { registered: [], questionIds: [] };
     await ensureSet(set, ids);
-    const [row] = await analytics.query<{ at: number[]; questions: string[] }>(
-      `SELECT groupArrayIf(toUnixTimestamp64Milli(assumeNotNull(registered)), registered IS NOT NULL) AS at,
+    const [row] = await analytics.query<{ months: [number, number][]; questions: string[] }>(
+      `SELECT groupArrayIf((ms, n), ms >= 0) AS months,
          arraySort(arrayDistinct(arrayFlatten(groupArray(questions)))) AS questions
        FROM (
-         SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_set_users
-         WHERE set_id = {set:String} GROUP BY user_key)`,
+         SELECT if(registered IS NULL, toInt64(-1),
+             toInt64(toUnixTimestamp(toDateTime(toStartOfMonth(assumeNotNull(registered)), 'UTC'))) * 1000) AS ms,
+           count() AS n, arrayDistinct(arrayFlatten(groupArray(questions))) AS questions
+         FROM (
+           SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_set_users
+           WHERE set_id = {set:String} GROUP BY user_key)
+         GROUP BY ms)`,
       { set },
     );
     return {
-      registered: (row?.at ?? []).map((ms) => new Date(Number(ms))),
+      registered: (row?.months ?? []).map(([ms, n]) => ({ month: new Date(Number(ms)), n: Number(n) })),
       questionIds: row?.questions ?? [],
     };
   };
 
   /** The rows of the given periods (all within one contiguous range), newest first. */
-  const rowsFor = async (set: string, view: View, periods: Period[], registered: Date[]) => {
+  const rowsFor = async (set: string, view: View, periods: Period[], registered: Registrations) => {
     if (periods.length === 0) return [];
     const from = periods[periods.length - 1] as Period;
     const to = periods[0] as Period;
-    // The set's rows of the range (a primary-key range: set, then month), at most one per monitored user and month
-    // once merged, unfolded (ARRAY JOIN) into the activity marker and the (question, event hash) sends and answers,
-    // each counted once per period.
+    // The set's pre-aggregated rows of the range (a primary-key range: set, then month): months x questions rows
+    // of exact-distinct states, merged per period.
     const activity = await analytics.query<ActivityRow>(
-      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, e.1 AS question_id,
-         uniqExactIf(user_key, e.3 = 0) AS people, uniqExactIf(e.2, e.3 = 1) AS n_sent,
-         uniqExactIf(e.2, e.3 = 2) AS n_answered
-       FROM report_set_months
-       ARRAY JOIN arrayConcat(if(active = 1, [('', toUInt64(0), 0)], []), arrayMap(x -> (x.1, x.2, 1), sent),
-         arrayMap(x -> (x.1, x.2, 2), answered)) AS e
+      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
+         uniqExactMerge(people) AS n_people, uniqExactMerge(sends) AS n_sent, uniqExactMerge(answers) AS n_answered
+       FROM report_set_periods
        WHERE set_id = {set:String} AND month >= {from:Date} AND month < {to:Date}
        GROUP BY start, question_id`,
       { set, quarterly: view === 'quarterly', from: chDate(from.start), to: chDate(to.end) },
@@ -138,8 +152,8 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     return periods.map((p): ReportPeriodRow => {
       const mine = activity.filter((a) => a.start === chDate(p.start));
       const questions = mine.filter((a) => a.question_id !== '');
-      const unique = registered.filter((d) => d < p.end).length;
-      const active = Number(mine.find((a) => a.question_id === '')?.people ?? 0);
+      const unique = registered.reduce((sum, r) => (r.month < p.end ? sum + r.n : sum), 0);
+      const active = Number(mine.find((a) => a.question_id === '')?.n_people ?? 0);
       const sent = questions.reduce((s, a) => s + Number(a.n_sent), 0);
       const answered = questions.reduce((s, a) => s + Number(a.n_answered), 0);
       const sentQuestions = questions
@@ -175,9 +189,9 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     ).map((q) => ({ _id: q._id, body: q.body, scale: q.scale || 'normal' }));
   };
 
-  const allPeriods = (view: View, registered: Date[]) => {
+  const allPeriods = (view: View, registered: Registrations) => {
     if (registered.length === 0) return [];
-    const earliest = new Date(Math.min(...registered.map((d) => d.getTime())));
+    const earliest = new Date(Math.min(...registered.map((r) => r.month.getTime())));
     return periodsBetween(view, earliest, deps.clock());
   };
 

@@ -1,0 +1,13 @@
+import { openChdbStore } from '../services/reporting/src/analytics/chdb';
+import { migrate } from '../services/reporting/src/analytics/migrations';
+import { createReportData } from '../services/reporting/src/app/report-data';
+import { seedReportEvents, settleReportTables } from './report-seed';
+const store = await openChdbStore('/tmp/report-rq-store');
+await migrate(store);
+await seedReportEvents(store, 100000, 10000000);
+const ids = Array.from({ length: 10000 }, (_, i) => `benchuser-${i * 10}`);
+const data = createReportData({ analytics: store, clock: () => new Date('2026-11-22T00:00:00Z') });
+await data.page(ids, 'monthly', 1, 6);
+await settleReportTables(store);
+console.log('done');
+await store.close();
