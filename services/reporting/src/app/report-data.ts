@@ -16,6 +16,12 @@ interface ActivityRow {
 /** Registrations of a set's users per calendar month (the month's first day, UTC). */
 type Registrations = { month: Date; n: number }[];
 
+interface SetData {
+  registered: Registrations;
+  activity: ActivityRow[];
+  questions: { _id: string; body: string; scale: string }[];
+}
+
 /** The monitored users of a set (report_members, keyed by set: a range read of the primary key). */
 const MONITORED = 'user_key IN (SELECT user_key FROM report_members WHERE set_id = {set:String})';
 
@@ -105,59 +111,70 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   };
 
   /**
-   * The monitored users' registrations counted by calendar month (UTC; periods end on month boundaries, so a
-   * month's count is all a period needs), and the ids of every question ever sent to them: one read of the set's
-   * users, a few dozen values back.
+   * Everything a page or the CSV needs of a set, in one statement (one trip to the engine): the monitored users'
+   * registrations counted by calendar month (UTC; periods end on month boundaries, so a month's count is all a
+   * period needs), the pre-aggregated rows of every period (months x questions rows of exact-distinct states,
+   * merged per period: a primary-key range of the set), and the questions ever sent to the users, with their
+   * current body and scale. A few hundred values back, however many events the users have.
    */
-  const monitoredUsers = async (
-    ids: string[],
-    set: string,
-  ): Promise<{ registered: Registrations; questionIds: string[] }> => {
-    if (ids.length === 0) return { registered: [], questionIds: [] };
+  const readSet = async (ids: string[], view: View): Promise<SetData> => {
+    if (ids.length === 0) return { registered: [], activity: [], questions: [] };
+    const set = setIdOf(ids);
     await ensureSet(set, ids);
-    const [row] = await analytics.query<{ months: [number, number][]; questions: string[] }>(
-      `SELECT groupArrayIf((ms, n), ms >= 0) AS months,
-         arraySort(arrayDistinct(arrayFlatten(groupArray(questions)))) AS questions
-       FROM (
+    const [row] = await analytics.query<{
+      months: [number, number][];
+      activity: [string, string, number, number, number][];
+      questions: [string, string, string][];
+    }>(
+      `WITH by_month AS (
          SELECT if(registered IS NULL, toInt64(-1),
              toInt64(toUnixTimestamp(toDateTime(toStartOfMonth(assumeNotNull(registered)), 'UTC'))) * 1000) AS ms,
-           count() AS n, arrayDistinct(arrayFlatten(groupArray(questions))) AS questions
+           count() AS n, arrayDistinct(arrayFlatten(groupArray(questions))) AS asked
          FROM (
            SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_set_users
            WHERE set_id = {set:String} GROUP BY user_key)
-         GROUP BY ms)`,
-      { set },
+         GROUP BY ms)
+       SELECT
+         (SELECT groupArrayIf((ms, n), ms >= 0) FROM by_month) AS months,
+         (SELECT groupArray((start, question_id, n_people, n_sent, n_answered)) FROM (
+           SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
+             uniqExactMerge(people) AS n_people, uniqExactMerge(sends) AS n_sent,
+             uniqExactMerge(answers) AS n_answered
+           FROM report_set_periods WHERE set_id = {set:String} GROUP BY start, question_id)) AS activity,
+         (SELECT groupArray((question_id, body, scale)) FROM (
+           SELECT question_id, argMax(body, updated_at) AS body, argMax(scale, updated_at) AS scale FROM questions
+           WHERE question_id IN (SELECT arrayJoin(asked) FROM by_month)
+           GROUP BY question_id ORDER BY question_id)) AS questions`,
+      { set, quarterly: view === 'quarterly' },
     );
     return {
       registered: (row?.months ?? []).map(([ms, n]) => ({ month: new Date(Number(ms)), n: Number(n) })),
-      questionIds: row?.questions ?? [],
+      activity: (row?.activity ?? []).map(([start, question_id, people, sent, answered]) => ({
+        start,
+        question_id,
+        n_people: Number(people),
+        n_sent: Number(sent),
+        n_answered: Number(answered),
+      })),
+      questions: (row?.questions ?? []).map(([_id, body, scale]) => ({
+        _id,
+        body,
+        scale: scale || 'normal',
+      })),
     };
   };
 
-  /** The rows of the given periods (all within one contiguous range), newest first. */
-  const rowsFor = async (set: string, view: View, periods: Period[], registered: Registrations) => {
-    if (periods.length === 0) return [];
-    const from = periods[periods.length - 1] as Period;
-    const to = periods[0] as Period;
-    // The set's pre-aggregated rows of the range (a primary-key range: set, then month): months x questions rows
-    // of exact-distinct states, merged per period.
-    const activity = await analytics.query<ActivityRow>(
-      `SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
-         uniqExactMerge(people) AS n_people, uniqExactMerge(sends) AS n_sent, uniqExactMerge(answers) AS n_answered
-       FROM report_set_periods
-       WHERE set_id = {set:String} AND month >= {from:Date} AND month < {to:Date}
-       GROUP BY start, question_id`,
-      { set, quarterly: view === 'quarterly', from: chDate(from.start), to: chDate(to.end) },
-    );
-    return periods.map((p): ReportPeriodRow => {
+  /** The rows of the given periods, newest first. */
+  const rowsFor = ({ activity, registered }: SetData, periods: Period[]) =>
+    periods.map((p): ReportPeriodRow => {
       const mine = activity.filter((a) => a.start === chDate(p.start));
       const questions = mine.filter((a) => a.question_id !== '');
       const unique = registered.reduce((sum, r) => (r.month < p.end ? sum + r.n : sum), 0);
-      const active = Number(mine.find((a) => a.question_id === '')?.n_people ?? 0);
-      const sent = questions.reduce((s, a) => s + Number(a.n_sent), 0);
-      const answered = questions.reduce((s, a) => s + Number(a.n_answered), 0);
+      const active = mine.find((a) => a.question_id === '')?.n_people ?? 0;
+      const sent = questions.reduce((s, a) => s + a.n_sent, 0);
+      const answered = questions.reduce((s, a) => s + a.n_answered, 0);
       const sentQuestions = questions
-        .filter((a) => Number(a.n_sent) > 0)
+        .filter((a) => a.n_sent > 0)
         .map((a) => a.question_id)
         .sort();
       return {
@@ -170,24 +187,10 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
         responseRate: percent(answered, sent),
         answers: sentQuestions.map((qid) => ({
           qid,
-          total: Number(questions.find((a) => a.question_id === qid)?.n_answered ?? 0),
+          total: questions.find((a) => a.question_id === qid)?.n_answered ?? 0,
         })),
       };
     });
-  };
-
-  /** These questions (sent to the monitored users at some time) with their current body and scale. */
-  const questionsOf = async (questionIds: string[]) => {
-    if (questionIds.length === 0) return [];
-    return (
-      await analytics.query<{ _id: string; body: string; scale: string }>(
-        `SELECT question_id AS _id, argMax(body, updated_at) AS body, argMax(scale, updated_at) AS scale
-         FROM questions WHERE question_id IN {questionIds:Array(String)}
-         GROUP BY question_id ORDER BY question_id`,
-        { questionIds },
-      )
-    ).map((q) => ({ _id: q._id, body: q.body, scale: q.scale || 'normal' }));
-  };
 
   const allPeriods = (view: View, registered: Registrations) => {
     if (registered.length === 0) return [];
@@ -196,17 +199,12 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   };
 
   const computePage = async (monitored: string[], view: View, page: number, limit: number) => {
-    const set = setIdOf(monitored);
-    const { registered, questionIds } = await monitoredUsers(monitored, set);
-    const periods = allPeriods(view, registered);
+    const set = await readSet(monitored, view);
+    const periods = allPeriods(view, set.registered);
     const totalPages = Math.max(1, Math.ceil(periods.length / limit));
     if (page > totalPages) throw badRequest(`page must be between 1 and ${totalPages}`);
-    const shown = periods.slice((page - 1) * limit, page * limit);
-    const [data, questions] = await Promise.all([
-      rowsFor(set, view, shown, registered),
-      questionsOf(questionIds),
-    ]);
-    return { data, pagination: { currentPage: page, totalPages }, questions };
+    const data = rowsFor(set, periods.slice((page - 1) * limit, page * limit));
+    return { data, pagination: { currentPage: page, totalPages }, questions: set.questions };
   };
 
   // Identical calls that arrive while one is computing share its answer (single flight): a report opened by many
@@ -226,13 +224,10 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     },
     /** admin.md §3's CSV shape: every period, newest first; a question's column is 0 where absent. */
     async download(monitored: string[], view: View) {
-      const set = setIdOf(monitored);
-      const { registered, questionIds } = await monitoredUsers(monitored, set);
-      const periods = allPeriods(view, registered);
-      const [rows, questions] = await Promise.all([
-        rowsFor(set, view, periods, registered),
-        questionsOf(questionIds),
-      ]);
+      const set = await readSet(monitored, view);
+      const periods = allPeriods(view, set.registered);
+      const rows = rowsFor(set, periods);
+      const { questions } = set;
       const metrics = [
         { key: 'uniquePeopleCount', label: 'Unique People Count' },
         { key: 'activePeopleCount', label: 'Active People' },
