@@ -38,6 +38,12 @@ export async function seedReportEvents(
 export async function settleReportTables(analytics: {
   exec(sql: string, params?: QueryParams): Promise<void>;
 }): Promise<void> {
-  for (const table of ['report_user_months', 'report_users', 'report_set_months', 'report_set_users'])
+  for (const table of [
+    'report_user_months',
+    'report_users',
+    'report_set_months',
+    'report_set_users',
+    'report_set_periods',
+  ])
     await analytics.exec(`OPTIMIZE TABLE ${table} FINAL`);
 }

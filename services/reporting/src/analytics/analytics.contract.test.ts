@@ -262,7 +262,7 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('gives the same figures after migration 3, and the view keeps them current without doubling', async () => {
+  it('gives the same figures after migrations 3 and 4, and the views keep them current without doubling', async () => {
     dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-upgrade-'));
     store = await openChdbStore(dir);
     expect(
@@ -310,7 +310,7 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
       checkin(EngagementEvents.CheckinQuestionSent, '2026-10-02T00:00:00.000Z'),
       answered,
     ]);
-    expect(await migrate(store)).toEqual([3]);
+    expect(await migrate(store)).toEqual([3, 4]);
     const data = createReportData({ analytics: store, clock: () => new Date('2026-11-20T00:00:00.000Z') });
     const october = async () =>
       (await data.page([u], 'monthly', 1, 6)).data.find((r) => r.period === '2026-10');

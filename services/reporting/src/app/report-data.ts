@@ -114,8 +114,8 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
    * Everything a page or the CSV needs of a set, in one statement (one trip to the engine): the monitored users'
    * registrations counted by calendar month (UTC; periods end on month boundaries, so a month's count is all a
    * period needs), the pre-aggregated rows of every period (months x questions rows of exact-distinct states,
-   * merged per period: a primary-key range of the set), and the questions ever sent to the users, with their
-   * current body and scale. A few hundred values back, however many events the users have.
+   * merged per period: a primary-key range of the set), and the questions ever sent to the users (those with rows
+   * in the set's periods), with their current body and scale. A few hundred values back, however many events the users have.
    */
   const readSet = async (ids: string[], view: View): Promise<SetData> => {
     if (ids.length === 0) return { registered: [], activity: [], questions: [] };
@@ -126,16 +126,14 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
       activity: [string, string, number, number, number][];
       questions: [string, string, string][];
     }>(
-      `WITH by_month AS (
-         SELECT if(registered IS NULL, toInt64(-1),
-             toInt64(toUnixTimestamp(toDateTime(toStartOfMonth(assumeNotNull(registered)), 'UTC'))) * 1000) AS ms,
-           count() AS n, arrayDistinct(arrayFlatten(groupArray(questions))) AS asked
-         FROM (
-           SELECT min(registered_at) AS registered, groupUniqArrayArray(questions) AS questions FROM report_set_users
-           WHERE set_id = {set:String} GROUP BY user_key)
-         GROUP BY ms)
-       SELECT
-         (SELECT groupArrayIf((ms, n), ms >= 0) FROM by_month) AS months,
+      `SELECT
+         (SELECT groupArray((ms, n)) FROM (
+           SELECT toInt64(toUnixTimestamp(toDateTime(toStartOfMonth(assumeNotNull(registered)), 'UTC'))) * 1000 AS ms,
+             count() AS n
+           FROM (
+             SELECT min(registered_at) AS registered FROM report_set_users WHERE set_id = {set:String}
+             GROUP BY user_key)
+           WHERE registered IS NOT NULL GROUP BY ms)) AS months,
          (SELECT groupArray((start, question_id, n_people, n_sent, n_answered)) FROM (
            SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
              uniqExactMerge(people) AS n_people, uniqExactMerge(sends) AS n_sent,
@@ -143,7 +141,8 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
            FROM report_set_periods WHERE set_id = {set:String} GROUP BY start, question_id)) AS activity,
          (SELECT groupArray((question_id, body, scale)) FROM (
            SELECT question_id, argMax(body, updated_at) AS body, argMax(scale, updated_at) AS scale FROM questions
-           WHERE question_id IN (SELECT arrayJoin(asked) FROM by_month)
+           WHERE question_id IN (
+             SELECT question_id FROM report_set_periods WHERE set_id = {set:String} AND question_id != '')
            GROUP BY question_id ORDER BY question_id)) AS questions`,
       { set, quarterly: view === 'quarterly' },
     );
