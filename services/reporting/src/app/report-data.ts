@@ -2,7 +2,15 @@ import { createHash } from 'node:crypto';
 import type { ReportPeriodRow } from '@nudge/contracts';
 import { badRequest } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
-import { chDate, type Period, percent, periodLabel, periodsBetween, type View } from '../domain/periods';
+import {
+  chDate,
+  type Period,
+  percent,
+  periodLabel,
+  periodOf,
+  periodsBetween,
+  type View,
+} from '../domain/periods';
 
 interface ActivityRow {
   start: string;
@@ -15,6 +23,13 @@ interface ActivityRow {
 
 /** Registrations of a set's users per calendar month (the month's first day, UTC). */
 type Registrations = { month: Date; n: number }[];
+
+/** Months [from, to) of the set's periods to read. */
+interface MonthRange {
+  from: Date;
+  to: Date;
+}
+const ALL_MONTHS: MonthRange = { from: new Date('1970-01-01'), to: new Date('2149-01-01') };
 
 interface SetData {
   registered: Registrations;
@@ -113,11 +128,11 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   /**
    * Everything a page or the CSV needs of a set, in one statement (one trip to the engine): the monitored users'
    * registrations counted by calendar month (UTC; periods end on month boundaries, so a month's count is all a
-   * period needs), the pre-aggregated rows of every period (months x questions rows of exact-distinct states,
+   * period needs), the pre-aggregated rows of the periods in `months` (months x questions rows of exact-distinct states,
    * merged per period: a primary-key range of the set), and the questions ever sent to the users (those with rows
    * in the set's periods), with their current body and scale. A few hundred values back, however many events the users have.
    */
-  const readSet = async (ids: string[], view: View): Promise<SetData> => {
+  const readSet = async (ids: string[], view: View, months: MonthRange = ALL_MONTHS): Promise<SetData> => {
     if (ids.length === 0) return { registered: [], activity: [], questions: [] };
     const set = setIdOf(ids);
     await ensureSet(set, ids);
@@ -138,13 +153,15 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
            SELECT toString(if({quarterly:Bool}, toStartOfQuarter(month), month)) AS start, question_id,
              uniqExactMerge(people) AS n_people, uniqExactMerge(sends) AS n_sent,
              uniqExactMerge(answers) AS n_answered
-           FROM report_set_periods WHERE set_id = {set:String} GROUP BY start, question_id)) AS activity,
+           FROM report_set_periods
+           WHERE set_id = {set:String} AND month >= {from:Date} AND month < {to:Date}
+           GROUP BY start, question_id)) AS activity,
          (SELECT groupArray((question_id, body, scale)) FROM (
            SELECT question_id, argMax(body, updated_at) AS body, argMax(scale, updated_at) AS scale FROM questions
            WHERE question_id IN (
              SELECT question_id FROM report_set_periods WHERE set_id = {set:String} AND question_id != '')
            GROUP BY question_id ORDER BY question_id)) AS questions`,
-      { set, quarterly: view === 'quarterly' },
+      { set, quarterly: view === 'quarterly', from: chDate(months.from), to: chDate(months.to) },
     );
     return {
       registered: (row?.months ?? []).map(([ms, n]) => ({ month: new Date(Number(ms)), n: Number(n) })),
@@ -197,8 +214,20 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
     return periodsBetween(view, earliest, deps.clock());
   };
 
+  /**
+   * The months of a page: the list counts back from the current period (newest first), so page p's periods are
+   * known before the first registration is (a page past the end reads nothing and is refused below).
+   */
+  const pageMonths = (view: View, page: number, limit: number): MonthRange => {
+    const newest = periodOf(view, deps.clock()).start;
+    const step = view === 'monthly' ? 1 : 3;
+    const back = (periods: number) =>
+      new Date(Date.UTC(newest.getUTCFullYear(), newest.getUTCMonth() - Math.min(periods, 10_000) * step, 1));
+    return { from: back(page * limit - 1), to: back((page - 1) * limit - 1) };
+  };
+
   const computePage = async (monitored: string[], view: View, page: number, limit: number) => {
-    const set = await readSet(monitored, view);
+    const set = await readSet(monitored, view, pageMonths(view, page, limit));
     const periods = allPeriods(view, set.registered);
     const totalPages = Math.max(1, Math.ceil(periods.length / limit));
     if (page > totalPages) throw badRequest(`page must be between 1 and ${totalPages}`);
