@@ -31,14 +31,16 @@ export async function seedReportEvents(
 }
 
 /**
- * Merges the report tables' parts now (OPTIMIZE ... FINAL), so the measurement reads settled data: one row per
- * user and month, as a store that has held its events for a while has them. (Waiting for system.merges to be
- * empty did not do this: right after the seed no merge is running yet, and the parts stay unmerged for minutes.)
+ * Merges the seeded tables' parts now (OPTIMIZE ... FINAL), so the measurement reads settled data (one row per user
+ * and month, as a store that has held its events for a while has them) and no background merge of the seed's parts
+ * competes with it. (Waiting for system.merges to be empty did not do this: right after the seed no merge is
+ * running yet, and the parts were merged minutes later, during the measurement.)
  */
 export async function settleReportTables(analytics: {
   exec(sql: string, params?: QueryParams): Promise<void>;
 }): Promise<void> {
   for (const table of [
+    'events',
     'report_user_months',
     'report_users',
     'report_set_months',
