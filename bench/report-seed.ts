@@ -29,3 +29,19 @@ export async function seedReportEvents(
     { events, users },
   );
 }
+
+/**
+ * Merges the seeded tables' parts now (OPTIMIZE ... FINAL), so the measurement reads settled data (one row per user
+ * and month, as a store that has held its events for a while has them) and no background merge of the seed's parts
+ * competes with it. (Waiting for system.merges to be empty did not do this: right after the seed no merge is
+ * running yet, and the parts were merged minutes later, during the measurement.)
+ */
+export async function settleReportTables(
+  analytics: { exec(sql: string, params?: QueryParams): Promise<void> },
+  /** After a set's first fill only its tables changed: `events` and the per-user tables are merged already. */
+  setsOnly = false,
+): Promise<void> {
+  const tables = ['report_set_months', 'report_set_users', 'report_set_periods'];
+  if (!setsOnly) tables.unshift('events', 'report_user_months', 'report_users');
+  for (const table of tables) await analytics.exec(`OPTIMIZE TABLE ${table} FINAL`);
+}

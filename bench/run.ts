@@ -53,6 +53,8 @@ interface Measurement {
   lost?: string;
   /** The bench process's resident memory (it hosts the standalone process) right after the measurement, in MB. */
   rssMb?: number;
+  /** The analytics engine's own process (chDB runs in a child process of the standalone process), in MB. */
+  engineRssMb?: number;
   /** The standalone data directory's size on disk right after the measurement, in MB. */
   dataMb?: number;
 }
@@ -336,6 +338,8 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
           process.stdout.write(`SCENARIO FAILED: ${scenario.name}: ${row.failure}\n`);
         }
         row.rssMb = mb(process.memoryUsage.rss());
+        const engine = await standalone.analytics?.engineProcess?.().catch(() => undefined);
+        if (engine) row.engineRssMb = mb(engine.rssBytes);
         row.dataMb = mb(await sizeOf(dataDir));
         results.push(row);
       }
@@ -364,6 +368,7 @@ function table(rows: Measurement[]): string {
     'p99 ms',
     '% of ceiling',
     'RSS MB',
+    'engine RSS MB',
     'data MB',
     'problems',
   ];
@@ -375,6 +380,7 @@ function table(rows: Measurement[]): string {
     r.failure ? '-' : r.p99Ms.toFixed(2),
     r.percentOfCeiling === null ? '-' : `${r.percentOfCeiling.toFixed(1)}%`,
     r.rssMb === undefined ? '-' : r.rssMb.toFixed(1),
+    r.engineRssMb === undefined ? '-' : r.engineRssMb.toFixed(1),
     r.dataMb === undefined ? '-' : r.dataMb.toFixed(1),
     problems(r),
   ]);

@@ -59,7 +59,7 @@ export const configSchema = z.object({
     .enum(['embedded', 'clickhouse'])
     .default('embedded')
     .describe(
-      "Reporting's analytics store: in-process ClickHouse (chDB, files under DATA_DIR/reporting/clickhouse), or a ClickHouse server.",
+      "Reporting's analytics store: embedded ClickHouse (chDB in a child process of reporting, files under DATA_DIR/reporting/clickhouse), or a ClickHouse server.",
     ),
   CLICKHOUSE_URL: url
     .optional()
@@ -444,7 +444,7 @@ export function productionProblems(config: Config, name: ProcessName): string[] 
     );
   if (needs.has('analytics') && config.ANALYTICS_STORE !== 'clickhouse')
     problems.push(
-      `ANALYTICS_STORE: '${config.ANALYTICS_STORE}' is in-process ClickHouse; ${prod} needs ANALYTICS_STORE=clickhouse and CLICKHOUSE_URL`,
+      `ANALYTICS_STORE: '${config.ANALYTICS_STORE}' is embedded ClickHouse (chDB); ${prod} needs ANALYTICS_STORE=clickhouse and CLICKHOUSE_URL`,
     );
   if (needs.has('temporal') && !config.TEMPORAL_ADDRESS)
     problems.push(`TEMPORAL_ADDRESS: required when ${prod} (the Temporal frontend, e.g. temporal:7233)`);

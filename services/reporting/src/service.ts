@@ -60,8 +60,18 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   events.register(projection);
   const directory = createUserDirectory(store);
 
-  const reports = createReports({ store, events, analytics, clock });
   const data = createReportData({ analytics, clock });
+  /** Drops the per-report sets no report uses any more (at start, and when a report's monitored users change). */
+  const collectSets = async () => {
+    try {
+      const removed = await data.collectSets(await reports.monitoredLists());
+      if (removed.length > 0)
+        deps.log.info({ sets: removed.length }, 'reporting: removed unused report sets');
+    } catch (err) {
+      deps.log.warn({ err }, 'reporting: removing unused report sets failed; the next change retries');
+    }
+  };
+  const reports = createReports({ store, events, analytics, clock, onMonitoredChanged: collectSets });
   const log = createEventLog({ analytics });
   const emailStats = createEmailStats({ analytics });
   const intake = createIntake({
@@ -90,6 +100,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     async start() {
       await Promise.all([projection.ensureIndexes(), directory.ensureIndexes()]);
       await events.catchUp();
+      await collectSets();
       await intake.start();
     },
     stop: () => intake.stop(),

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setIdOf } from '../src/app/report-data';
 import { seedDataset } from './dataset';
 import { type Harness, startReporting, type TestUser } from './harness';
 
@@ -150,5 +151,53 @@ describe('report metrics on a fixed data set', () => {
       { ids: set.redeliverable.map((e) => e.id) },
     );
     expect(Number(stats[0]?.n)).toBe(3);
+  });
+
+  it("an edited report's figures use its new members only; a set no report uses any more is deleted", async () => {
+    const setRows = async (ids: string[]) => {
+      const [row] = await h.analytics.query<{ n: number }>(
+        `SELECT (SELECT count() FROM report_members WHERE set_id = {set:String})
+           + (SELECT count() FROM report_set_months WHERE set_id = {set:String})
+           + (SELECT count() FROM report_set_users WHERE set_id = {set:String})
+           + (SELECT count() FROM report_set_periods WHERE set_id = {set:String})
+           + (SELECT count() FROM report_sets WHERE set_id = {set:String}) AS n`,
+        { set: setIdOf(ids) },
+      );
+      return Number(row?.n);
+    };
+    const all = [set.A.userId, set.B.userId, set.C.userId];
+    // A second report over the same users shares the first report's set.
+    const added = await h.post(
+      '/api/report/add',
+      { name: 'Edited', logo: 'https://x.test/l.png', monitoredUsers: all },
+      admin.token,
+    );
+    const id = added.body.report._id as string;
+    const page = async () =>
+      (await h.post(`/api/report/data?id=${id}&view=monthly&page=1`, {}, admin.token)).body.data;
+    expect((await page())[0]).toEqual(NOV(set.q1, set.q2));
+
+    // Now C only: the shared set stays (the first report still reads it), the figures are C's alone.
+    await h.put(`/api/report/update/${id}`, { monitoredUsers: [set.C.userId] }, admin.token);
+    const onlyC = await page();
+    expect(onlyC.map((r: { period: string }) => r.period)).toEqual(['2026-11']);
+    expect(onlyC[0]).toMatchObject({
+      uniquePeopleCount: 1,
+      activePeopleCount: 1,
+      activePeoplePercentage: 100,
+    });
+    expect(await setRows(all)).toBeGreaterThan(0);
+    expect(await setRows([set.C.userId])).toBeGreaterThan(0);
+    expect((await data('view=monthly&page=1')).body.data[0]).toEqual(NOV(set.q1, set.q2));
+
+    // Then B only: the set of C alone is no report's any more, and its rows are gone.
+    await h.put(`/api/report/update/${id}`, { monitoredUsers: [set.B.userId] }, admin.token);
+    expect(await setRows([set.C.userId])).toBe(0);
+    expect((await page())[0]).toMatchObject({
+      period: '2026-11',
+      uniquePeopleCount: 1,
+      activePeopleCount: 0,
+    });
+    expect(await setRows(all)).toBeGreaterThan(0);
   });
 });

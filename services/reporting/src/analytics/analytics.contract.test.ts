@@ -243,7 +243,7 @@ function describeAnalyticsContract(
 // ---- chDB: always ---------------------------------------------------------------------------------------------
 let chdbDir = '';
 describeAnalyticsContract(
-  'chDB (in-process ClickHouse)',
+  'chDB (ClickHouse in its own process)',
   async () => {
     chdbDir = await mkdtemp(join(tmpdir(), 'nudge-analytics-'));
     return openChdbStore(chdbDir);
@@ -262,7 +262,7 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('gives the same figures after migration 3, and the view keeps them current without doubling', async () => {
+  it('gives the same figures after migrations 3 and 4 (a set filled under 3 included), and the views keep them current without doubling', async () => {
     dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-upgrade-'));
     store = await openChdbStore(dir);
     expect(
@@ -310,8 +310,17 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
       checkin(EngagementEvents.CheckinQuestionSent, '2026-10-02T00:00:00.000Z'),
       answered,
     ]);
-    expect(await migrate(store)).toEqual([3]);
+    expect(
+      await migrate(
+        store,
+        MIGRATIONS.filter((m) => m.version <= 3),
+      ),
+    ).toEqual([3]);
     const data = createReportData({ analytics: store, clock: () => new Date('2026-11-20T00:00:00.000Z') });
+    // The list's first view under version 3 fills its set; the read needs version 4's table.
+    await expect(data.page([u], 'monthly', 1, 6)).rejects.toThrow(/report_set_periods/);
+    // Migration 4 fills report_set_periods from the set filled under version 3.
+    expect(await migrate(store)).toEqual([4]);
     const october = async () =>
       (await data.page([u], 'monthly', 1, 6)).data.find((r) => r.period === '2026-10');
     expect(await october()).toMatchObject({ activePeopleCount: 1, questionsSent: 1, questionsAnswered: 1 });
@@ -383,4 +392,51 @@ describe.runIf(Boolean(serverUrl))('clickhouse server', () => {
       await admin.close();
     },
   );
+});
+
+// ---- the engine's own process: a crash fails the calls in flight with a 503, and the next call has an engine ----
+describe('analytics: chDB in a child process', () => {
+  let dir = '';
+  let store: AnalyticsStore;
+  afterAll(async () => {
+    await store?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('runs queries off this process; a killed engine is restarted, a read is retried, a write fails with 503', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-child-'));
+    const crashes: unknown[] = [];
+    store = await openChdbStore(dir, { onCrash: (info) => crashes.push(info) });
+    await store.exec('CREATE TABLE kept (n UInt64) ENGINE = MergeTree ORDER BY n');
+    await store.insert('kept', [{ n: 1 }, { n: 2 }]);
+    const first = await store.engineProcess?.();
+    expect(first?.pid).toBeGreaterThan(0);
+    expect(first?.pid).not.toBe(process.pid);
+    expect(first?.rssBytes).toBeGreaterThan(50 * 1024 * 1024);
+
+    // A long query does not hold this process's event loop.
+    const slow = 'SELECT count() AS n FROM numbers(150000000) WHERE sipHash64(number) % 7 = 1';
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const read = store.query<{ n: number }>(slow);
+    const write = store.exec(slow).then(
+      () => 'done',
+      (err: { httpStatus?: number; message: string }) => `${err.httpStatus} ${err.message}`,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(10);
+    process.kill(first?.pid ?? 0, 'SIGKILL');
+
+    expect(await write).toBe('503 The analytics engine stopped unexpectedly; please try again');
+    // The read was asked again of the new engine, and answered.
+    expect(Number((await read)[0]?.n)).toBeGreaterThan(15_000_000);
+    expect(crashes).toEqual([{ code: null, signal: 'SIGKILL' }]);
+    const second = await store.engineProcess?.();
+    expect(second?.pid).not.toBe(first?.pid);
+    // The data on disk is the new engine's.
+    expect(await store.query<{ n: number }>('SELECT sum(n) AS n FROM kept')).toEqual([{ n: 3 }]);
+    await store.close();
+    await expect(store.query('SELECT 1')).rejects.toMatchObject({ httpStatus: 503 });
+  }, 60_000);
 });

@@ -1,83 +1,192 @@
-import { mkdir } from 'node:fs/promises';
-import { Session } from 'chdb';
+import { type ChildProcess, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { AppError, unavailable } from '@nudge/platform';
+import { checkTable, parseRows } from './chdb-engine';
+import type { ChildMessage, ParentMessage } from './chdb-protocol';
 import type { AnalyticsStore, QueryParams } from './types';
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const SERVER = fileURLToPath(new URL('./chdb-server.ts', import.meta.url));
+const STOPPED = 'The analytics engine stopped unexpectedly; please try again';
 
-const parseRows = <T>(text: string): T[] =>
-  text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as T);
+/** The child runs TypeScript like this process: through tsx (inherited when this process runs under it). */
+const childExecArgv = (): string[] => {
+  if (process.execArgv.some((arg) => arg.includes('tsx'))) return process.execArgv;
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return [...process.execArgv, '--import', tsx];
+};
+
+type Waiter = { resolve: (message: ChildMessage) => void; reject: (err: Error) => void };
+
+export interface ChdbStoreOptions {
+  /** Called when the engine's process ended without being asked to (it is restarted at once). */
+  onCrash?: (info: { code: number | null; signal: NodeJS.Signals | null }) => void;
+}
 
 /**
- * chDB: ClickHouse in this process, its files under `dir`. queryBindAsync runs on a libuv thread (off the event
- * loop) and binds `{name:Type}` parameters in the engine, so the gateway sharing the process is not blocked.
+ * chDB (ClickHouse as a library) in its own process: `openChdbStore` forks chdb-server.ts, which owns the chDB
+ * session on `dir`, and sends it every statement over IPC; results come back as JSONEachRow text and are parsed
+ * here. So no query ever runs on this process's event loop or in its memory, and a crash of the native engine
+ * does not take the services down: the calls in flight fail with a 503 (reads are retried once on the new
+ * process), and the engine is started again on the same directory. `close()` stops it (graceful shutdown).
  */
-export async function openChdbStore(dir: string): Promise<AnalyticsStore> {
-  await mkdir(dir, { recursive: true });
-  const session = new Session(dir);
-  // chDB keeps one streaming query per connection, and any other call on the connection while it is open ends the
-  // stream ("No active streaming query"). So a stream runs alone: it waits for the calls in flight, and calls that
-  // come while it streams wait for it (an export holds ingestion back for its duration; the spool and the bus keep
-  // what waits).
-  let streaming: Promise<void> | undefined;
-  let inFlight = 0;
-  let idle: (() => void) | undefined;
-  const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
-    while (streaming) await streaming;
-    inFlight += 1;
+export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): Promise<AnalyticsStore> {
+  let closed = false;
+  let nextId = 1;
+  /** The engine's process, once it said it is ready (undefined: none yet, or it ended). */
+  let live: Promise<ChildProcess> | undefined;
+  const waiting = new Map<number, Waiter>();
+  let lastCrash = 0;
+
+  const spawn = (delayMs: number) =>
+    new Promise<ChildProcess>((resolve, reject) => {
+      const start = () => {
+        const child = fork(SERVER, [dir], {
+          serialization: 'advanced',
+          execArgv: childExecArgv(),
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        });
+        let ready = false;
+        child.on('message', (message: ChildMessage) => {
+          if (message.kind === 'ready') {
+            ready = true;
+            resolve(child);
+          } else if (message.kind === 'fatal') {
+            reject(new Error(`the analytics engine did not open ${dir}: ${message.error}`));
+          } else {
+            const waiter = waiting.get(message.id);
+            waiting.delete(message.id);
+            waiter?.resolve(message);
+          }
+        });
+        child.once('exit', (code, signal) => {
+          if (!ready) {
+            reject(new Error(`the analytics engine exited while starting (code ${code}, signal ${signal})`));
+            live = undefined;
+            return;
+          }
+          live = undefined;
+          const calls = [...waiting.values()];
+          waiting.clear();
+          for (const waiter of calls) waiter.reject(unavailable(STOPPED));
+          if (closed) return;
+          opts.onCrash?.({ code, signal });
+          // Start the next one now (a crash loop is slowed down to one start a second).
+          const now = Date.now();
+          const delay = now - lastCrash < 5_000 ? 1_000 : 0;
+          lastCrash = now;
+          ensure(delay).catch(() => undefined);
+        });
+      };
+      if (delayMs > 0) setTimeout(start, delayMs);
+      else start();
+    });
+
+  const ensure = (delayMs = 0): Promise<ChildProcess> => {
+    if (closed) return Promise.reject(unavailable('The analytics engine is closed'));
+    if (!live) {
+      const started = spawn(delayMs);
+      live = started;
+      started.catch(() => {
+        if (live === started) live = undefined;
+      });
+    }
+    return live;
+  };
+
+  /** Sends one request and waits for its answer (a chunk, a result, the end of a stream). */
+  const ask = (child: ChildProcess, message: ParentMessage): Promise<ChildMessage> =>
+    new Promise<ChildMessage>((resolve, reject) => {
+      if (!child.connected) {
+        reject(unavailable(STOPPED));
+        return;
+      }
+      waiting.set(message.id, {
+        resolve: (answer) => (answer.kind === 'error' ? reject(new Error(answer.error)) : resolve(answer)),
+        reject,
+      });
+      child.send(message, (err) => {
+        if (err && waiting.delete(message.id)) reject(unavailable(STOPPED));
+      });
+    });
+
+  const textOf = (answer: ChildMessage) => (answer.kind === 'result' ? answer.text : '');
+  const stopped = (err: unknown) => err instanceof AppError && err.code === 'unavailable';
+
+  /** One statement; a read (retry) is asked again, once, of the next process when the engine stopped under it. */
+  const run = async (sql: string, params: QueryParams = {}, retry = false): Promise<string> => {
     try {
-      return await work();
-    } finally {
-      inFlight -= 1;
-      if (inFlight === 0) idle?.();
+      return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
+    } catch (err) {
+      if (!retry || !stopped(err) || closed) throw err;
+      return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
     }
   };
-  const run = (sql: string, params: QueryParams = {}) =>
-    exclusive(async () => (await session.queryBindAsync(sql, params, { format: 'JSONEachRow' })).text());
-  await run('SET output_format_json_quote_64bit_integers = 0').catch(() => undefined);
+
+  const insertLines = async (table: string, text: string) => {
+    checkTable(table);
+    if (text.trim() === '') return;
+    await ask(await ensure(), { op: 'insert', id: nextId++, table, text });
+  };
+
+  await ensure();
+  await run('SELECT 1');
   return {
     kind: 'chdb',
     async exec(sql, params) {
       await run(sql, params);
     },
     async query<T>(sql: string, params?: QueryParams) {
-      return parseRows<T>(await run(sql, params));
+      return parseRows<T>(await run(sql, params, true));
     },
     async *stream<T>(sql: string, params: QueryParams = {}) {
-      while (streaming) await streaming;
-      let release = () => {};
-      streaming = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const child = await ensure();
+      const id = nextId++;
+      let next = ask(child, { op: 'stream', id, sql, params });
+      let finished = false;
       try {
-        if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
-        idle = undefined;
-        const chunks = session.queryStreamBind(sql, params, { format: 'JSONEachRow' });
-        for await (const chunk of chunks) yield parseRows<T>(chunk.text());
+        for (;;) {
+          const answer = await next;
+          if (answer.kind !== 'chunk') break;
+          const rows = parseRows<T>(answer.text);
+          // The engine reads its next chunk only when this one is taken (backpressure).
+          next = ask(child, { op: 'more', id });
+          yield rows;
+        }
+        finished = true;
       } finally {
-        streaming = undefined;
-        release();
+        if (!finished) {
+          waiting.delete(id);
+          if (child.connected) child.send({ op: 'cancel', id } satisfies ParentMessage);
+        }
       }
     },
     async insert(table, rows) {
-      if (!IDENTIFIER.test(table)) throw new Error(`insert: bad table name ${table}`);
+      checkTable(table);
       if (rows.length === 0) return;
-      const payload = Buffer.from(`${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
-      await exclusive(() => session.insert({ table, values: payload, format: 'JSONEachRow' }));
+      await insertLines(table, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
     },
-    async insertJsonLines(table, text) {
-      if (!IDENTIFIER.test(table)) throw new Error(`insert: bad table name ${table}`);
-      if (text.trim() === '') return;
-      const payload = Buffer.from(text);
-      await exclusive(() => session.insert({ table, values: payload, format: 'JSONEachRow' }));
-    },
+    insertJsonLines: insertLines,
     async ping() {
-      await run('SELECT 1');
+      await run('SELECT 1', {}, true);
+    },
+    async engineProcess() {
+      const child = await ensure();
+      const answer = await ask(child, { op: 'stats', id: nextId++ });
+      const { rss } = JSON.parse(textOf(answer)) as { rss: number };
+      return { pid: child.pid ?? 0, rssBytes: rss };
     },
     async close() {
-      session.close();
+      if (closed) return;
+      const current = live;
+      closed = true;
+      const child = await current?.catch(() => undefined);
+      if (!child || child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      await ask(child, { op: 'close', id: nextId++ }).catch(() => undefined);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

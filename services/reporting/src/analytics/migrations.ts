@@ -59,6 +59,20 @@ const REPORT_USER_MONTHS_SELECT = `SELECT toStartOfMonth(occurred_at) AS month, 
   WHERE user_id != '' AND type IN ('engagement.CheckinQuestionSent.v1', ${sqlList(ACTIVITY_TYPES)})
   GROUP BY month, user_key`;
 
+/**
+ * Rows of `report_set_periods` from rows of report_set_months (its view and the fill of migration 4 share it): per
+ * set, month and question ('' = the users' activity), exact-distinct states of the active users and of the sends'
+ * and answers' event hashes. The aliases are not the source's column names (an alias would hide the column).
+ */
+const REPORT_SET_PERIODS_SELECT = `SELECT set_id, month, e.1 AS question_id,
+    uniqExactStateIf(user_key, e.3 = 0) AS people,
+    uniqExactStateIf(e.2, e.3 = 1) AS sends,
+    uniqExactStateIf(e.2, e.3 = 2) AS answers
+  FROM report_set_months
+  ARRAY JOIN arrayConcat(if(active = 1, [('', toUInt64(0), 0)], []), arrayMap(x -> (x.1, x.2, 1), sent),
+    arrayMap(x -> (x.1, x.2, 2), answered)) AS e
+  GROUP BY set_id, month, question_id`;
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -239,6 +253,27 @@ export const MIGRATIONS: Migration[] = [
       // The month-first table of version 2 is no longer read.
       'DROP VIEW IF EXISTS report_activity_mv',
       'DROP TABLE IF EXISTS report_activity',
+    ],
+  },
+  {
+    version: 4,
+    name: 'report set periods: per set, month and question, exact-distinct states',
+    statements: [
+      // The viewer's read since version 4: a page reads (months x questions) rows of its own set, never a row per
+      // user. Kept current by a view on report_set_months (which its own views keep current from every insert),
+      // so a set's first fill fills this as well. Quarters merge three months' states: a user active in two of
+      // them counts once, a redelivered event (same hash) once.
+      `CREATE TABLE IF NOT EXISTS report_set_periods (
+        set_id String,
+        month Date,
+        question_id LowCardinality(String),
+        people AggregateFunction(uniqExact, UInt64),
+        sends AggregateFunction(uniqExact, UInt64),
+        answers AggregateFunction(uniqExact, UInt64)
+      ) ENGINE = AggregatingMergeTree
+      ORDER BY (set_id, month, question_id)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS report_set_periods_mv TO report_set_periods AS ${REPORT_SET_PERIODS_SELECT}`,
+      `INSERT INTO report_set_periods ${REPORT_SET_PERIODS_SELECT}`,
     ],
   },
 ];

@@ -1,6 +1,6 @@
 /**
- * The analytics port: ClickHouse everywhere. Two adapters run the same SQL text: chDB (in-process ClickHouse,
- * the embedded topology) and a ClickHouse server through @clickhouse/client. Values never enter the SQL text:
+ * The analytics port: ClickHouse everywhere. Two adapters run the same SQL text: chDB (ClickHouse as a library, in
+ * its own child process: the embedded topology) and a ClickHouse server through @clickhouse/client. Values never enter the SQL text:
  * they are engine query parameters ({name:Type}) on both adapters.
  */
 export type QueryParams = Record<string, unknown>;
@@ -18,5 +18,7 @@ export interface AnalyticsStore {
   /** Appends rows given as JSON lines (JSONEachRow text, one object a line) without parsing them in JS. */
   insertJsonLines(table: string, text: string): Promise<void>;
   ping(): Promise<void>;
+  /** The engine's own process (chDB runs in a child process), its id and resident memory; absent for a server. */
+  engineProcess?(): Promise<{ pid: number; rssBytes: number }>;
   close(): Promise<void>;
 }

@@ -1,9 +1,9 @@
 import { type FileHandle, mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WebEventInput } from '@nudge/contracts';
-import { type Logger, newId } from '@nudge/platform';
+import { type Logger, newIds } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
-import { type EventRow, toEventRow } from '../domain/rows';
+import { chTime, type EventRow } from '../domain/rows';
 import { BATCH_MAX, measuredInsert, writeEvents } from '../events/ingest';
 
 export const WEB_EVENT_TYPE = 'reporting.WebEvent';
@@ -11,6 +11,45 @@ export const WEB_EVENT_TYPE = 'reporting.WebEvent';
 export interface IntakeUser {
   userId: string;
   email: string;
+}
+
+/**
+ * The spool lines (`events` rows, JSONEachRow) of one request's web events: built directly, with the request's one
+ * time and ids. Every field of a web event is a column (user, e-mail, type, value, metadata, time), so its `data`
+ * is `{}` (nothing reads it; the line stays small).
+ */
+export function webEventLines(
+  ids: readonly string[],
+  occurredAt: string,
+  user: IntakeUser | undefined,
+  events: readonly WebEventInput[],
+): string {
+  const userId = user?.userId ?? '';
+  const email = user?.email ?? '';
+  let lines = '';
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as WebEventInput;
+    const id = ids[i] as string;
+    const row: EventRow = {
+      id,
+      type: WEB_EVENT_TYPE,
+      stream: `webevent-${id}`,
+      user_id: userId,
+      user_email: email,
+      occurred_at: occurredAt,
+      log_type: event.eventType,
+      log_value: event.eventValue ?? '',
+      template_id: '',
+      subject_id: '',
+      question_id: '',
+      send_id: '',
+      channel: '',
+      metadata: event.metadata ?? {},
+      data: '{}',
+    };
+    lines += `${JSON.stringify(row)}\n`;
+  }
+  return lines;
 }
 
 /** How long a group commit collects requests before its one write + fsync (ms). */
@@ -192,29 +231,13 @@ export function createIntake(deps: {
     /** Stamps, spools (durably) and returns the accepted events' ids. */
     async accept(user: IntakeUser | undefined, events: WebEventInput[]): Promise<string[]> {
       const now = clock();
-      const rows = events.map((event) => {
-        const id = newId(now);
-        return toEventRow({
-          id,
-          type: WEB_EVENT_TYPE,
-          stream: `webevent-${id}`,
-          occurredAt: now.toISOString(),
-          actor: user?.userId ?? null,
-          data: {
-            userId: user?.userId ?? null,
-            userEmail: user?.email ?? null,
-            eventType: event.eventType,
-            eventValue: event.eventValue,
-            metadata: event.metadata,
-            receivedAt: now.toISOString(),
-          },
-        });
-      });
-      await enqueue(rows.map((r) => `${JSON.stringify(r)}\n`).join(''), rows.length, false);
-      spooled += rows.length;
+      const ids = newIds(events.length, now);
+      const lines = webEventLines(ids, chTime(now), user, events);
+      await enqueue(lines, ids.length, false);
+      spooled += ids.length;
       if (spooled >= BATCH_MAX)
         void flush().catch((err: unknown) => deps.log.error({ err }, 'intake: flush failed'));
-      return rows.map((r) => r.id);
+      return ids;
     },
     flush,
     /** Groups written so far and the events they made durable (for tests and diagnostics). */

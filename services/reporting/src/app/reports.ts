@@ -37,6 +37,8 @@ export function createReports(deps: {
   events: ServiceEventStore;
   analytics: AnalyticsStore;
   clock: () => Date;
+  /** After an update changed a report's monitored users (the old list's set may be unused now). */
+  onMonitoredChanged?: () => Promise<void>;
 }) {
   const reports = reportsCollection(deps.store);
 
@@ -87,7 +89,14 @@ export function createReports(deps: {
       ]);
       const decided = decideUpdateReport(snapshotOf(doc), changes);
       if (decided.length) await deps.events.append(reportStream(id), doc.version, decided, { actor });
-      return reportView(await load(id));
+      const updated = await load(id);
+      if (updated.monitoredUsers.join('\n') !== doc.monitoredUsers.join('\n'))
+        await deps.onMonitoredChanged?.();
+      return reportView(updated);
+    },
+    /** Every report's monitored users (the sets in use). */
+    async monitoredLists(): Promise<string[][]> {
+      return (await reports.find({})).map((doc) => doc.monitoredUsers);
     },
     async page(page: number, limit: number) {
       const [docs, total] = await Promise.all([

@@ -58,7 +58,13 @@ export function reportRoutes(deps: { reports: Reports; data: ReportData }): Rout
     const { view, id, page, limit } = parseQuery(ReportDataQuery, req);
     const report = await viewable(req, id);
     const pageSize = limit ?? (view === 'monthly' ? 6 : 4);
-    const result = await deps.data.page(report.monitoredUsers, view, page, pageSize);
+    const result = await deps.data.page(
+      report.monitoredUsers,
+      view,
+      page,
+      pageSize,
+      `${report._id}@${report.version}`,
+    );
     res.json({ success: true, logo: report.logo, ...result });
   });
 
