@@ -62,6 +62,11 @@ export const STORE_FILE = 'store.sqlite';
 type Raw = Record<string, unknown>;
 type Db = InstanceType<typeof Database>;
 type Param = string | number;
+/** A prepared statement, as this module uses it. */
+interface Stmt {
+  run(...params: Param[]): { changes: number };
+  all(...params: Param[]): unknown[];
+}
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 /** SQLite's page cache per store (KiB, as PRAGMA cache_size takes a negative number). */
@@ -78,7 +83,8 @@ const jsonPath = (field: string): string =>
     .join('')
     .replace(/'/g, "''")}'`;
 /** The SQL expression of a field: the `_id` column, or the JSON value (the text an index is created on). */
-const fieldExpr = (field: string): string => (field === '_id' ? '_id' : `json_extract(doc, ${jsonPath(field)})`);
+const fieldExpr = (field: string): string =>
+  field === '_id' ? '_id' : `json_extract(doc, ${jsonPath(field)})`;
 
 const isOperatorObject = (v: unknown): v is Raw =>
   isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'));
@@ -155,7 +161,11 @@ function inTerm(expr: string, list: unknown[], odd: boolean): Term | null {
   const parts: string[] = [];
   if (values.length) parts.push(`${expr} IN (${values.map(() => '?').join(', ')})`);
   if (withNull) parts.push(`${expr} IS NULL`);
-  return { sql: parts.length === 1 ? (parts[0] as string) : `(${parts.join(' OR ')})`, params: values, exact };
+  return {
+    sql: parts.length === 1 ? (parts[0] as string) : `(${parts.join(' OR ')})`,
+    params: values,
+    exact,
+  };
 }
 
 const RANGE_SQL: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
@@ -166,9 +176,17 @@ function rangeTerm(expr: string, op: string, bound: unknown, odd: boolean): Term
   const lower = op === '$gt' || op === '$gte';
   // SQL orders NULL < numbers < text: the other side of the bracket closes the range.
   if (isFiniteNumber(bound))
-    return { sql: lower ? `${expr} ${cmp} ? AND ${expr} < ''` : `${expr} ${cmp} ?`, params: [bound], exact: !odd };
+    return {
+      sql: lower ? `${expr} ${cmp} ? AND ${expr} < ''` : `${expr} ${cmp} ?`,
+      params: [bound],
+      exact: !odd,
+    };
   if (typeof bound === 'string')
-    return { sql: lower ? `${expr} ${cmp} ?` : `${expr} ${cmp} ? AND ${expr} >= ''`, params: [bound], exact: !odd };
+    return {
+      sql: lower ? `${expr} ${cmp} ?` : `${expr} ${cmp} ? AND ${expr} >= ''`,
+      params: [bound],
+      exact: !odd,
+    };
   return null;
 }
 
@@ -204,7 +222,9 @@ function safeJson(v: unknown): string {
 }
 
 const isSqliteConstraint = (err: unknown): boolean =>
-  typeof err === 'object' && err !== null && String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+  typeof err === 'object' &&
+  err !== null &&
+  String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');
 
 interface IndexSpec {
   fields: string[];
@@ -214,7 +234,7 @@ interface IndexSpec {
 /** The open database of one store folder (or in memory), shared by its collections. */
 class SqliteDatabase {
   readonly db: Db;
-  private readonly statements = new Map<string, ReturnType<Db['prepare']>>();
+  private readonly statements = new Map<string, Stmt>();
 
   constructor(readonly file: string) {
     this.db = new Database(file);
@@ -233,18 +253,18 @@ class SqliteDatabase {
   }
 
   /** A prepared statement, cached by its text. */
-  prepare(sql: string): ReturnType<Db['prepare']> {
+  prepare(sql: string): Stmt {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       if (this.statements.size >= 1_000) this.statements.clear();
-      stmt = this.db.prepare(sql);
+      stmt = this.db.prepare(sql) as unknown as Stmt;
       this.statements.set(sql, stmt);
     }
     return stmt;
   }
 
   run(sql: string, params: Param[] = []): { changes: number } {
-    return this.prepare(sql).run(...params) as { changes: number };
+    return this.prepare(sql).run(...params);
   }
 
   /** The `doc` column of each row. */
@@ -258,7 +278,10 @@ class SqliteDatabase {
   }
 
   meta(coll: string, kind: string): Array<{ name: string; value: string | null }> {
-    return this.prepare('SELECT name, value FROM "_nudge_meta" WHERE coll = ? AND kind = ?').all(coll, kind) as Array<{
+    return this.prepare('SELECT name, value FROM "_nudge_meta" WHERE coll = ? AND kind = ?').all(
+      coll,
+      kind,
+    ) as Array<{
       name: string;
       value: string | null;
     }>;
@@ -344,7 +367,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   size(): { docs: number; jsonBytes: number } {
     if (this.closed) return { docs: 0, jsonBytes: 0 };
-    const row = this.sql.prepare(`SELECT count(*) AS n, coalesce(sum(length(doc)), 0) AS b FROM ${this.table}`).all()[0] as {
+    const row = this.sql
+      .prepare(`SELECT count(*) AS n, coalesce(sum(length(doc)), 0) AS b FROM ${this.table}`)
+      .all()[0] as {
       n: number;
       b: number;
     };
@@ -399,7 +424,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
    * never held arrays, documents or booleans, so SQL's order within each type bracket is MongoDB's. The brackets
    * (null or missing, numbers, strings) are read one after another, in batches, until the page is full.
    */
-  private pageInIndexOrder(plan: Plan, predicate: Predicate, sort: Sort, skip: number, limit: number): Raw[] | null {
+  private pageInIndexOrder(
+    plan: Plan,
+    predicate: Predicate,
+    sort: Sort,
+    skip: number,
+    limit: number,
+  ): Raw[] | null {
     const keys = Object.entries(sort);
     if (keys.length === 0 || keys.length > 2) return null;
     const [field, dir] = keys[0] as [string, 1 | -1];
@@ -467,7 +498,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       return this.sql.value<number>(sql, plan.params) ?? 0;
     }
     let n = 0;
-    for (const text of this.sql.docs(this.selectSql(plan), plan.params)) if (predicate(JSON.parse(text))) n += 1;
+    for (const text of this.sql.docs(this.selectSql(plan), plan.params))
+      if (predicate(JSON.parse(text))) n += 1;
     return n;
   }
 
@@ -614,7 +646,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         if (modified) this.replaceRaw(next);
         return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc: next };
       }
-      if (!options.upsert) return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 }, doc: null };
+      if (!options.upsert)
+        return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 }, doc: null };
       const created = withId(apply(seedFromFilter(filter), true));
       this.insertRaw(created);
       return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 }, doc: created };
@@ -652,7 +685,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const [found] = this.select(filter, predicate, { limit: 1 });
       if (found) {
         if (replacement._id !== undefined && !valuesEqual(replacement._id, found._id)) {
-          throw new Error("After applying the update, the (immutable) field '_id' was found to have been altered");
+          throw new Error(
+            "After applying the update, the (immutable) field '_id' was found to have been altered",
+          );
         }
         const { _id, ...rest } = replacement;
         const next = { _id: found._id, ...rest };
@@ -673,7 +708,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.run(() => {
       const [found] = this.select(filter, predicate, { limit: 1 });
       if (!found) return { deletedCount: 0 };
-      return { deletedCount: this.sql.run(`DELETE FROM ${this.table} WHERE _id = ?`, [found._id as Param]).changes };
+      return {
+        deletedCount: this.sql.run(`DELETE FROM ${this.table} WHERE _id = ?`, [found._id as Param]).changes,
+      };
     });
   }
 
@@ -684,8 +721,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const plan = this.plan(filter);
       if (plan.exact)
         return {
-          deletedCount: this.sql.run(`DELETE FROM ${this.table}${plan.where ? ` WHERE ${plan.where}` : ''}`, plan.params)
-            .changes,
+          deletedCount: this.sql.run(
+            `DELETE FROM ${this.table}${plan.where ? ` WHERE ${plan.where}` : ''}`,
+            plan.params,
+          ).changes,
         };
       return this.sql.batch(() => {
         let deletedCount = 0;
@@ -702,7 +741,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     for (const [field, dir] of Object.entries(keys)) {
       if (dir !== 1 && dir !== -1)
         throw new Error(`Unsupported index key type for '${field}': ${String(dir)} (use 1 or -1)`);
-      if (field.split('.').some((p) => p === '' || p.startsWith('$'))) throw new Error(`Invalid index key '${field}'`);
+      if (field.split('.').some((p) => p === '' || p.startsWith('$')))
+        throw new Error(`Invalid index key '${field}'`);
     }
     const unique = options.unique === true;
     const key = fields.join(',');
@@ -711,7 +751,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       const existing = this.indexes.get(key);
       if (existing) {
         if (existing.unique !== unique)
-          throw new Error(`An index on ${key} already exists with different options (unique: ${existing.unique})`);
+          throw new Error(
+            `An index on ${key} already exists with different options (unique: ${existing.unique})`,
+          );
         return;
       }
       const newFields = fields.filter((f) => f !== '_id' && !this.indexedFields.has(f));
@@ -748,7 +790,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.run(() =>
       this.sql.batch(() => {
         this.sql.run(`DELETE FROM ${this.table}`);
-        this.sql.run('DELETE FROM "_nudge_meta" WHERE coll = ? AND kind IN (\'array\', \'odd\')', [this.name]);
+        this.sql.run("DELETE FROM \"_nudge_meta\" WHERE coll = ? AND kind IN ('array', 'odd')", [this.name]);
         this.arrays.clear();
         this.odd.clear();
       }),

@@ -1014,7 +1014,10 @@ describe('embedded (directory)', () => {
 
   /** The database file and its write-ahead log, in bytes. */
   const onDisk = (): number =>
-    [STORE_FILE, `${STORE_FILE}-wal`].reduce((n, f) => n + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0), 0);
+    [STORE_FILE, `${STORE_FILE}-wal`].reduce(
+      (n, f) => n + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0),
+      0,
+    );
 
   it('keeps every collection in <dir>/store.sqlite, readable after close and reopen', async () => {
     const store = createEmbeddedStore({ dir });
