@@ -90,18 +90,27 @@ const isOperatorObject = (v: unknown): v is Raw =>
   isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'));
 const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-/** What a document holds on a field path: an array somewhere along it, or a value SQL orders unlike MongoDB. */
-function shapeAt(doc: unknown, path: string): { array: boolean; odd: boolean } {
+/** What a document holds on a field path: an array somewhere along it, or the kind of its value. */
+function shapeAt(doc: unknown, path: string): Shape {
   let cur: unknown = doc;
   for (const part of path.split('.')) {
-    if (Array.isArray(cur)) return { array: true, odd: false };
-    if (!isPlainObject(cur)) return { array: false, odd: false };
+    if (Array.isArray(cur)) return 'array';
+    if (!isPlainObject(cur)) return null;
     cur = cur[part];
   }
-  if (Array.isArray(cur)) return { array: true, odd: false };
-  const odd = cur !== null && cur !== undefined && typeof cur !== 'string' && !isFiniteNumber(cur);
-  return { array: false, odd };
+  if (Array.isArray(cur)) return 'array';
+  if (typeof cur === 'boolean') return 'boolean';
+  if (typeof cur === 'number') return 'number';
+  return isPlainObject(cur) ? 'object' : null;
 }
+
+/**
+ * What a field held besides strings and null, as SQL sees it: an array (not translated), a document (its JSON text
+ * compares with strings), a boolean (1 or 0, compares with numbers), a number.
+ */
+type Shape = 'array' | 'object' | 'boolean' | 'number' | null;
+type Held = ReadonlySet<Exclude<Shape, null>>;
+const NOTHING_HELD: Held = new Set();
 
 /** The filter's per-field conditions that must all hold: its top-level fields and those of top-level $and. */
 function conjuncts(filter: Filter): { fields: Array<[string, unknown]>; complete: boolean } {
@@ -136,26 +145,32 @@ interface Term {
 
 const sqlValue = (v: string | number | boolean): Param => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 
-/** Equality with a scalar: exact unless the field holds booleans or documents (SQL sees them as numbers, text). */
-function equalTerm(expr: string, value: unknown, odd: boolean): Term | null {
+/** Whether SQL's comparison with a scalar is MongoDB's, given what the field held (else it over-approximates). */
+const exactFor = (v: string | number | boolean, held: Held): boolean =>
+  typeof v === 'string'
+    ? !held.has('object')
+    : typeof v === 'number'
+      ? !held.has('boolean')
+      : !held.has('number');
+
+/** Equality with a scalar (a boolean is 1 or 0 in SQL). */
+function equalTerm(expr: string, value: unknown, held: Held): Term | null {
   if (value === null) return { sql: `${expr} IS NULL`, params: [], exact: true };
-  if (typeof value === 'string' || isFiniteNumber(value))
-    return { sql: `${expr} = ?`, params: [value], exact: !odd };
-  if (typeof value === 'boolean') return { sql: `${expr} = ?`, params: [sqlValue(value)], exact: false };
+  if (typeof value === 'string' || isFiniteNumber(value) || typeof value === 'boolean')
+    return { sql: `${expr} = ?`, params: [sqlValue(value)], exact: exactFor(value, held) };
   return null;
 }
 
-function inTerm(expr: string, list: unknown[], odd: boolean): Term | null {
+function inTerm(expr: string, list: unknown[], held: Held): Term | null {
   if (list.length === 0) return { sql: '0', params: [], exact: true };
   const values: Param[] = [];
   let withNull = false;
-  let exact = !odd;
+  let exact = true;
   for (const v of list) {
     if (v === null) withNull = true;
-    else if (typeof v === 'string' || isFiniteNumber(v)) values.push(v);
-    else if (typeof v === 'boolean') {
+    else if (typeof v === 'string' || isFiniteNumber(v) || typeof v === 'boolean') {
       values.push(sqlValue(v));
-      exact = false;
+      exact &&= exactFor(v, held);
     } else return null;
   }
   const parts: string[] = [];
@@ -171,7 +186,7 @@ function inTerm(expr: string, list: unknown[], odd: boolean): Term | null {
 const RANGE_SQL: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
 /** A range with MongoDB's type bracketing: a number bound matches numbers only, a string bound strings only. */
-function rangeTerm(expr: string, op: string, bound: unknown, odd: boolean): Term | null {
+function rangeTerm(expr: string, op: string, bound: unknown, held: Held): Term | null {
   const cmp = RANGE_SQL[op] as string;
   const lower = op === '$gt' || op === '$gte';
   // SQL orders NULL < numbers < text: the other side of the bracket closes the range.
@@ -179,30 +194,30 @@ function rangeTerm(expr: string, op: string, bound: unknown, odd: boolean): Term
     return {
       sql: lower ? `${expr} ${cmp} ? AND ${expr} < ''` : `${expr} ${cmp} ?`,
       params: [bound],
-      exact: !odd,
+      exact: exactFor(bound, held),
     };
   if (typeof bound === 'string')
     return {
       sql: lower ? `${expr} ${cmp} ?` : `${expr} ${cmp} ? AND ${expr} >= ''`,
       params: [bound],
-      exact: !odd,
+      exact: exactFor(bound, held),
     };
   return null;
 }
 
 /** One field's condition as SQL terms (ANDed), and whether they are exactly the condition. */
-function conditionTerms(expr: string, value: unknown, odd: boolean): { terms: Term[]; exact: boolean } {
+function conditionTerms(expr: string, value: unknown, held: Held): { terms: Term[]; exact: boolean } {
   if (!isOperatorObject(value)) {
-    const term = value instanceof RegExp ? null : equalTerm(expr, value, odd);
+    const term = value instanceof RegExp ? null : equalTerm(expr, value, held);
     return term ? { terms: [term], exact: term.exact } : { terms: [], exact: false };
   }
   const terms: Term[] = [];
   let exact = true;
   for (const [op, operand] of Object.entries(value)) {
     let term: Term | null = null;
-    if (op === '$eq' && !(operand instanceof RegExp)) term = equalTerm(expr, operand, odd);
-    else if (op === '$in' && Array.isArray(operand)) term = inTerm(expr, operand, odd);
-    else if (op in RANGE_SQL) term = rangeTerm(expr, op, operand, odd);
+    if (op === '$eq' && !(operand instanceof RegExp)) term = equalTerm(expr, operand, held);
+    else if (op === '$in' && Array.isArray(operand)) term = inTerm(expr, operand, held);
+    else if (op in RANGE_SQL) term = rangeTerm(expr, op, operand, held);
     if (term) terms.push(term);
     exact &&= term?.exact ?? false;
   }
@@ -343,7 +358,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   /** Fields of every index, and those that held an array (not translated) or a value SQL orders otherwise. */
   private readonly indexedFields = new Set<string>();
   private readonly arrays = new Set<string>();
-  private readonly odd = new Set<string>();
+  private readonly held = new Map<string, Set<Exclude<Shape, null>>>();
   private closed = false;
 
   constructor(
@@ -357,7 +372,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       this.indexes.set(key, { fields: key.split(','), unique: value === 'unique' });
     for (const spec of this.indexes.values()) for (const f of spec.fields) this.indexedFields.add(f);
     for (const { name: field } of sql.meta(name, 'array')) this.arrays.add(field);
-    for (const { name: field } of sql.meta(name, 'odd')) this.odd.add(field);
+    for (const kind of ['object', 'boolean', 'number'] as const)
+      for (const { name: field } of sql.meta(name, kind)) this.heldBy(field).add(kind);
     openCollections.add(this as unknown as EmbeddedCollection<Doc>);
   }
 
@@ -404,7 +420,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         exact = false;
         continue;
       }
-      const { terms, exact: termsExact } = conditionTerms(fieldExpr(field), condition, this.odd.has(field));
+      const { terms, exact: termsExact } = conditionTerms(
+        fieldExpr(field),
+        condition,
+        this.held.get(field) ?? NOTHING_HELD,
+      );
       for (const term of terms) {
         where.push(term.sql);
         params.push(...term.params);
@@ -436,7 +456,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const [field, dir] = keys[0] as [string, 1 | -1];
     const second = keys[1];
     if (second && (second[0] !== '_id' || field === '_id')) return null;
-    if (field !== '_id' && (!this.indexedFields.has(field) || this.arrays.has(field) || this.odd.has(field)))
+    const held = this.held.get(field) ?? NOTHING_HELD;
+    if (
+      field !== '_id' &&
+      (!this.indexedFields.has(field) || this.arrays.has(field) || held.has('object') || held.has('boolean'))
+    )
       return null;
     const expr = fieldExpr(field);
     const order = `ORDER BY ${expr} ${dir === 1 ? 'ASC' : 'DESC'}, ${
@@ -505,20 +529,29 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   // --- writing -------------------------------------------------------------------------------
 
-  /** Remembers the fields a document gives an array or an odd value (they stop being translated or pushed down). */
+  /** Remembers what a document gives each indexed field (an array stops its translation, see Shape). */
   private noteShapes(doc: Raw): void {
     for (const field of this.indexedFields) this.noteShape(field, shapeAt(doc, field));
   }
 
-  private noteShape(field: string, shape: { array: boolean; odd: boolean }): void {
-    if (shape.array && !this.arrays.has(field)) {
+  private heldBy(field: string): Set<Exclude<Shape, null>> {
+    let held = this.held.get(field);
+    if (!held) {
+      held = new Set();
+      this.held.set(field, held);
+    }
+    return held;
+  }
+
+  private noteShape(field: string, shape: Shape): void {
+    if (shape === 'array') {
+      if (this.arrays.has(field)) return;
       this.arrays.add(field);
-      this.sql.setMeta(this.name, 'array', field);
+    } else {
+      if (shape === null || this.held.get(field)?.has(shape)) return;
+      this.heldBy(field).add(shape);
     }
-    if (shape.odd && !this.odd.has(field)) {
-      this.odd.add(field);
-      this.sql.setMeta(this.name, 'odd', field);
-    }
+    this.sql.setMeta(this.name, shape, field);
   }
 
   /**
@@ -790,9 +823,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.run(() =>
       this.sql.batch(() => {
         this.sql.run(`DELETE FROM ${this.table}`);
-        this.sql.run("DELETE FROM \"_nudge_meta\" WHERE coll = ? AND kind IN ('array', 'odd')", [this.name]);
+        this.sql.run(
+          "DELETE FROM \"_nudge_meta\" WHERE coll = ? AND kind IN ('array', 'object', 'boolean', 'number')",
+          [this.name],
+        );
         this.arrays.clear();
-        this.odd.clear();
+        this.held.clear();
       }),
     );
   }
