@@ -276,7 +276,7 @@ function memoryTable(m: MemoryBreakdown): string {
   const keys = Object.keys(m.afterGc);
   const usage = `| memory (MB) | ${keys.join(' | ')} |\n|---|${keys.map(() => '---:').join('|')}|\n| after every scenario | ${keys.map((k) => m.before[k] ?? '-').join(' | ')} |\n| after a full GC | ${keys.map((k) => m.afterGc[k]).join(' | ')} |`;
   const rows = m.collections.map((c) => `| ${c.collection} | ${c.docs} | ${c.jsonMb} |`);
-  return `${usage}\n\n| collection (in memory) | documents | JSON MB |\n|---|---:|---:|\n${rows.join('\n')}\n| **all ${m.totalDocs > 0 ? 'collections' : ''}** | **${m.totalDocs}** | **${m.totalJsonMb}** |`;
+  return `${usage}\n\n| collection (embedded store) | documents | JSON MB |\n|---|---:|---:|\n${rows.join('\n')}\n| **all ${m.totalDocs > 0 ? 'collections' : ''}** | **${m.totalDocs}** | **${m.totalJsonMb}** |`;
 }
 
 let firstLoad: FirstLoad | null = null;

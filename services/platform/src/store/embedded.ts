@@ -1,19 +1,36 @@
 /**
- * The embedded document store: one @seald-io/nedb datastore per collection, a file `<dir>/<name>.db`
- * (or in memory without `dir`). nedb persists, indexes and enforces unique keys; matching, sorting,
- * projection and updates are evaluated by ./query with MongoDB semantics, so repositories behave the
- * same as on MongoDB. Every operation on a collection runs in one queue per collection, which makes
- * findOneAndUpdate (and every other read-modify-write) atomic within the process.
+ * The embedded document store on SQLite (libsql, a better-sqlite3 compatible binding): one database file per
+ * store folder, `<dir>/store.sqlite` (WAL, synchronous=NORMAL: every acknowledged write survives a crash of the
+ * process), or `:memory:` without a folder (tests). The documents live on disk behind SQLite's page cache, not in
+ * V8's heap.
+ *
+ * A collection is a table `(_id PRIMARY KEY, doc TEXT)` holding each document as JSON. `createIndex` creates a
+ * real SQLite index on the `json_extract(doc, '$.path')` expressions of its fields. A filter's conditions on
+ * indexed fields (and on `_id`) are translated to SQL where that is exact or a safe over-approximation (equality,
+ * $in, ranges with MongoDB's type bracketing), so SQLite looks candidates up through its indexes; `mingo` (./query)
+ * then judges every candidate, so MongoDB's semantics (array membership, type order, $regex, $exists ...) stay
+ * exact. A field that ever held an array (at any step of its path) is not translated: SQLite indexes one value per
+ * document, MongoDB indexes each element. A sorted page (`sort` on an indexed field, optionally with `_id`, and a
+ * limit) is read in index order from SQLite, one type bracket after another (null, numbers, strings), so a feed
+ * page never loads the collection; fields that held arrays, embedded documents or booleans are sorted in JS.
+ *
+ * Unique indexes are checked by the adapter before each write with MongoDB's semantics (a missing field counts as
+ * null, a compound index is unique across the whole key; an array is one key as a whole, as the contract suite
+ * defines it), through the same indexed lookup. Every call runs synchronously inside the promise it returns (libsql does not yield), so findOneAndUpdate
+ * and every read-modify-write are atomic within the process.
+ *
+ * A folder that still holds the nedb datafiles of an older version (`<collection>.db`) is imported once, at first
+ * open (see ./nedb-import); the files are then renamed `<collection>.db.imported`.
  */
-import { type FileHandle, open, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Datastore from '@seald-io/nedb';
+import Database from 'libsql';
+import { resolve } from 'mingo/util';
 import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
+import { importNedbFiles, nedbFilesIn } from './nedb-import';
 import {
   assertFilterDefined,
-  cloneValue,
   compileFilter,
   compileProjection,
   compileUpdate,
@@ -21,7 +38,6 @@ import {
   type Predicate,
   seedFromFilter,
   sortDocs,
-  uniqueKeyFilter,
   valuesEqual,
 } from './query';
 import type {
@@ -36,116 +52,299 @@ import type {
 } from './types';
 
 export interface EmbeddedStoreOptions {
-  /** Folder holding one `<collection>.db` file per collection; omit for an in-memory store (tests). */
+  /** Folder holding the store's database file `store.sqlite`; omit for an in-memory store (tests). */
   dir?: string;
-  /** How often datafiles are compacted (nedb appends every write). Default 5 minutes. */
-  compactEveryMs?: number;
 }
+
+/** The database file inside a store folder. */
+export const STORE_FILE = 'store.sqlite';
 
 type Raw = Record<string, unknown>;
-
-/** nedb's serializer (the datafile's line format), from the module its persistence uses. */
-const nedbModel = createRequire(import.meta.url)('@seald-io/nedb/lib/model.js') as {
-  serialize(doc: unknown): string;
-  getDotValue(doc: unknown, field: string): unknown;
-};
-
-/**
- * nedb's index class, taught to remember whether it ever indexed an array value (a document then sits under
- * several keys, so the index's order is not MongoDB's sort order for it: pageInIndexOrder stays off).
- */
-const NedbIndexClass = createRequire(import.meta.url)('@seald-io/nedb/lib/indexes.js') as {
-  prototype: { insert(doc: unknown): void; _fields?: string[]; holdsArrays?: boolean };
-};
-const nedbInsert = NedbIndexClass.prototype.insert;
-NedbIndexClass.prototype.insert = function insert(this: { _fields?: string[]; holdsArrays?: boolean }, doc) {
-  if (!this.holdsArrays && this._fields?.length === 1) {
-    const field = this._fields[0] as string;
-    for (const d of Array.isArray(doc) ? doc : [doc]) {
-      if (d && typeof d === 'object' && Array.isArray(nedbModel.getDotValue(d, field)))
-        this.holdsArrays = true;
-    }
-  }
-  return nedbInsert.call(this, doc);
-};
-
-/** The parts of nedb's persistence (lib/persistence.js) the append path replaces. */
-interface NedbPersistence {
-  inMemoryOnly: boolean;
-  filename: string;
-  modes: { fileMode: number };
-  persistNewStateAsync(docs: unknown[]): Promise<void>;
-}
-
-/** nedb's index (lib/indexes.js): an AVL tree from key to documents. */
-interface NedbIndex {
-  fieldName: string;
-  /** Set once an array value was indexed (see NedbIndexClass). */
-  holdsArrays?: boolean;
-  unique: boolean;
-  getMatching(value: unknown): Raw[];
-  getBetweenBounds(query: Record<string, unknown>): Raw[];
-}
-
-type IndexKey = string | number | boolean;
-const isIndexKey = (v: unknown): v is IndexKey =>
-  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && !Number.isNaN(v));
-const RANGE_OPERATORS = new Set(['$gt', '$gte', '$lt', '$lte']);
-/** Candidates few enough that narrowing them further by a range is not worth walking the range. */
-const SMALL_ENOUGH = 64;
-
-/** The filter's per-field conditions that must all hold: its top-level fields and those of top-level $and. */
-function indexableConditions(filter: Filter): Array<[string, unknown]> {
-  const out: Array<[string, unknown]> = [];
-  for (const [key, value] of Object.entries(filter)) {
-    if (key === '$and' && Array.isArray(value)) {
-      for (const part of value) if (isPlainObject(part)) out.push(...indexableConditions(part));
-    } else if (!key.startsWith('$')) out.push([key, value]);
-  }
-  return out;
-}
-
-/** Appended datafile lines below which no compaction is triggered by writes (the periodic one still runs). */
-const COMPACT_AFTER_LINES = 5_000;
-/** Appended bytes (characters) below which no compaction is triggered by writes. */
-const COMPACT_AFTER_BYTES = 4 * 1024 * 1024;
-
-/** A node of nedb's index tree (@seald-io/binary-search-tree): a key, its documents, two subtrees. */
-interface IndexNode {
-  key: unknown;
-  data: Raw[];
-  left?: IndexNode | null;
-  right?: IndexNode | null;
-  getLowerBoundMatcher(query: Record<string, unknown>): (key: unknown) => boolean;
-  getUpperBoundMatcher(query: Record<string, unknown>): (key: unknown) => boolean;
-}
-
-/** The tree's own bound tests for a range condition: is a key above the lower bound, below the upper one. */
-function boundsMatcher(tree: IndexNode, range: Record<string, unknown>) {
-  return { aboveLower: tree.getLowerBoundMatcher(range), belowUpper: tree.getUpperBoundMatcher(range) };
+type Db = InstanceType<typeof Database>;
+type Param = string | number;
+/** A prepared statement, as this module uses it. */
+interface Stmt {
+  run(...params: Param[]): { changes: number };
+  all(...params: Param[]): unknown[];
 }
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
+/** SQLite's page cache per store (KiB, as PRAGMA cache_size takes a negative number). */
+const CACHE_KIB = 8 * 1024;
+/** How often the pages freed by deletions are returned to the file system. */
+const VACUUM_EVERY_MS = 5 * 60_000;
 
-/** Runs tasks one after another. */
-class Queue {
-  private tail: Promise<unknown> = Promise.resolve();
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.tail.then(task);
-    this.tail = result.catch(() => undefined);
-    return result;
+const quoteId = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+/** The JSON path of a dotted field path, each step quoted (`$."a"."b"`), as an SQL string literal. */
+const jsonPath = (field: string): string =>
+  `'$${field
+    .split('.')
+    .map((p) => `."${p.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`)
+    .join('')
+    .replace(/'/g, "''")}'`;
+/** The SQL expression of a field: the `_id` column, or the JSON value (the text an index is created on). */
+const fieldExpr = (field: string): string =>
+  field === '_id' ? '_id' : `json_extract(doc, ${jsonPath(field)})`;
+
+const isOperatorObject = (v: unknown): v is Raw =>
+  isPlainObject(v) && Object.keys(v).some((k) => k.startsWith('$'));
+const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** What a document holds on a field path: an array somewhere along it, or the kind of its value. */
+function shapeAt(doc: unknown, path: string): Shape {
+  let cur: unknown = doc;
+  for (const part of path.split('.')) {
+    if (Array.isArray(cur)) return 'array';
+    if (!isPlainObject(cur)) return null;
+    cur = cur[part];
+  }
+  if (Array.isArray(cur)) return 'array';
+  if (typeof cur === 'boolean') return 'boolean';
+  if (typeof cur === 'number') return 'number';
+  return isPlainObject(cur) ? 'object' : null;
+}
+
+/**
+ * What a field held besides strings and null, as SQL sees it: an array (not translated), a document (its JSON text
+ * compares with strings), a boolean (1 or 0, compares with numbers), a number.
+ */
+type Shape = 'array' | 'object' | 'boolean' | 'number' | null;
+type Held = ReadonlySet<Exclude<Shape, null>>;
+const NOTHING_HELD: Held = new Set();
+
+/** The filter's per-field conditions that must all hold: its top-level fields and those of top-level $and. */
+function conjuncts(filter: Filter): { fields: Array<[string, unknown]>; complete: boolean } {
+  const fields: Array<[string, unknown]> = [];
+  let complete = true;
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === '$and' && Array.isArray(value)) {
+      for (const part of value) {
+        if (!isPlainObject(part)) continue;
+        const inner = conjuncts(part);
+        fields.push(...inner.fields);
+        complete &&= inner.complete;
+      }
+    } else if (key.startsWith('$')) complete = false;
+    else fields.push([key, value]);
+  }
+  return { fields, complete };
+}
+
+/** A filter translated to SQL: a superset of the matches, or exactly them (then mingo need not judge). */
+interface Plan {
+  where: string;
+  params: Param[];
+  exact: boolean;
+}
+
+interface Term {
+  sql: string;
+  params: Param[];
+  exact: boolean;
+}
+
+const sqlValue = (v: string | number | boolean): Param => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+
+/** Whether SQL's comparison with a scalar is MongoDB's, given what the field held (else it over-approximates). */
+const exactFor = (v: string | number | boolean, held: Held): boolean =>
+  typeof v === 'string'
+    ? !held.has('object')
+    : typeof v === 'number'
+      ? !held.has('boolean')
+      : !held.has('number');
+
+/** Equality with a scalar (a boolean is 1 or 0 in SQL). */
+function equalTerm(expr: string, value: unknown, held: Held): Term | null {
+  if (value === null) return { sql: `${expr} IS NULL`, params: [], exact: true };
+  if (typeof value === 'string' || isFiniteNumber(value) || typeof value === 'boolean')
+    return { sql: `${expr} = ?`, params: [sqlValue(value)], exact: exactFor(value, held) };
+  return null;
+}
+
+function inTerm(expr: string, list: unknown[], held: Held): Term | null {
+  if (list.length === 0) return { sql: '0', params: [], exact: true };
+  const values: Param[] = [];
+  let withNull = false;
+  let exact = true;
+  for (const v of list) {
+    if (v === null) withNull = true;
+    else if (typeof v === 'string' || isFiniteNumber(v) || typeof v === 'boolean') {
+      values.push(sqlValue(v));
+      exact &&= exactFor(v, held);
+    } else return null;
+  }
+  const parts: string[] = [];
+  if (values.length) parts.push(`${expr} IN (${values.map(() => '?').join(', ')})`);
+  if (withNull) parts.push(`${expr} IS NULL`);
+  return {
+    sql: parts.length === 1 ? (parts[0] as string) : `(${parts.join(' OR ')})`,
+    params: values,
+    exact,
+  };
+}
+
+const RANGE_SQL: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
+
+/** A range with MongoDB's type bracketing: a number bound matches numbers only, a string bound strings only. */
+function rangeTerm(expr: string, op: string, bound: unknown, held: Held): Term | null {
+  const cmp = RANGE_SQL[op] as string;
+  const lower = op === '$gt' || op === '$gte';
+  // SQL orders NULL < numbers < text: the other side of the bracket closes the range.
+  if (isFiniteNumber(bound))
+    return {
+      sql: lower ? `${expr} ${cmp} ? AND ${expr} < ''` : `${expr} ${cmp} ?`,
+      params: [bound],
+      exact: exactFor(bound, held),
+    };
+  if (typeof bound === 'string')
+    return {
+      sql: lower ? `${expr} ${cmp} ?` : `${expr} ${cmp} ? AND ${expr} >= ''`,
+      params: [bound],
+      exact: exactFor(bound, held),
+    };
+  return null;
+}
+
+/** One field's condition as SQL terms (ANDed), and whether they are exactly the condition. */
+function conditionTerms(expr: string, value: unknown, held: Held): { terms: Term[]; exact: boolean } {
+  if (!isOperatorObject(value)) {
+    const term = value instanceof RegExp ? null : equalTerm(expr, value, held);
+    return term ? { terms: [term], exact: term.exact } : { terms: [], exact: false };
+  }
+  const terms: Term[] = [];
+  let exact = true;
+  for (const [op, operand] of Object.entries(value)) {
+    let term: Term | null = null;
+    if (op === '$eq' && !(operand instanceof RegExp)) term = equalTerm(expr, operand, held);
+    else if (op === '$in' && Array.isArray(operand)) term = inTerm(expr, operand, held);
+    else if (op in RANGE_SQL) term = rangeTerm(expr, op, operand, held);
+    if (term) terms.push(term);
+    exact &&= term?.exact ?? false;
+  }
+  return { terms, exact };
+}
+
+/** MongoDB's duplicate key error for a key. */
+const duplicate = (collection: string, key: unknown): DuplicateKeyError =>
+  new DuplicateKeyError(`E11000 duplicate key error collection: ${collection} dup key: ${safeJson(key)}`);
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
   }
 }
 
-const isUniqueViolation = (err: unknown): err is Error & { key?: unknown } =>
-  typeof err === 'object' && err !== null && (err as { errorType?: unknown }).errorType === 'uniqueViolated';
+const isSqliteConstraint = (err: unknown): boolean =>
+  typeof err === 'object' &&
+  err !== null &&
+  String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT');
+
+interface IndexSpec {
+  fields: string[];
+  unique: boolean;
+}
+
+/** The open database of one store folder (or in memory), shared by its collections. */
+class SqliteDatabase {
+  readonly db: Db;
+  private readonly statements = new Map<string, Stmt>();
+
+  constructor(readonly file: string) {
+    this.db = new Database(file);
+    if (file !== ':memory:') {
+      // Pages freed by deletions go back to the file system (see vacuum), so the file follows the live data.
+      this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
+      this.db.exec('PRAGMA journal_mode = WAL');
+      this.db.exec('PRAGMA synchronous = NORMAL');
+      // The WAL is reused after each checkpoint; beyond this it is truncated back (data-directory size).
+      this.db.exec(`PRAGMA journal_size_limit = ${16 * 1024 * 1024}`);
+    }
+    this.db.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS "_nudge_meta" (coll TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT, PRIMARY KEY (coll, kind, name))',
+    );
+  }
+
+  /** A prepared statement, cached by its text. */
+  prepare(sql: string): Stmt {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      if (this.statements.size >= 1_000) this.statements.clear();
+      stmt = this.db.prepare(sql) as unknown as Stmt;
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  run(sql: string, params: Param[] = []): { changes: number } {
+    return this.prepare(sql).run(...params);
+  }
+
+  /** The `doc` column of each row. */
+  docs(sql: string, params: Param[] = []): string[] {
+    return (this.prepare(sql).all(...params) as Array<{ doc: string }>).map((r) => r.doc);
+  }
+
+  value<T>(sql: string, params: Param[] = []): T | undefined {
+    const row = this.prepare(sql).all(...params)[0] as Record<string, unknown> | undefined;
+    return row ? (Object.values(row)[0] as T) : undefined;
+  }
+
+  meta(coll: string, kind: string): Array<{ name: string; value: string | null }> {
+    return this.prepare('SELECT name, value FROM "_nudge_meta" WHERE coll = ? AND kind = ?').all(
+      coll,
+      kind,
+    ) as Array<{
+      name: string;
+      value: string | null;
+    }>;
+  }
+
+  setMeta(coll: string, kind: string, name: string, value: string | null = null): void {
+    this.prepare('INSERT OR REPLACE INTO "_nudge_meta" (coll, kind, name, value) VALUES (?, ?, ?, ?)').run(
+      coll,
+      kind,
+      name,
+      value ?? '',
+    );
+  }
+
+  /** Runs fn in a transaction; on an error, what fn did before it is committed (MongoDB's ordered writes). */
+  batch<R>(fn: () => R): R {
+    if (this.db.inTransaction) return fn();
+    this.db.exec('BEGIN');
+    try {
+      return fn();
+    } finally {
+      this.db.exec('COMMIT');
+    }
+  }
+
+  /** Returns the free pages to the file system (cheap: no rewrite of the live pages). */
+  vacuum(): void {
+    if (this.file !== ':memory:' && !this.db.inTransaction) this.db.exec('PRAGMA incremental_vacuum');
+  }
+
+  close(): void {
+    this.statements.clear();
+    try {
+      this.vacuum();
+      this.db.exec('PRAGMA optimize');
+    } catch {
+      // best effort
+    }
+    this.db.close();
+  }
+}
 
 /** Every open embedded collection of this process (for embeddedStoreStats). */
 const openCollections = new Set<EmbeddedCollection<Doc>>();
 
 /**
- * What the open embedded collections of this process hold in memory (nedb keeps every document in memory):
- * per collection its folder, name and document count, largest first. For the bench's memory breakdown.
+ * What the open embedded collections of this process hold (on disk, in SQLite): per collection its folder, name,
+ * document count and the size of its documents as JSON text, largest first. For the bench's breakdown.
  */
 export function embeddedStoreStats(): Array<{ dir: string; name: string; docs: number; jsonBytes: number }> {
   return [...openCollections]
@@ -154,388 +353,251 @@ export function embeddedStoreStats(): Array<{ dir: string; name: string; docs: n
 }
 
 class EmbeddedCollection<T extends Doc> implements Collection<T> {
-  private readonly queue = new Queue();
-  private readonly db: Datastore<Raw>;
-  private readonly loaded: Promise<void>;
-  private readonly timer: NodeJS.Timeout | null = null;
+  private readonly table: string;
+  private readonly indexes = new Map<string, IndexSpec>();
+  /** Fields of every index, and those that held an array (not translated) or a value SQL orders otherwise. */
+  private readonly indexedFields = new Set<string>();
+  private readonly arrays = new Set<string>();
+  private readonly held = new Map<string, Set<Exclude<Shape, null>>>();
   private closed = false;
-  /** Single-field indexes made to serve a compound index's fields (see createIndex). */
-  private readonly servingOnly = new Set<string>();
-  /** Plain (not unique) compound indexes: declared, served by their fields' own indexes (see createIndex). */
-  private readonly declaredOnly = new Map<string, boolean>();
 
   constructor(
     readonly name: string,
-    private readonly filename: string | undefined,
-    compactEveryMs: number,
+    private readonly sql: SqliteDatabase,
+    private readonly ready: () => Promise<void>,
   ) {
-    this.db = new Datastore<Raw>(filename ? { filename } : { inMemoryOnly: true });
+    this.table = quoteId(`doc:${name}`);
+    sql.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+    for (const { name: key, value } of sql.meta(name, 'index'))
+      this.indexes.set(key, { fields: key.split(','), unique: value === 'unique' });
+    for (const spec of this.indexes.values()) for (const f of spec.fields) this.indexedFields.add(f);
+    for (const { name: field } of sql.meta(name, 'array')) this.arrays.add(field);
+    for (const kind of ['object', 'boolean', 'number'] as const)
+      for (const { name: field } of sql.meta(name, kind)) this.heldBy(field).add(kind);
     openCollections.add(this as unknown as EmbeddedCollection<Doc>);
-    if (filename) this.keepDatafileOpen();
-    // Every task awaits the load first; a datafile that cannot be read fails every operation (never hangs).
-    this.loaded = this.db.loadDatabaseAsync();
-    this.loaded.catch(() => undefined);
-    if (filename) {
-      // Our own timer rather than nedb's setAutocompactionInterval: it goes through the queue and is unref'd.
-      this.timer = setInterval(() => {
-        if (!this.closed) void this.queue.run(() => this.compact()).catch(() => undefined);
-      }, compactEveryMs);
-      this.timer.unref();
-    }
   }
 
-  /** The datafile, open for appending (nedb's own append opens and closes it for every write). */
-  private datafile: Promise<FileHandle> | undefined;
-  /** Lines nedb handed over and not yet written, and counters of batches queued and written. */
-  private pendingLines = '';
-  private queuedBatches = 0;
-  private writtenBatches = 0;
-  private writing: Promise<void> | null = null;
-  private readonly durableWaiters: Array<{ upTo: number; resolve(): void; reject(err: unknown): void }> = [];
-
-  /**
-   * Group commit. nedb appends every write with fs.appendFile (an open, a write and a close) and runs the next
-   * operation of the collection only after that; under load the file system was the largest cost left. Here nedb's
-   * append only queues its lines; one writer appends whatever has queued meanwhile, in order, through a handle kept
-   * open until the next compaction replaces the file; and an operation resolves to its caller only once its lines
-   * are written (see exclusive), so an acknowledged write is in the file as before.
-   */
-  private keepDatafileOpen(): void {
-    const persistence = (this.db as unknown as { persistence: NedbPersistence }).persistence;
-    persistence.persistNewStateAsync = async (docs) => {
-      let lines = '';
-      // The adapter sets no serialization hooks, so a line is nedb's serialization itself.
-      for (const doc of docs) lines += `${nedbModel.serialize(doc)}\n`;
-      if (lines.length === 0) return;
-      this.pendingLines += lines;
-      this.appendedBytes += lines.length;
-      this.queuedBatches += 1;
-      this.writing ??= this.writePending(persistence);
-    };
-  }
-
-  private async writePending(persistence: NedbPersistence): Promise<void> {
-    try {
-      while (this.pendingLines) {
-        const lines = this.pendingLines;
-        const upTo = this.queuedBatches;
-        this.pendingLines = '';
-        try {
-          this.datafile ??= open(persistence.filename, 'a', persistence.modes.fileMode);
-          await (await this.datafile).appendFile(lines, 'utf8');
-          this.written(upTo);
-        } catch (err) {
-          this.written(upTo, err);
-        }
-      }
-    } finally {
-      this.writing = null;
-    }
-  }
-
-  /** Settles the callers whose lines are in batches up to upTo. */
-  private written(upTo: number, err?: unknown): void {
-    this.writtenBatches = Math.max(this.writtenBatches, upTo);
-    for (let i = this.durableWaiters.length - 1; i >= 0; i--) {
-      const waiter = this.durableWaiters[i];
-      if (!waiter || waiter.upTo > upTo) continue;
-      this.durableWaiters.splice(i, 1);
-      if (err === undefined) waiter.resolve();
-      else waiter.reject(err);
-    }
-  }
-
-  /** Resolves once the batches queued up to upTo are written (rejects if writing them failed). */
-  private durable(upTo: number): Promise<void> {
-    if (this.writtenBatches >= upTo) return Promise.resolve();
-    return new Promise((resolve, reject) => this.durableWaiters.push({ upTo, resolve, reject }));
-  }
-
-  /** Lets queued lines finish and closes the append handle (before a compaction replaces the file). */
-  private async closeDatafile(): Promise<void> {
-    await this.writing;
-    const handle = this.datafile;
-    this.datafile = undefined;
-    if (handle) await (await handle.catch(() => null))?.close();
-  }
-
-  /** Rewrites the append-only datafile with one line per live document. */
-  private async compact(): Promise<void> {
-    if (!this.filename) return;
-    await this.loaded;
-    await this.closeDatafile();
-    await this.db.compactDatafileAsync();
-    // The rewritten file holds everything queued so far.
-    this.written(this.queuedBatches);
-    this.appended = 0;
-    this.appendedBytes = 0;
-    this.compactedBytes = (await stat(this.filename).catch(() => ({ size: 0 }))).size;
-    this.nextCheck = COMPACT_AFTER_LINES;
-    this.compactionQueued = false;
-  }
-
-  /** Lines and bytes appended to the datafile since the last compaction (nedb appends every write). */
-  private appended = 0;
-  private appendedBytes = 0;
-  /** The datafile's size right after the last compaction (about the live data's size). */
-  private compactedBytes = 0;
-  private compactionQueued = false;
-  private nextCheck = COMPACT_AFTER_LINES;
-
-  /**
-   * Counts appended lines; once they outnumber the live documents twice over (and at least COMPACT_AFTER_LINES),
-   * or the bytes appended are twice the file's size after the last compaction (and at least COMPACT_AFTER_BYTES:
-   * one large document rewritten again and again), queues a compaction, so the file stays proportional to the live
-   * data between the periodic ones.
-   */
-  private noteAppended(lines: number): void {
-    if (!this.filename) return;
-    this.appended += lines;
-    if (this.compactionQueued) return;
-    if (this.appendedBytes < Math.max(COMPACT_AFTER_BYTES, 2 * this.compactedBytes)) {
-      if (this.appended < this.nextCheck) return;
-      // Counting the live documents walks the _id index: do it once per COMPACT_AFTER_LINES / 5 lines at most.
-      this.nextCheck = this.appended + COMPACT_AFTER_LINES / 5;
-      if (this.appended < 2 * this.db.getAllData().length) return;
-    }
-    this.compactionQueued = true;
-    void this.queue
-      .run(() => this.compact())
-      .catch(() => {
-        this.compactionQueued = false;
-      });
-  }
-
-  /** The folder of the datafile ('' in memory). */
   get dir(): string {
-    return this.filename ? dirname(this.filename) : '';
+    return this.sql.file === ':memory:' ? '' : dirname(this.sql.file);
   }
 
-  /** Documents held (in memory, like every nedb collection), and their size as JSON text. */
   size(): { docs: number; jsonBytes: number } {
-    const all = this.db.getAllData();
-    let jsonBytes = 0;
-    for (const doc of all) jsonBytes += JSON.stringify(doc).length;
-    return { docs: all.length, jsonBytes };
-  }
-
-  // --- plumbing ------------------------------------------------------------------------------
-
-  private exclusive<R>(task: () => Promise<R>): Promise<R> {
-    if (this.closed) return Promise.reject(new Error(`document store is closed (collection ${this.name})`));
-    let upTo = 0;
-    const done = this.queue.run(async () => {
-      try {
-        await this.loaded;
-        return await task();
-      } catch (err) {
-        throw this.translate(err);
-      } finally {
-        upTo = this.queuedBatches;
-      }
-    });
-    // The next operation runs while this one's lines are being written; its caller hears back once they are.
-    return done.then(async (result) => {
-      await this.durable(upTo);
-      return result;
-    });
-  }
-
-  private translate(err: unknown): unknown {
-    if (err instanceof DuplicateKeyError) return err;
-    if (isUniqueViolation(err)) {
-      return new DuplicateKeyError(
-        `E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(err.key)}`,
-      );
-    }
-    return err;
-  }
-
-  private get indexes(): Record<string, NedbIndex> {
-    return (this.db as unknown as { indexes: Record<string, NedbIndex> }).indexes;
-  }
-
-  /**
-   * The stored documents (nedb's own objects, never handed out) that can match the filter: the smallest set any
-   * index offers for the filter's conditions on indexed fields (equality, $eq, $in, ranges, every field of a
-   * compound index), or every document when no index applies. Always a superset of the matches: the exact
-   * MongoDB predicate runs on each candidate afterwards.
-   */
-  private candidates(filter: Filter | undefined): Raw[] {
-    if (!filter) return this.db.getAllData();
-    const indexes = this.indexes;
-    const conditions = indexableConditions(filter);
-    let best: Raw[] | null = null;
-    const consider = (docs: Raw[]) => {
-      if (best === null || docs.length < best.length) best = docs;
+    if (this.closed) return { docs: 0, jsonBytes: 0 };
+    const row = this.sql
+      .prepare(`SELECT count(*) AS n, coalesce(sum(length(doc)), 0) AS b FROM ${this.table}`)
+      .all()[0] as {
+      n: number;
+      b: number;
     };
-    const equalities = new Map<string, IndexKey>();
-    const ranges: Array<[NedbIndex, Record<string, unknown>]> = [];
-    for (const [field, condition] of conditions) {
-      const index = indexes[field];
-      if (isIndexKey(condition)) {
-        equalities.set(field, condition);
-        if (index) consider(index.getMatching(condition));
+    return { docs: row.n, jsonBytes: row.b };
+  }
+
+  markClosed(): void {
+    this.closed = true;
+    openCollections.delete(this as unknown as EmbeddedCollection<Doc>);
+  }
+
+  /** Runs a task once the store is open (and any import is done); errors become rejections. */
+  private async run<R>(task: () => R): Promise<R> {
+    if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
+    await this.ready();
+    if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
+    return task();
+  }
+
+  // --- reading -------------------------------------------------------------------------------
+
+  /** The filter as SQL over the indexed fields and _id (a superset of the matches). */
+  private plan(filter: Filter | undefined): Plan {
+    if (!filter) return { where: '', params: [], exact: true };
+    const { fields, complete } = conjuncts(filter);
+    const where: string[] = [];
+    const params: Param[] = [];
+    let exact = complete;
+    for (const [field, condition] of fields) {
+      const usable = field === '_id' || (this.indexedFields.has(field) && !this.arrays.has(field));
+      if (!usable) {
+        exact = false;
         continue;
       }
-      if (!index || !isPlainObject(condition)) continue;
-      const ops = Object.keys(condition);
-      if (ops.length === 1 && ops[0] === '$eq' && isIndexKey(condition.$eq)) {
-        equalities.set(field, condition.$eq);
-        consider(index.getMatching(condition.$eq));
-      } else if (
-        ops.length === 1 &&
-        ops[0] === '$in' &&
-        Array.isArray(condition.$in) &&
-        condition.$in.every(isIndexKey)
-      ) {
-        consider(index.getMatching(condition.$in));
-      } else if (
-        ops.length > 0 &&
-        ops.every((op) => RANGE_OPERATORS.has(op) && isIndexKey(condition[op]) && condition[op] !== null)
-      ) {
-        ranges.push([index, condition]);
+      const { terms, exact: termsExact } = conditionTerms(
+        fieldExpr(field),
+        condition,
+        this.held.get(field) ?? NOTHING_HELD,
+      );
+      for (const term of terms) {
+        where.push(term.sql);
+        params.push(...term.params);
       }
+      exact &&= termsExact;
     }
-    // A range can hold most of the collection: walk it only when no equality already narrowed the search enough.
-    for (const [index, condition] of ranges) {
-      if (best !== null && (best as Raw[]).length <= SMALL_ENOUGH) break;
-      // A document with an array value sits under several keys of the range: once is enough.
-      consider([...new Set(index.getBetweenBounds(condition))]);
-    }
-    for (const [name, index] of Object.entries(indexes)) {
-      if (!name.includes(',')) continue;
-      const key: Raw = {};
-      const fields = name.split(',');
-      if (!fields.every((f) => equalities.has(f))) continue;
-      for (const f of fields) key[f] = equalities.get(f);
-      consider(index.getMatching(key));
-    }
-    return best ?? this.db.getAllData();
+    return { where: where.join(' AND '), params, exact };
+  }
+
+  private selectSql(plan: Plan, extra?: string): string {
+    const conditions = [plan.where, extra].filter(Boolean);
+    return `SELECT doc FROM ${this.table}${conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : ''}`;
   }
 
   /**
-   * A page in index order: `find({ ..., f: { $gt: x } }, { sort: { f: 1 }, limit })` on an indexed top-level
-   * field walks f's index from the bound and stops at the page's end, instead of collecting and sorting the whole
-   * range (a bus consumer's next page, a cursor over _id). Null when that does not apply or costs more than the
-   * candidates an equality offers (then the general path runs). The range's bound is a string or a number, so
-   * every match is of that type (MongoDB's type bracketing) and the index's order is MongoDB's order.
+   * A sorted page read in index order: `sort` on one field (or a field and `_id`) that an index covers and that
+   * never held arrays, documents or booleans, so SQL's order within each type bracket is MongoDB's. The brackets
+   * (null or missing, numbers, strings) are read one after another, in batches, until the page is full.
    */
   private pageInIndexOrder(
-    filter: Filter | undefined,
+    plan: Plan,
     predicate: Predicate,
-    opts: FindOptions,
+    sort: Sort,
+    skip: number,
+    limit: number,
   ): Raw[] | null {
-    const limit = opts.limit ?? 0;
-    const sortKeys = opts.sort ? Object.entries(opts.sort) : [];
-    if (!filter || !limit || sortKeys.length !== 1) return null;
-    const [field, dir] = sortKeys[0] as [string, number];
-    const index = this.indexes[field];
-    const range = filter[field];
-    if (!index || index.holdsArrays || field.includes('.') || !isPlainObject(range)) return null;
-    const ops = Object.keys(range);
-    const bounds = ops.map((op) => range[op]);
-    if (ops.length === 0 || !ops.every((op) => RANGE_OPERATORS.has(op))) return null;
-    const type = typeof bounds[0];
-    if ((type !== 'string' && type !== 'number') || !bounds.every((b) => typeof b === type)) return null;
-    // Walking more documents than an equality's candidates would cost more than the general path.
-    let budget = Number.POSITIVE_INFINITY;
-    for (const [f, condition] of indexableConditions(filter)) {
-      const other = this.indexes[f];
-      if (other && f !== field && isIndexKey(condition))
-        budget = Math.min(budget, other.getMatching(condition).length);
-    }
-    budget = Math.max(budget, 256);
-    const want = (opts.skip ?? 0) + limit;
+    const keys = Object.entries(sort);
+    if (keys.length === 0 || keys.length > 2) return null;
+    const [field, dir] = keys[0] as [string, 1 | -1];
+    const second = keys[1];
+    if (second && (second[0] !== '_id' || field === '_id')) return null;
+    const held = this.held.get(field) ?? NOTHING_HELD;
+    if (
+      field !== '_id' &&
+      (!this.indexedFields.has(field) || this.arrays.has(field) || held.has('object') || held.has('boolean'))
+    )
+      return null;
+    const expr = fieldExpr(field);
+    const order = `ORDER BY ${expr} ${dir === 1 ? 'ASC' : 'DESC'}, ${
+      second ? `_id ${second[1] === 1 ? 'ASC' : 'DESC'}` : 'rowid ASC'
+    }`;
+    const brackets = [`${expr} IS NULL`, `${expr} < ''`, `${expr} >= ''`];
+    if (dir === -1) brackets.reverse();
+    const want = skip + limit;
     const found: Raw[] = [];
-    let visited = 0;
-    let givenUp = false;
-    const tree = (index as unknown as { tree: { tree: IndexNode } }).tree.tree;
-    const within = boundsMatcher(tree, range);
-    /** In-order (or reverse) walk of the keys within the range; false once the page is full or given up. */
-    const giveUp = () => {
-      givenUp = true;
-      return false;
-    };
-    const walk = (node: IndexNode | null | undefined): boolean => {
-      if (!node || !Object.hasOwn(node, 'key')) return true;
-      const [first, second] = dir === 1 ? [node.left, node.right] : [node.right, node.left];
-      const goFirst = dir === 1 ? within.aboveLower(node.key) : within.belowUpper(node.key);
-      const goSecond = dir === 1 ? within.belowUpper(node.key) : within.aboveLower(node.key);
-      if (goFirst && !walk(first)) return false;
-      if (goFirst && goSecond) {
-        // A key of another type (or an array value): its order is nedb's, not MongoDB's; the general path decides.
-        if (typeof node.key !== type) return giveUp();
-        for (const doc of node.data) {
-          if (++visited > budget || doc[field] !== node.key) return giveUp();
-          if (predicate(doc)) found.push(doc);
-          if (found.length >= want) return false;
+    for (const bracket of brackets) {
+      const sql = `${this.selectSql(plan, bracket)} ${order} LIMIT ? OFFSET ?`;
+      let offset = 0;
+      let batch = Math.max(want, 16);
+      for (;;) {
+        const rows = this.sql.docs(sql, [...plan.params, batch, offset]);
+        for (const text of rows) {
+          const doc = JSON.parse(text) as Raw;
+          if (plan.exact || predicate(doc)) found.push(doc);
+          if (found.length >= want) return found.slice(skip);
         }
+        if (rows.length < batch) break;
+        offset += rows.length;
+        batch = Math.min(batch * 4, 10_000);
       }
-      return goSecond ? walk(second) : true;
-    };
-    walk(tree);
-    return givenUp ? null : found.slice(opts.skip ?? 0);
+    }
+    return found.slice(skip);
   }
 
-  /** The stored documents matching the predicate, sorted, skipped and limited (not copies: never hand them out). */
-  private matchingStored(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
-    const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
-    const start = opts.skip ?? 0;
+  /** The matching documents (fresh copies, parsed from SQLite), sorted, skipped and limited. */
+  private select(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
+    const plan = this.plan(filter);
+    const skip = opts.skip ?? 0;
     const limit = opts.limit ?? 0;
-    const page = this.pageInIndexOrder(filter, predicate, opts);
-    if (page) return page;
+    const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
+    if (hasSort && limit) {
+      const page = this.pageInIndexOrder(plan, predicate, opts.sort as Sort, skip, limit);
+      if (page) return page;
+    }
+    if (!hasSort && limit && plan.exact) {
+      return this.sql
+        .docs(`${this.selectSql(plan)} ORDER BY rowid LIMIT ? OFFSET ?`, [...plan.params, limit, skip])
+        .map((t) => JSON.parse(t) as Raw);
+    }
     const found: Raw[] = [];
-    for (const doc of this.candidates(filter)) {
-      if (!predicate(doc)) continue;
+    for (const text of this.sql.docs(`${this.selectSql(plan)} ORDER BY rowid`, plan.params)) {
+      const doc = JSON.parse(text) as Raw;
+      if (!plan.exact && !predicate(doc)) continue;
       found.push(doc);
-      if (!hasSort && limit && found.length >= start + limit) break;
+      if (!hasSort && limit && found.length >= skip + limit) break;
     }
     const ordered = hasSort ? sortDocs(found, opts.sort) : found;
-    return limit ? ordered.slice(start, start + limit) : start ? ordered.slice(start) : ordered;
+    return limit ? ordered.slice(skip, skip + limit) : skip ? ordered.slice(skip) : ordered;
   }
 
-  /** Copies of the matching documents (safe to hand out and to change). */
-  private async matching(
-    filter: Filter | undefined,
-    predicate: Predicate,
-    opts: FindOptions = {},
-  ): Promise<Raw[]> {
-    return this.matchingStored(filter, predicate, opts).map((doc) => cloneValue(doc));
+  private count(filter: Filter | undefined, predicate: Predicate): number {
+    const plan = this.plan(filter);
+    if (plan.exact) {
+      const sql = `SELECT count(*) AS n FROM ${this.table}${plan.where ? ` WHERE ${plan.where}` : ''}`;
+      return this.sql.value<number>(sql, plan.params) ?? 0;
+    }
+    let n = 0;
+    for (const text of this.sql.docs(this.selectSql(plan), plan.params))
+      if (predicate(JSON.parse(text))) n += 1;
+    return n;
   }
 
-  /** MongoDB indexes a missing field as null; nedb tells them apart. Checks that case before a write. */
-  private checkNullishUniqueKeys(doc: Raw): void {
-    for (const index of Object.values(this.indexes)) {
-      if (!index.unique || index.fieldName === '_id') continue;
-      const fields = index.fieldName.split(',');
-      const keyFilter = uniqueKeyFilter(doc, fields);
-      if (!keyFilter) continue;
-      const same = compileFilter(keyFilter);
-      const clash = this.candidates(keyFilter).find((other) => other._id !== doc._id && same(other));
-      if (clash) {
-        throw new DuplicateKeyError(
-          `E11000 duplicate key error collection: ${this.name} dup key: ${safeJson(keyFilter)}`,
-        );
+  // --- writing -------------------------------------------------------------------------------
+
+  /** Remembers what a document gives each indexed field (an array stops its translation, see Shape). */
+  private noteShapes(doc: Raw): void {
+    for (const field of this.indexedFields) this.noteShape(field, shapeAt(doc, field));
+  }
+
+  private heldBy(field: string): Set<Exclude<Shape, null>> {
+    let held = this.held.get(field);
+    if (!held) {
+      held = new Set();
+      this.held.set(field, held);
+    }
+    return held;
+  }
+
+  private noteShape(field: string, shape: Shape): void {
+    if (shape === 'array') {
+      if (this.arrays.has(field)) return;
+      this.arrays.add(field);
+    } else {
+      if (shape === null || this.held.get(field)?.has(shape)) return;
+      this.heldBy(field).add(shape);
+    }
+    this.sql.setMeta(this.name, shape, field);
+  }
+
+  /**
+   * MongoDB's unique index semantics: another document with the same key (a missing field counts as null; a compound
+   * index is unique across the whole key). An array value is one key as a whole (as the contract suite defines it;
+   * MongoDB would index each element).
+   */
+  private checkUnique(doc: Raw): void {
+    for (const spec of this.indexes.values()) {
+      if (!spec.unique) continue;
+      const filter: Filter = {};
+      for (const field of spec.fields) {
+        const v = resolve(doc, field);
+        filter[field] = v === undefined ? null : v;
       }
+      const plan = this.plan(filter);
+      const rows = this.sql.docs(this.selectSql(plan, '_id <> ?'), [...plan.params, doc._id as Param]);
+      if (rows.length === 0) continue;
+      const predicate = plan.exact ? null : compileFilter(filter);
+      if (!predicate || rows.some((text) => predicate(JSON.parse(text)))) throw duplicate(this.name, filter);
     }
   }
 
-  private async insertRaw(doc: Raw): Promise<void> {
-    this.checkNullishUniqueKeys(doc);
-    await this.db.insertAsync(doc);
-    this.noteAppended(1);
+  private insertRaw(doc: Raw): void {
+    const id = doc._id;
+    if (typeof id !== 'string' && !isFiniteNumber(id))
+      throw new Error(`The embedded store keeps string or number _id values only (got ${safeJson(id)})`);
+    this.checkUnique(doc);
+    try {
+      this.sql.run(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`, [id, JSON.stringify(doc)]);
+    } catch (err) {
+      if (isSqliteConstraint(err)) throw duplicate(this.name, { _id: id });
+      throw err;
+    }
+    this.noteShapes(doc);
   }
 
-  private async replaceRaw(id: unknown, doc: Raw): Promise<void> {
-    this.checkNullishUniqueKeys(doc);
-    await this.db.updateAsync({ _id: id }, doc, {});
-    this.noteAppended(1);
+  private replaceRaw(doc: Raw): void {
+    this.checkUnique(doc);
+    this.sql.run(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`, [JSON.stringify(doc), doc._id as Param]);
+    this.noteShapes(doc);
   }
 
   private prepareInsert(doc: T): Raw {
     if (!isPlainObject(doc)) throw new Error('A document has to be an object');
-    const copy = cloneValue(doc) as Raw;
+    const copy = JSON.parse(JSON.stringify(doc)) as Raw;
     if (copy._id === undefined || copy._id === null) return { _id: newId(), ...copy };
     return copy;
   }
@@ -544,22 +606,24 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     const prepared = this.prepareInsert(doc);
-    return this.exclusive(() => this.insertRaw(prepared));
+    return this.run(() => this.insertRaw(prepared));
   }
 
   async insertMany(docs: T[]): Promise<void> {
     const prepared = docs.map((d) => this.prepareInsert(d));
-    return this.exclusive(async () => {
-      for (const doc of prepared) await this.insertRaw(doc);
-    });
+    return this.run(() =>
+      this.sql.batch(() => {
+        for (const doc of prepared) this.insertRaw(doc);
+      }),
+    );
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'skip' | 'limit'> = {}): Promise<T | null> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
     const project = compileProjection(options.projection);
-    return this.exclusive(async () => {
-      const [doc] = await this.matching(filter, predicate, { sort: options.sort, limit: 1 });
+    return this.run(() => {
+      const [doc] = this.select(filter, predicate, { sort: options.sort, limit: 1 });
       if (!doc) return null;
       return (project ? project(doc) : doc) as T;
     });
@@ -574,8 +638,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       throw new Error(`skip has to be a non-negative integer, got ${skip}`);
     const limit = options.limit === undefined ? 0 : Math.abs(options.limit);
     if (!Number.isInteger(limit)) throw new Error(`limit has to be an integer, got ${options.limit}`);
-    return this.exclusive(async () => {
-      const docs = await this.matching(filter, predicate, { sort: options.sort, skip, limit });
+    return this.run(() => {
+      const docs = this.select(filter, predicate, { sort: options.sort, skip, limit });
       return (project ? docs.map(project) : docs) as T[];
     });
   }
@@ -583,7 +647,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async countDocuments(filter: Filter = {}): Promise<number> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
-    return this.exclusive(async () => this.matchingStored(filter, predicate).length);
+    return this.run(() => this.count(filter, predicate));
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -606,21 +670,20 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
     const apply = compileUpdate(update);
-    return this.exclusive(async () => {
-      // The stored document itself: apply works on a copy, and found is only compared with the result.
-      const [found] = this.matchingStored(filter, predicate, { sort: options.sort, limit: 1 });
+    return this.run(() => {
+      const [found] = this.select(filter, predicate, { sort: options.sort, limit: 1 });
       if (found) {
         const next = apply(found, false);
         assertSameId(found, next);
         const modified = !valuesEqual(found, next);
-        if (modified) await this.replaceRaw(found._id, next);
+        if (modified) this.replaceRaw(next);
         return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc: next };
       }
       if (!options.upsert)
         return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 }, doc: null };
       const created = withId(apply(seedFromFilter(filter), true));
-      await this.insertRaw(created);
-      return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 }, doc: cloneValue(created) };
+      this.insertRaw(created);
+      return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 }, doc: created };
     });
   }
 
@@ -628,18 +691,20 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
     const apply = compileUpdate(update);
-    return this.exclusive(async () => {
-      const found = this.matchingStored(filter, predicate);
-      let modifiedCount = 0;
-      for (const doc of found) {
-        const next = apply(doc, false);
-        assertSameId(doc, next);
-        if (valuesEqual(doc, next)) continue;
-        await this.replaceRaw(doc._id, next);
-        modifiedCount += 1;
-      }
-      return { matchedCount: found.length, modifiedCount, upsertedCount: 0 };
-    });
+    return this.run(() =>
+      this.sql.batch(() => {
+        const found = this.select(filter, predicate);
+        let modifiedCount = 0;
+        for (const doc of found) {
+          const next = apply(doc, false);
+          assertSameId(doc, next);
+          if (valuesEqual(doc, next)) continue;
+          this.replaceRaw(next);
+          modifiedCount += 1;
+        }
+        return { matchedCount: found.length, modifiedCount, upsertedCount: 0 };
+      }),
+    );
   }
 
   async replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -648,9 +713,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (!isPlainObject(doc)) throw new Error('A replacement has to be an object');
     if (Object.keys(doc).some((k) => k.startsWith('$')))
       throw new Error('Replacement document must not contain atomic operators');
-    const replacement = cloneValue(doc) as Raw;
-    return this.exclusive(async () => {
-      const [found] = await this.matching(filter, predicate, { limit: 1 });
+    const replacement = JSON.parse(JSON.stringify(doc)) as Raw;
+    return this.run(() => {
+      const [found] = this.select(filter, predicate, { limit: 1 });
       if (found) {
         if (replacement._id !== undefined && !valuesEqual(replacement._id, found._id)) {
           throw new Error(
@@ -660,12 +725,12 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         const { _id, ...rest } = replacement;
         const next = { _id: found._id, ...rest };
         const modified = !valuesEqual(found, next);
-        if (modified) await this.replaceRaw(found._id, next);
+        if (modified) this.replaceRaw(next);
         return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 };
       }
       if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
       const { _id, ...rest } = replacement;
-      await this.insertRaw(withId({ _id: _id ?? seedFromFilter(filter)._id, ...rest }));
+      this.insertRaw(withId({ _id: _id ?? seedFromFilter(filter)._id, ...rest }));
       return { matchedCount: 0, modifiedCount: 0, upsertedCount: 1 };
     });
   }
@@ -673,25 +738,33 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
-    return this.exclusive(async () => {
-      const [found] = await this.matching(filter, predicate, { limit: 1 });
+    return this.run(() => {
+      const [found] = this.select(filter, predicate, { limit: 1 });
       if (!found) return { deletedCount: 0 };
-      const deletedCount = await this.db.removeAsync({ _id: found._id }, {});
-      this.noteAppended(deletedCount);
-      return { deletedCount };
+      return {
+        deletedCount: this.sql.run(`DELETE FROM ${this.table} WHERE _id = ?`, [found._id as Param]).changes,
+      };
     });
   }
 
   async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
     assertFilterDefined(filter);
     const predicate = compileFilter(filter);
-    return this.exclusive(async () => {
-      const ids =
-        Object.keys(filter).length === 0 ? null : this.matchingStored(filter, predicate).map((d) => d._id);
-      if (ids?.length === 0) return { deletedCount: 0 };
-      const deletedCount = await this.db.removeAsync(ids ? { _id: { $in: ids } } : {}, { multi: true });
-      this.noteAppended(deletedCount);
-      return { deletedCount };
+    return this.run(() => {
+      const plan = this.plan(filter);
+      if (plan.exact)
+        return {
+          deletedCount: this.sql.run(
+            `DELETE FROM ${this.table}${plan.where ? ` WHERE ${plan.where}` : ''}`,
+            plan.params,
+          ).changes,
+        };
+      return this.sql.batch(() => {
+        let deletedCount = 0;
+        for (const doc of this.select(filter, predicate))
+          deletedCount += this.sql.run(`DELETE FROM ${this.table} WHERE _id = ?`, [doc._id as Param]).changes;
+        return { deletedCount };
+      });
     });
   }
 
@@ -705,72 +778,59 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         throw new Error(`Invalid index key '${field}'`);
     }
     const unique = options.unique === true;
-    const fieldName = fields.join(',');
-    return this.exclusive(async () => {
-      if (fieldName === '_id') return; // always there, always unique
-      const declared = this.declaredOnly.get(fieldName);
-      if (declared !== undefined) {
-        if (declared !== unique)
+    const key = fields.join(',');
+    return this.run(() => {
+      if (key === '_id') return; // always there, always unique
+      const existing = this.indexes.get(key);
+      if (existing) {
+        if (existing.unique !== unique)
           throw new Error(
-            `An index on ${fieldName} already exists with different options (unique: ${declared})`,
+            `An index on ${key} already exists with different options (unique: ${existing.unique})`,
           );
         return;
       }
-      const compound = fields.length > 1;
-      const existing = this.indexes[fieldName];
-      if (existing && this.servingOnly.has(fieldName)) {
-        // Created only to serve a compound index's field: the index asked for now replaces it.
-        this.servingOnly.delete(fieldName);
-        await this.db.removeIndexAsync(fieldName);
-      } else if (existing) {
-        if (existing.unique !== unique) {
-          throw new Error(
-            `An index on ${fieldName} already exists with different options (unique: ${existing.unique})`,
-          );
+      const newFields = fields.filter((f) => f !== '_id' && !this.indexedFields.has(f));
+      const docs = unique || newFields.length ? this.sql.docs(`SELECT doc FROM ${this.table}`) : [];
+      if (unique) this.assertNoDuplicates(docs, fields);
+      this.sql.batch(() => {
+        for (const text of docs) {
+          const doc = JSON.parse(text) as Raw;
+          for (const field of newFields) this.noteShape(field, shapeAt(doc, field));
         }
-        if (!compound || unique) return;
-        // A plain compound index an older version kept in nedb: its fields' own indexes serve it now.
-        await this.db.removeIndexAsync(fieldName);
-      }
-      // nedb's compound index answers equality on all its fields only, and orders its keys by field name, not by
-      // the index's field order, so it cannot serve a prefix or a range; and every write updates every index.
-      // So each field of a compound index gets a plain index (`{stream}` or `{published: false}` are lookups,
-      // `{topic, offset: {$gt: n}}` takes the smaller of the topic's messages and the messages past n, see
-      // candidates), and nedb keeps a compound index only where it enforces uniqueness.
-      if (!compound || unique)
-        await this.db.ensureIndexAsync({ fieldName: compound ? fields : fieldName, unique });
-      else this.declaredOnly.set(fieldName, false);
-      if (compound) {
-        for (const field of fields) {
-          if (field === '_id' || this.indexes[field]) continue;
-          await this.db.ensureIndexAsync({ fieldName: field });
-          this.servingOnly.add(field);
-        }
-      }
+        const name = quoteId(`ix:${this.name}:${key}`);
+        const columns = fields.map((f) => `${fieldExpr(f)} ${keys[f] === -1 ? 'DESC' : 'ASC'}`).join(', ');
+        this.sql.db.exec(`CREATE INDEX IF NOT EXISTS ${name} ON ${this.table} (${columns})`);
+        this.sql.setMeta(this.name, 'index', key, unique ? 'unique' : 'plain');
+      });
+      this.indexes.set(key, { fields, unique });
+      for (const f of fields) this.indexedFields.add(f);
     });
+  }
+
+  /** Refuses a unique index over documents that already share a key (MongoDB's semantics, as checkUnique). */
+  private assertNoDuplicates(docs: string[], fields: string[]): void {
+    const seen = new Set<string>();
+    for (const text of docs) {
+      const doc = JSON.parse(text) as Raw;
+      const key = fields.map((field) => resolve(doc, field) ?? null);
+      const id = safeJson(key);
+      if (seen.has(id)) throw duplicate(this.name, Object.fromEntries(fields.map((f, i) => [f, key[i]])));
+      seen.add(id);
+    }
   }
 
   async drop(): Promise<void> {
-    return this.exclusive(async () => {
-      await this.db.removeAsync({}, { multi: true });
-      await this.compact();
-    });
-  }
-
-  /** Waits for queued work, compacts the datafile and stops the compaction timer. */
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    if (this.timer) clearInterval(this.timer);
-    openCollections.delete(this as unknown as EmbeddedCollection<Doc>);
-    const done = this.queue.run(async () => {
-      const readable = await this.loaded.then(
-        () => true,
-        () => false,
-      );
-      if (readable) await this.compact();
-    });
-    this.closed = true;
-    return done;
+    return this.run(() =>
+      this.sql.batch(() => {
+        this.sql.run(`DELETE FROM ${this.table}`);
+        this.sql.run(
+          "DELETE FROM \"_nudge_meta\" WHERE coll = ? AND kind IN ('array', 'object', 'boolean', 'number')",
+          [this.name],
+        );
+        this.arrays.clear();
+        this.held.clear();
+      }),
+    );
   }
 }
 
@@ -785,20 +845,24 @@ function assertSameId(before: Raw, after: Raw): void {
   }
 }
 
-function safeJson(v: unknown): string {
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
-}
-
 /** Creates the embedded store. Collections are opened lazily, on first use, and cached. */
 export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): DocumentStore {
   const { dir } = options;
-  const compactEveryMs = Math.max(options.compactEveryMs ?? 5 * 60_000, 5_000);
+  if (dir) mkdirSync(dir, { recursive: true });
+  const sql = new SqliteDatabase(dir ? join(dir, STORE_FILE) : ':memory:');
   const collections = new Map<string, EmbeddedCollection<Doc>>();
   let closed = false;
+  // An older version's nedb datafiles in the folder are imported once before any operation runs.
+  let importing: Promise<void> | null =
+    dir && existsSync(dir) && nedbFilesIn(dir).length > 0
+      ? importNedbFiles(dir, sql.db).finally(() => {
+          importing = null;
+        })
+      : null;
+  importing?.catch(() => undefined);
+  const vacuum = dir ? setInterval(() => sql.vacuum(), VACUUM_EVERY_MS) : null;
+  vacuum?.unref();
+  const ready = (): Promise<void> => importing ?? Promise.resolve();
 
   return {
     kind: 'embedded',
@@ -807,19 +871,23 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Documen
       let c = collections.get(name);
       if (!c) {
         if (!COLLECTION_NAME.test(name)) throw new Error(`Invalid collection name '${name}'`);
-        c = new EmbeddedCollection<Doc>(name, dir ? join(dir, `${name}.db`) : undefined, compactEveryMs);
+        c = new EmbeddedCollection<Doc>(name, sql, ready);
         collections.set(name, c);
       }
       return c as unknown as Collection<T>;
     },
     async ping(): Promise<void> {
       if (closed) throw new Error('document store is closed');
+      sql.value('SELECT 1');
     },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;
-      await Promise.all([...collections.values()].map((c) => c.close()));
+      if (vacuum) clearInterval(vacuum);
+      await importing?.catch(() => undefined);
+      for (const c of collections.values()) c.markClosed();
       collections.clear();
+      sql.close();
     },
   };
 }

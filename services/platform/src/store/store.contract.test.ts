@@ -4,12 +4,12 @@
  * Expectations are MongoDB's behaviour; the embedded adapter has to match it.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from '../errors';
-import { createEmbeddedStore } from './embedded';
+import { createEmbeddedStore, STORE_FILE } from './embedded';
 import { createMongoStore, dropMongoDatabase } from './mongo';
 import type { Collection, Doc, DocumentStore, Filter } from './types';
 
@@ -1012,67 +1012,104 @@ describe('embedded (directory)', () => {
     persistent: true,
   });
 
-  it('keeps each collection in <dir>/<name>.db, compacted on close', async () => {
+  /** The database file and its write-ahead log, in bytes. */
+  const onDisk = (): number =>
+    [STORE_FILE, `${STORE_FILE}-wal`].reduce(
+      (n, f) => n + (existsSync(join(dir, f)) ? statSync(join(dir, f)).size : 0),
+      0,
+    );
+
+  it('keeps every collection in <dir>/store.sqlite, readable after close and reopen', async () => {
     const store = createEmbeddedStore({ dir });
     const c = store.collection<Loose>('files_check');
     await c.insertOne({ _id: 'a', n: 0 });
     for (let i = 0; i < 5; i++) await c.updateOne({ _id: 'a' }, { $inc: { n: 1 } });
     await store.close();
-    const file = join(dir, 'files_check.db');
-    expect(existsSync(file)).toBe(true);
-    const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
-    expect(lines.filter((l) => !l.includes('$$indexCreated')).map((l) => JSON.parse(l))).toEqual([
-      { _id: 'a', n: 5 },
-    ]);
+    expect(existsSync(join(dir, STORE_FILE))).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.db'))).toEqual([]);
     expect(() => store.collection('x')).toThrow(/closed/);
+    await expect(c.findOne({ _id: 'a' })).rejects.toThrow(/closed/);
+    const reopened = createEmbeddedStore({ dir });
+    expect(await reopened.collection<Loose>('files_check').find({})).toEqual([{ _id: 'a', n: 5 }]);
+    await reopened.close();
   });
 
-  it('compacts a datafile whose one large document is rewritten again and again', async () => {
+  it('keeps the files proportional to the live data when one large document is rewritten again and again', async () => {
     const store = createEmbeddedStore({ dir });
     const c = store.collection<Loose>('big_check');
+    const before = onDisk();
     const ids: string[] = [];
     for (let i = 0; i < 600; i++) {
       ids.push(`post-${String(i).padStart(20, '0')}`);
       await c.replaceOne({ _id: 'order' }, { _id: 'order', ids }, { upsert: true });
     }
-    const size = readFileSync(join(dir, 'big_check.db'), 'utf8').length;
-    // Every rewrite appended: about 28 * (1 + ... + 600) = 5 MB without compaction; one copy is about 17 KB.
-    expect(size).toBeLessThan(3 * 1024 * 1024);
     expect((await c.findOne({ _id: 'order' }))?.ids).toHaveLength(600);
     await store.close();
+    // Every rewrite kept: about 28 * (1 + ... + 600) = 5 MB; one copy is about 17 KB.
+    expect(onDisk() - before).toBeLessThan(3 * 1024 * 1024);
   });
 
-  it('has every acknowledged write in the datafile, also when many arrive at once', async () => {
+  it('has every acknowledged write on disk, also when many arrive at once (a second connection sees them)', async () => {
     const store = createEmbeddedStore({ dir });
     const c = store.collection<Loose>('group_check');
     await Promise.all(Array.from({ length: 300 }, (_, i) => c.insertOne({ _id: `g${i}`, n: i })));
     await c.updateOne({ _id: 'g7' }, { $set: { n: -7 } });
-    const lines = readFileSync(join(dir, 'group_check.db'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Loose);
-    expect(new Set(lines.map((d) => d._id)).size).toBe(300);
-    expect(lines.at(-1)).toEqual({ _id: 'g7', n: -7 });
+    // Another store on the same folder while the first is still open (and never closed: as after a crash).
+    const other = createEmbeddedStore({ dir });
+    expect(await other.collection<Loose>('group_check').countDocuments({})).toBe(300);
+    expect(await other.collection<Loose>('group_check').findOne({ _id: 'g7' })).toEqual({ _id: 'g7', n: -7 });
+    await other.close();
     await store.close();
-    const reopened = createEmbeddedStore({ dir });
-    expect(await reopened.collection<Loose>('group_check').countDocuments({})).toBe(300);
-    expect(await reopened.collection<Loose>('group_check').findOne({ _id: 'g7' })).toEqual({
-      _id: 'g7',
-      n: -7,
-    });
-    await reopened.close();
   });
 
-  it('compacts a datafile while it is open once appended lines far outnumber the live documents', async () => {
+  it('keeps the files small while many updates rewrite a few documents', async () => {
     const store = createEmbeddedStore({ dir });
     const c = store.collection<Loose>('busy_check');
     await c.insertMany(Array.from({ length: 10 }, (_, i) => ({ _id: `d${i}`, n: 0 })));
+    const before = onDisk();
     for (let i = 0; i < 12_000; i++) await c.updateOne({ _id: `d${i % 10}` }, { $inc: { n: 1 } });
     expect(await c.findOne({ _id: 'd3' })).toEqual({ _id: 'd3', n: 1_200 });
-    const lines = readFileSync(join(dir, 'busy_check.db'), 'utf8').split('\n').filter(Boolean);
-    // Without compaction the file would hold 12,010 lines (nedb appends every write).
-    expect(lines.length).toBeLessThan(8_000);
+    // The write-ahead log is checkpointed and reused; the database file holds the 10 live documents.
+    expect(onDisk() - before).toBeLessThan(17 * 1024 * 1024);
     await store.close();
+    expect(statSync(join(dir, STORE_FILE)).size - before).toBeLessThan(256 * 1024);
+  });
+
+  it('imports the nedb datafiles of an older version once, at first open, and keeps them renamed', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'nudge-store-nedb-'));
+    try {
+      const users = [
+        { _id: 'u1', email: 'a@x.io', tags: ['x'], n: 1 },
+        { _id: 'u2', email: 'b@x.io', nested: { at: 'now' }, n: 2 },
+      ];
+      const lines = [
+        ...users.map((u) => JSON.stringify(u)),
+        JSON.stringify({ _id: 'u3', email: 'gone@x.io' }),
+        JSON.stringify({ $$deleted: true, _id: 'u3' }),
+        JSON.stringify({ _id: 'u1', email: 'a@x.io', tags: ['x'], n: 1 }),
+        JSON.stringify({ $$indexCreated: { fieldName: 'email', unique: true } }),
+      ];
+      writeFileSync(join(old, 'users.db'), `${lines.join('\n')}\n`);
+      writeFileSync(join(old, 'empty.db'), '');
+      const store = createEmbeddedStore({ dir: old });
+      const c = store.collection<Loose>('users');
+      await c.createIndex({ email: 1 }, { unique: true });
+      expect(await c.find({}, { sort: { _id: 1 } })).toEqual(users);
+      await expect(c.insertOne({ _id: 'u9', email: 'a@x.io' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await c.updateOne({ _id: 'u2' }, { $inc: { n: 1 } });
+      await store.close();
+      expect(readdirSync(old).sort()).toEqual(
+        expect.arrayContaining(['empty.db.imported', 'users.db.imported', STORE_FILE]),
+      );
+      expect(existsSync(join(old, 'users.db'))).toBe(false);
+      // Once: the renamed files are not read again, the change made after the import stays.
+      const reopened = createEmbeddedStore({ dir: old });
+      expect(await reopened.collection<Loose>('users').findOne({ _id: 'u2' })).toMatchObject({ n: 3 });
+      expect(await reopened.collection<Loose>('users').countDocuments()).toBe(2);
+      await reopened.close();
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 });
 
