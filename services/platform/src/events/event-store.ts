@@ -297,12 +297,13 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   };
 
   /**
-   * Inserts the commits in order; a commit whose _id is taken (its stream moved on) is left out and reported.
-   * insertMany stops at the first clash, keeping what it inserted before: the documents found with our own seq are
-   * ours, the first one that is not is the clash, and the rest is inserted again.
+   * Inserts the commits; a commit whose _id is taken (its stream moved on, or the same new stream twice in one batch)
+   * is left out, and its seq returned. insertMany stops at the first clash (what it inserted before stays, or an
+   * adapter may have undone it): the documents found with our own seq are in, the first one found with another seq
+   * (or repeated in the batch) is the clash, and the others are inserted again.
    */
-  const insertCommits = async (commits: CommitDoc[]): Promise<Set<string>> => {
-    const refused = new Set<string>();
+  const insertCommits = async (commits: CommitDoc[]): Promise<Set<number>> => {
+    const refused = new Set<number>();
     let rest = commits;
     while (rest.length > 0) {
       try {
@@ -315,10 +316,16 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
           { projection: { _id: 1, seq: 1 } },
         );
         const seqOf = new Map(found.map((doc) => [doc._id, doc.seq]));
-        const clash = rest.findIndex((c) => seqOf.get(c._id) !== c.seq);
-        if (clash < 0) return refused; // all of ours are in after all
-        refused.add((rest[clash] as CommitDoc)._id);
-        rest = rest.slice(clash + 1);
+        const earlier = new Set<string>();
+        const clash = rest.findIndex((c) => {
+          const stored = seqOf.get(c._id);
+          if ((stored !== undefined && stored !== c.seq) || earlier.has(c._id)) return true;
+          earlier.add(c._id);
+          return false;
+        });
+        if (clash < 0) throw err;
+        refused.add((rest[clash] as CommitDoc).seq);
+        rest = rest.filter((c, i) => i !== clash && seqOf.get(c._id) !== c.seq);
       }
     }
     return refused;
@@ -358,7 +365,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     const inserted: CommitDoc[] = [];
     for (const { i, commit, envelopes } of built) {
       const entry = entries[i] as AppendManyEntry;
-      if (refused.has(commit._id)) {
+      if (refused.has(commit.seq)) {
         results[i] = { ok: false, error: new ConcurrencyError(entry.stream, entry.expectedVersion) };
       } else {
         results[i] = { ok: true, events: envelopes };
