@@ -1,4 +1,5 @@
-// npx tsx bench/ops-per-command.ts [--likes 20]
+// npx tsx bench/ops-per-command.ts [--likes 20] [--concurrency 1]
+// (for a CPU profile of the like path alone: node --cpu-prof --import tsx bench/ops-per-command.ts --likes 3000 --concurrency 20)
 // Counts the document-store operations one command costs in the standalone process (embedded store), including
 // what follows it asynchronously: projection, relay, bus and the consumers of every service. It signs in, creates a
 // post, waits for the services to settle, then toggles likes one at a time and reports the operations per like,
@@ -11,8 +12,12 @@ import { createEmbeddedStore } from '@nudge/platform';
 import { BENCH_ADMIN } from './scenarios/seed';
 import { signIn } from './scenarios/sign-in';
 
-const { values } = parseArgs({ options: { likes: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { likes: { type: 'string', default: '20' }, concurrency: { type: 'string', default: '1' } },
+});
 const LIKES = Number(values.likes);
+/** Likes in flight at once, each lane on a post of its own (as the bench's connections toggle different posts). */
+const CONCURRENCY = Math.max(1, Number(values.concurrency));
 
 const counts = new Map<string, number>();
 let counting = false;
@@ -71,7 +76,6 @@ const standalone = await startStandalone({
 try {
   const url = standalone.url;
   const admin = await signIn(url, BENCH_ADMIN);
-  let topicId = '';
   for (let attempt = 0; ; attempt++) {
     try {
       await api(url, '/api/topic/add', { topic: 'Calm' }, admin.token);
@@ -84,30 +88,36 @@ try {
   const topics = (await (await fetch(new URL('/api/topic/getalltopics', url))).json()) as {
     topics: { _id: string }[];
   };
-  topicId = topics.topics[0]?._id ?? '';
-  const { template } = (await api(
-    url,
-    '/api/template/add',
-    {
-      heading: 'Ops',
-      body: 'Counting.',
-      subject: '',
-      subjects: [{ title: 'Ops' }],
-      topic: topicId,
-      status: true,
-      type: 0,
-    },
-    admin.token,
-  )) as { template: { _id: string } };
+  const topicId = topics.topics[0]?._id ?? '';
+  const postIds: string[] = [];
+  for (let i = 0; i < CONCURRENCY; i++) {
+    const { template } = (await api(
+      url,
+      '/api/template/add',
+      {
+        heading: `Ops ${i}`,
+        body: 'Counting.',
+        subject: '',
+        subjects: [{ title: 'Ops' }],
+        topic: topicId,
+        status: true,
+        type: 0,
+      },
+      admin.token,
+    )) as { template: { _id: string } };
+    postIds.push(template._id);
+  }
   const reader = await signIn(url, 'ops-reader@example.com');
-  // The first like may wait for engagement to learn of the post from the bus.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await api(url, '/api/like/add', { token: reader.token, templateid: template._id, status: true });
-      break;
-    } catch (err) {
-      if (attempt > 100) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  // The first like of each post may wait for engagement to learn of it from the bus.
+  for (const templateid of postIds) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await api(url, '/api/like/add', { token: reader.token, templateid, status: true });
+        break;
+      } catch (err) {
+        if (attempt > 100) throw err;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
   }
   await sleep(3_000);
@@ -119,9 +129,14 @@ try {
   const idle = new Map(counts);
   counts.clear();
   const started = Date.now();
-  for (let i = 0; i < LIKES; i++) {
-    await api(url, '/api/like/add', { token: reader.token, templateid: template._id, status: i % 2 === 1 });
-  }
+  await Promise.all(
+    postIds.map(async (templateid, lane) => {
+      for (let i = lane; i < LIKES; i += CONCURRENCY) {
+        await api(url, '/api/like/add', { token: reader.token, templateid, status: i % 2 === 1 });
+      }
+    }),
+  );
+  const likesPerSecond = (LIKES * 1000) / (Date.now() - started);
   await sleep(3_000);
   counting = false;
   const elapsed = Date.now() - started;
@@ -129,7 +144,8 @@ try {
   const rows = [...counts].filter(([, c]) => Math.abs(c / LIKES) >= 0.05).sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((n, [, c]) => n + c, 0);
   process.stdout.write(
-    `store operations per like/add (${LIKES} likes, everything until the system settles, idle polling subtracted)\n`,
+    `store operations per like/add (${LIKES} likes, ${CONCURRENCY} at a time, ${likesPerSecond.toFixed(0)} likes/s; ` +
+      'everything until the system settles, idle polling subtracted)\n',
   );
   for (const [key, count] of rows)
     process.stdout.write(`${(count / LIKES).toFixed(2).padStart(7)}  ${key}\n`);

@@ -7,7 +7,7 @@ import type { Doc, DocumentStore } from '../store/types';
 import { type CommitDoc, EVENTS, PROJECTION_CHECKPOINTS, toStored } from './commits';
 import { createEventStore, type ServiceEventStore } from './event-store';
 import { counterProjection, readCounters, silentLog } from './testing';
-import type { EventEnvelope, Projection } from './types';
+import type { AppendManyEntry, EventEnvelope, Projection } from './types';
 
 const collect = async (events: AsyncIterable<EventEnvelope>) => {
   const out: EventEnvelope[] = [];
@@ -351,7 +351,7 @@ describe('event store on the embedded document store', () => {
       await many.append('send-3', 0, [{ type: 'Sent', data: 3 }]);
       counts.clear();
 
-      const entries = Array.from({ length: 50 }, (_, i) => ({
+      const entries: AppendManyEntry[] = Array.from({ length: 50 }, (_, i) => ({
         stream: `send-${i}`,
         expectedVersion: 0,
         events: [{ type: 'Sent', data: i }],
