@@ -131,8 +131,9 @@ try {
   const started = Date.now();
   await Promise.all(
     postIds.map(async (templateid, lane) => {
-      for (let i = lane; i < LIKES; i += CONCURRENCY) {
-        await api(url, '/api/like/add', { token: reader.token, templateid, status: i % 2 === 1 });
+      // Each lane toggles its post: off, on, off ... (the setup liked it), so every like appends.
+      for (let i = lane, k = 0; i < LIKES; i += CONCURRENCY, k++) {
+        await api(url, '/api/like/add', { token: reader.token, templateid, status: k % 2 === 1 });
       }
     }),
   );
