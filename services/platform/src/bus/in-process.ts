@@ -279,6 +279,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
      */
     private async after(after: number, limit: number): Promise<LogDoc[]> {
       const head = (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
+      this.head = head;
       if (head <= after) return [];
       const ids = Array.from(
         { length: Math.min(limit, head - after) },
@@ -345,9 +346,9 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
           committed = (await this.commitDelivered()) ?? committed;
           if (stopped) return;
           maybeTrim();
-          // A short page read everything there was: sleep until a publish wakes us (or the poll), without reading
+          // Caught up with the head read for this page: sleep until a publish wakes us (or the poll), without reading
           // the head again first.
-          if (page.length < PAGE && !this.wakePending) await this.sleep(pollMs, true);
+          if (committed >= this.head && !this.wakePending) await this.sleep(pollMs, true);
         } catch (err) {
           if (this.stopped) return;
           storeFailures += 1;
@@ -376,6 +377,9 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       }
       return batch;
     }
+
+    /** The topic's head offset as last read (see after). */
+    private head = 0;
 
     /** The offset of the last message delivered and not committed yet (per-message delivery commits per page). */
     private uncommitted: number | undefined;
