@@ -129,15 +129,21 @@ try {
   const idle = new Map(counts);
   counts.clear();
   const started = Date.now();
+  const latencies: number[] = [];
   await Promise.all(
     postIds.map(async (templateid, lane) => {
       // Each lane toggles its post: off, on, off ... (the setup liked it), so every like appends.
       for (let i = lane, k = 0; i < LIKES; i += CONCURRENCY, k++) {
+        const t0 = performance.now();
         await api(url, '/api/like/add', { token: reader.token, templateid, status: k % 2 === 1 });
+        latencies.push(performance.now() - t0);
       }
     }),
   );
   const likesPerSecond = (LIKES * 1000) / (Date.now() - started);
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0).toFixed(0);
   await sleep(3_000);
   counting = false;
   const elapsed = Date.now() - started;
@@ -145,7 +151,7 @@ try {
   const rows = [...counts].filter(([, c]) => Math.abs(c / LIKES) >= 0.05).sort((a, b) => b[1] - a[1]);
   const total = rows.reduce((n, [, c]) => n + c, 0);
   process.stdout.write(
-    `store operations per like/add (${LIKES} likes, ${CONCURRENCY} at a time, ${likesPerSecond.toFixed(0)} likes/s; ` +
+    `store operations per like/add (${LIKES} likes, ${CONCURRENCY} at a time, ${likesPerSecond.toFixed(0)} likes/s, p50 ${at(0.5)} ms, p99 ${at(0.99)} ms; ` +
       'everything until the system settles, idle polling subtracted)\n',
   );
   for (const [key, count] of rows)
