@@ -8,8 +8,9 @@ import { createRemindersProjection } from './reminders-projection';
 /**
  * Engagement's read models of its own events, registered as one projection (one checkpoint to move instead of five).
  * Each part ignores the event types it does not own. Every part writes only the documents of the event's own stream
- * (a like, a comment, a check-in, a question, a reminder send: each its own stream and document, keyed by its id),
- * so the runner applies commits of different streams concurrently (`concurrency: 'stream'`).
+ * (a like, a comment, a check-in, a question, a reminder send: each its own stream and document, keyed by its id), so
+ * it could declare `concurrency: 'stream'`; it does not, because the bench's like/add was slower with it on this
+ * machine (docs/ARCHITECTURE.md, "Performance": to be measured again on a quiet one).
  */
 export function createReadModels(store: DocumentStore): Projection & { ensureIndexes(): Promise<void> } {
   const parts = [
@@ -21,7 +22,6 @@ export function createReadModels(store: DocumentStore): Projection & { ensureInd
   ];
   return {
     name: 'engagement.read-models',
-    concurrency: 'stream',
     async ensureIndexes() {
       for (const part of parts) await part.ensureIndexes();
     },

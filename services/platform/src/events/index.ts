@@ -11,5 +11,4 @@ export { createEventStore, type EventStoreOptions, type ServiceEventStore } from
 export { eventHistoryHandler, type HistoryPage, readHistoryPage } from './history';
 export { createProjectionRunner, type ProjectionRunner, type ProjectionRunnerOptions } from './projections';
 export { createRelay, type Relay, type RelayOptions, toBusMessage } from './relay';
-export { createKeyedSerial, createSerial } from './serial';
 export * from './types';
