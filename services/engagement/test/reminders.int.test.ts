@@ -77,6 +77,37 @@ describe('reminder sends (internal)', () => {
     expect(events[0]?.stream).toBe(`reminder-${a.sendId}`);
   });
 
+  it('records a batch in one appendMany, each send once: a batch overlapping an earlier one records only the new sends', async () => {
+    h = await startEngagement();
+    const userOf = (i: number) => i.toString(16).padStart(24, '0');
+    const first = Array.from({ length: 100 }, (_, i) => sendOf(userOf(i), '2026-11-24'));
+    // The 100 above again, 149 new, and one of the new ones twice.
+    const second = [
+      ...first,
+      ...Array.from({ length: 149 }, (_, i) => sendOf(userOf(100 + i), '2026-11-24')),
+      sendOf(userOf(100), '2026-11-24'),
+    ];
+    expect((await internal(h, '/internal/reminders/sent', { sends: first })).body).toEqual({
+      status: true,
+      recorded: 100,
+      duplicates: 0,
+    });
+    expect((await internal(h, '/internal/reminders/sent', { sends: second })).body).toEqual({
+      status: true,
+      recorded: 149,
+      duplicates: 101,
+    });
+    const events = await h.ownEvents(ReminderEvents.ReminderSent.type);
+    expect(events).toHaveLength(249);
+    expect(new Set(events.map((e) => e.stream)).size).toBe(249);
+    const recorded = (
+      await internal(h, '/internal/reminders/recorded', {
+        sendIds: [first[0]?.sendId, second[248]?.sendId, sendOf(userOf(5000), '2026-11-24').sendId],
+      })
+    ).body;
+    expect(recorded.recorded.sort()).toEqual([first[0]?.sendId, second[248]?.sendId].sort());
+  });
+
   it('refuses calls without the credential and bad batches, and records nothing then', async () => {
     h = await startEngagement();
     const a = sendOf(USER, '2026-11-24');

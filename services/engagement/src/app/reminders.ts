@@ -10,13 +10,12 @@ import {
   type ServiceEventStore,
   verifyTracking,
 } from '@nudge/platform';
-import pLimit from 'p-limit';
 import { reminderSendsCollection, reminderStream } from '../events/reminders-projection';
 
 type Sent = ReminderEventData<'ReminderSent'>;
 
-/** Sends of a batch recorded at once. */
-const RECORD_CONCURRENCY = 16;
+/** Sends recorded per appendMany (one counter advance, one insert, one projection pass and one mark each). */
+const RECORD_CHUNK = 500;
 
 /**
  * The reminder facts engagement owns: sends (ReminderSent with expectedVersion 0 on `reminder-<sendId>`, so a
@@ -45,26 +44,22 @@ export function createReminders(deps: {
   async function record(batch: Sent[]) {
     let count = 0;
     let duplicates = 0;
-    // One new stream per send, several at a time: the store groups their writes (each stream's rule is its own).
-    const limit = pLimit(RECORD_CONCURRENCY);
-    await Promise.all(
-      batch.map((send) =>
-        limit(async () => {
-          try {
-            await deps.events.append(
-              reminderStream(send.sendId),
-              0,
-              [{ type: ReminderEvents.ReminderSent.type, data: send }],
-              { actor: 'system' },
-            );
-            count += 1;
-          } catch (err) {
-            if (!(err instanceof ConcurrencyError)) throw err;
-            duplicates += 1;
-          }
-        }),
-      ),
-    );
+    // One new stream per send (expectedVersion 0: a key recorded before is refused on its own), appended in chunks.
+    for (let from = 0; from < batch.length; from += RECORD_CHUNK) {
+      const results = await deps.events.appendMany(
+        batch.slice(from, from + RECORD_CHUNK).map((send) => ({
+          stream: reminderStream(send.sendId),
+          expectedVersion: 0,
+          events: [{ type: ReminderEvents.ReminderSent.type, data: send }],
+        })),
+        { actor: 'system' },
+      );
+      for (const result of results) {
+        if (result.ok) count += 1;
+        else if (result.error instanceof ConcurrencyError) duplicates += 1;
+        else throw result.error;
+      }
+    }
     return { recorded: count, duplicates };
   }
 

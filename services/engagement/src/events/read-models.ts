@@ -6,9 +6,11 @@ import { createLikesProjection } from './likes-projection';
 import { createRemindersProjection } from './reminders-projection';
 
 /**
- * Engagement's read models of its own events, registered as one projection: the runner keeps a checkpoint per
- * projection and stream, and every web event or like is a stream of its own, so one projection means one
- * checkpoint write per commit instead of four. Each part ignores the event types it does not own.
+ * Engagement's read models of its own events, registered as one projection (one checkpoint to move instead of five).
+ * Each part ignores the event types it does not own. Every part writes only the documents of the event's own stream
+ * (a like, a comment, a check-in, a question, a reminder send: each its own stream and document, keyed by its id), so
+ * it could declare `concurrency: 'stream'`; it does not, because the bench's like/add was slower with it on this
+ * machine (docs/ARCHITECTURE.md, "Performance": to be measured again on a quiet one).
  */
 export function createReadModels(store: DocumentStore): Projection & { ensureIndexes(): Promise<void> } {
   const parts = [

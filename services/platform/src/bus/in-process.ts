@@ -174,8 +174,8 @@ const hashKey = (key: string): number => {
  * - publish appends to `bus_log` with a per-topic offset (counter in `bus_meta`) and wakes subscribers.
  * - A group's position per topic is in `bus_offsets` (`${groupId}:${topic}`); a new group starts at the
  *   beginning. Delivery is one message at a time per group and topic, in offset order (so per key too);
- *   the offset is committed after the handler resolves; a throwing handler gets the message again after
- *   a backoff. Several members of one group share the messages (by key), each message goes to one of them.
+ *   the offset is committed once per page read (up to 100 messages), after their handlers resolved, and before a
+ *   throwing handler gets its message again after a backoff. Several members of one group share the messages (by key), each message goes to one of them.
  * - Values are strings and headers string -> string (checked at publish), exactly like the Kafka adapter.
  * Meant for one process per store (the embedded topology): publishes are serialised in this process (per
  * store object, across bus instances) so offsets become visible in order.
@@ -279,6 +279,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
      */
     private async after(after: number, limit: number): Promise<LogDoc[]> {
       const head = (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
+      this.head = head;
       if (head <= after) return [];
       const ids = Array.from(
         { length: Math.min(limit, head - after) },
@@ -330,16 +331,24 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
             maybeTrim();
             continue;
           }
+          // The page's offset is committed once, after its last message (or the last delivered before a stop): a
+          // crash in between delivers the page's handled messages again (at least once; consumers deduplicate).
+          // A handler that fails commits what was delivered before it first (see retryHooks), so a group stuck on
+          // one message keeps its position (for the trim and the lag) as before.
+          let stopped = false;
           for (const doc of page) {
-            if (!(await this.deliver(doc))) return;
-            await offsets.replaceOne(
-              { _id: this.id },
-              { _id: this.id, groupId: this.groupId, topic: this.topic, offset: doc.offset },
-              { upsert: true },
-            );
-            committed = doc.offset;
+            if (!(await this.deliver(doc))) {
+              stopped = true;
+              break;
+            }
+            this.uncommitted = doc.offset;
           }
+          committed = (await this.commitDelivered()) ?? committed;
+          if (stopped) return;
           maybeTrim();
+          // Caught up with the head read for this page: sleep until a publish wakes us (or the poll), without reading
+          // the head again first.
+          if (committed >= this.head && !this.wakePending) await this.sleep(pollMs, true);
         } catch (err) {
           if (this.stopped) return;
           storeFailures += 1;
@@ -369,9 +378,31 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       return batch;
     }
 
+    /** The topic's head offset as last read (see after). */
+    private head = 0;
+
+    /** The offset of the last message delivered and not committed yet (per-message delivery commits per page). */
+    private uncommitted: number | undefined;
+
+    /** Commits the position of the messages delivered so far; resolves to it (undefined: nothing to commit). */
+    private async commitDelivered(): Promise<number | undefined> {
+      const offset = this.uncommitted;
+      if (offset === undefined) return undefined;
+      await offsets.replaceOne(
+        { _id: this.id },
+        { _id: this.id, groupId: this.groupId, topic: this.topic, offset },
+        { upsert: true },
+      );
+      if (this.uncommitted === offset) this.uncommitted = undefined;
+      return offset;
+    }
+
     private retryHooks(what: Record<string, unknown>, text: string): RetryHooks {
       return {
-        sleep: (ms) => this.sleep(ms, false),
+        sleep: async (ms) => {
+          await this.commitDelivered();
+          return this.sleep(ms, false);
+        },
         stopped: () => this.stopped || this.members.length === 0,
         onRetry: (err, attempt, retryInMs) =>
           log.warn({ err, groupId: this.groupId, topic: this.topic, ...what, attempt, retryInMs }, text),

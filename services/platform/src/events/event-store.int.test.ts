@@ -3,11 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runWithContext } from '../context';
 import { type AppError, ConcurrencyError } from '../errors';
 import { createEmbeddedStore } from '../store/embedded';
-import type { DocumentStore } from '../store/types';
+import type { Doc, DocumentStore } from '../store/types';
 import { type CommitDoc, EVENTS, PROJECTION_CHECKPOINTS, toStored } from './commits';
 import { createEventStore, type ServiceEventStore } from './event-store';
 import { counterProjection, readCounters, silentLog } from './testing';
-import type { EventEnvelope } from './types';
+import type { AppendManyEntry, EventEnvelope, Projection } from './types';
 
 const collect = async (events: AsyncIterable<EventEnvelope>) => {
   const out: EventEnvelope[] = [];
@@ -256,6 +256,192 @@ describe('event store on the embedded document store', () => {
       ]);
       await events.catchUp();
       expect(late.applied).toBe(3);
+    });
+
+    it("a per-stream projection's commits of different streams are applied concurrently, each stream's in order", async () => {
+      let inFlight = 0;
+      let most = 0;
+      const streamsInFlight = new Set<string>();
+      const seen = new Map<string, number[]>();
+      const projection: Projection = {
+        name: 'slow.per-stream',
+        concurrency: 'stream',
+        async apply(event) {
+          // Two commits of one stream never overlap.
+          expect(streamsInFlight.has(event.stream)).toBe(false);
+          streamsInFlight.add(event.stream);
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          seen.set(event.stream, [...(seen.get(event.stream) ?? []), event.version]);
+          inFlight -= 1;
+          streamsInFlight.delete(event.stream);
+        },
+        async reset() {},
+      };
+      events.register(projection);
+      const streams = Array.from({ length: 8 }, (_, i) => `ps-${i}`);
+      await Promise.all(
+        streams.map(async (stream) => {
+          for (let v = 0; v < 3; v++) await events.append(stream, v, [{ type: 't', data: v }]);
+        }),
+      );
+      expect(most).toBeGreaterThan(1);
+      for (const stream of streams) expect(seen.get(stream)).toEqual([1, 2, 3]);
+      const commits = await store.collection<CommitDoc>(EVENTS).find({});
+      expect(commits.filter((c) => !c.projected)).toEqual([]);
+    });
+
+    it('a projection without concurrency is applied one commit at a time, whatever the streams', async () => {
+      let inFlight = 0;
+      let most = 0;
+      events.register({
+        name: 'slow.shared',
+        async apply() {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          inFlight -= 1;
+        },
+        async reset() {},
+      });
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) => events.append(`sh-${i}`, 0, [{ type: 't', data: i }])),
+      );
+      expect(most).toBe(1);
+    });
+  });
+
+  describe('appendMany and group commit', () => {
+    /** The store, with a count of its operations per `collection.method`. */
+    const counting = (inner: DocumentStore) => {
+      const counts = new Map<string, number>();
+      const wrapped: DocumentStore = {
+        kind: inner.kind,
+        ping: () => inner.ping(),
+        close: () => inner.close(),
+        collection<T extends Doc>(name: string) {
+          const collection = inner.collection<T>(name);
+          return new Proxy(collection, {
+            get(target, key, receiver) {
+              const value = Reflect.get(target, key, receiver) as unknown;
+              if (typeof value !== 'function') return value;
+              return (...args: unknown[]) => {
+                const op = `${name}.${String(key)}`;
+                if (key !== 'createIndex') counts.set(op, (counts.get(op) ?? 0) + 1);
+                return (value as (...a: unknown[]) => unknown).apply(target, args);
+              };
+            },
+          });
+        },
+      };
+      return { store: wrapped, counts };
+    };
+
+    it('writes many new streams with one counter advance, one insert and one mark; a taken stream is refused on its own', async () => {
+      const { store: counted, counts } = counting(store);
+      const many = createEventStore({
+        store: counted,
+        service: 'many',
+        log: silentLog(),
+        validate: () => {},
+      });
+      const projection = counterProjection(counted);
+      many.register(projection);
+      await many.append('send-3', 0, [{ type: 'Sent', data: 3 }]);
+      counts.clear();
+
+      const entries: AppendManyEntry[] = Array.from({ length: 50 }, (_, i) => ({
+        stream: `send-${i}`,
+        expectedVersion: 0,
+        events: [{ type: 'Sent', data: i }],
+      }));
+      // The same new stream twice in one batch: the second is refused like a second append would be.
+      entries.push({ stream: 'send-7', expectedVersion: 0, events: [{ type: 'Sent', data: 'again' }] });
+      const results = await many.appendMany(entries, { actor: 'system' });
+
+      expect(results).toHaveLength(51);
+      const refused = results.flatMap((r, i) => (r.ok ? [] : [[i, r.error instanceof ConcurrencyError]]));
+      expect(refused).toEqual([
+        [3, true],
+        [50, true],
+      ]);
+      const ok = results.flatMap((r) => (r.ok ? r.events : []));
+      expect(ok).toHaveLength(49);
+      expect(ok.every((e) => e.version === 1 && e.actor === 'system')).toBe(true);
+
+      // One sequence range, one insert (at most once more per clash: the taken stream send-3 and the batch's second
+      // send-7), one projection pass and one mark for all of them.
+      expect(counts.get('events_meta.findOneAndUpdate')).toBe(1);
+      expect(counts.get('events.insertMany')).toBeLessThanOrEqual(3);
+      expect(counts.get('events.updateMany')).toBe(1);
+      expect(counts.get('projection_checkpoints.updateOne')).toBe(1);
+      expect(counts.get('events.insertOne') ?? 0).toBe(0);
+
+      const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
+      expect(commits).toHaveLength(50);
+      expect(commits.every((c) => c.projected)).toBe(true);
+      expect(new Set(commits.map((c) => c.seq)).size).toBe(50);
+      // Projected exactly once each (the counter projection is not idempotent), the refused ones not at all.
+      expect(projection.applied).toBe(50);
+      const counters = await readCounters(store);
+      expect(counters.find((c) => c._id === 'send-7')).toMatchObject({ count: 1 });
+      expect(counters.find((c) => c._id === 'send-3')).toMatchObject({ count: 1 });
+      expect((await many.readStream('send-7'))[0]?.data).toBe(7);
+      many.close();
+    });
+
+    it('invalid events in an appendMany throw before anything is written', async () => {
+      const strict = createEventStore({
+        store,
+        service: 'strict',
+        log: silentLog(),
+        validate: (_type, data) => {
+          if (data === 'bad') throw new Error('bad data');
+        },
+      });
+      await expect(
+        strict.appendMany([
+          { stream: 'x-1', expectedVersion: 0, events: [{ type: 't', data: 'good' }] },
+          { stream: 'x-2', expectedVersion: 0, events: [{ type: 't', data: 'bad' }] },
+        ]),
+      ).rejects.toThrow('bad data');
+      expect(await store.collection(EVENTS).countDocuments({})).toBe(0);
+      strict.close();
+    });
+
+    it('concurrent appends share counter advances and marks; each stream keeps its order', async () => {
+      const { store: counted, counts } = counting(store);
+      const grouped = createEventStore({
+        store: counted,
+        service: 'grouped',
+        log: silentLog(),
+        validate: () => {},
+      });
+      const projection = counterProjection(counted);
+      grouped.register(projection);
+      await grouped.append('warm', 0, [{ type: 't', data: 0 }]);
+      counts.clear();
+      const streams = Array.from({ length: 20 }, (_, i) => `g-${i}`);
+      await Promise.all(
+        streams.map(async (stream) => {
+          for (let v = 0; v < 3; v++) await grouped.append(stream, v, [{ type: 't', data: v }]);
+        }),
+      );
+      expect(projection.applied).toBe(61);
+      expect(counts.get('events.insertOne')).toBe(60);
+      expect(counts.get('events_meta.findOneAndUpdate')).toBeLessThan(60);
+      expect(counts.get('events.updateMany')).toBeLessThan(60);
+      const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
+      expect(new Set(commits.map((c) => c.seq)).size).toBe(61);
+      expect(commits.every((c) => c.projected)).toBe(true);
+      for (const stream of streams) {
+        const seqs = commits.filter((c) => c.stream === stream).map((c) => c.fromVersion);
+        expect(seqs).toEqual([0, 1, 2]);
+      }
+      const counters = await readCounters(store);
+      expect(counters.filter((c) => c._id.startsWith('g-')).every((c) => c.count === 3)).toBe(true);
+      grouped.close();
     });
   });
 });

@@ -9,7 +9,15 @@ import { currentTraceparent } from '../tracing';
 import { type CommitDoc, commitId, EVENTS, EVENTS_META, eventsOf, toStored } from './commits';
 import { createProjectionRunner } from './projections';
 import { backoffMs } from './serial';
-import type { AppendOptions, EventEnvelope, EventStore, NewEvent, Projection } from './types';
+import type {
+  AppendManyEntry,
+  AppendManyResult,
+  AppendOptions,
+  EventEnvelope,
+  EventStore,
+  NewEvent,
+  Projection,
+} from './types';
 
 /** The event store a service composes: the port plus projections and the relay hook. */
 export interface ServiceEventStore extends EventStore {
@@ -48,7 +56,9 @@ type CounterDoc = Doc & { value: number };
 
 /**
  * Event store on the document store: one document per commit in `events` (see commits.ts), a global
- * commit order from a counter in `events_meta`, projections applied right after the insert.
+ * commit order from a counter in `events_meta` (advanced once for all the appends waiting meanwhile), projections
+ * applied right after the insert. appendMany writes many commits with one counter advance, one insertMany and one
+ * projection pass.
  */
 export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const { store, service } = opts;
@@ -82,12 +92,48 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const mayAppendAt = async (stream: string, expectedVersion: number): Promise<boolean> =>
     expectedVersion === 0 || (await events.findOne({ stream, toVersion: expectedVersion })) !== null;
 
-  const nextSeq = async (): Promise<number> => {
-    const counter = await meta.findOneAndUpdate({ _id: 'seq' }, { $inc: { value: 1 } }, { upsert: true });
-    if (!counter || typeof counter.value !== 'number')
-      throw new Error('event store: the commit counter did not advance');
-    return counter.value;
+  /**
+   * Sequence numbers, group-committed: the appends that ask while the counter is being advanced share the next
+   * advance (one $inc by how many they need), each getting its own contiguous range. A stream's next append asks only
+   * after its previous commit was inserted, so it always gets a higher number: per-stream order holds, also across
+   * processes on one store (the counter is the store's).
+   */
+  let seqWaiting: Array<{ count: number; resolve(first: number): void; reject(err: unknown): void }> = [];
+  let seqAdvancing = false;
+  const advanceSeq = async (): Promise<void> => {
+    seqAdvancing = true;
+    try {
+      while (seqWaiting.length > 0) {
+        const group = seqWaiting;
+        seqWaiting = [];
+        const total = group.reduce((n, w) => n + w.count, 0);
+        try {
+          const counter = await meta.findOneAndUpdate(
+            { _id: 'seq' },
+            { $inc: { value: total } },
+            { upsert: true },
+          );
+          if (!counter || typeof counter.value !== 'number')
+            throw new Error('event store: the commit counter did not advance');
+          let next = counter.value - total + 1;
+          for (const waiter of group) {
+            waiter.resolve(next);
+            next += waiter.count;
+          }
+        } catch (err) {
+          for (const waiter of group) waiter.reject(err);
+        }
+      }
+    } finally {
+      seqAdvancing = false;
+    }
   };
+  /** The first of `count` fresh commit sequence numbers (the others follow it). */
+  const reserveSeqs = (count: number): Promise<number> =>
+    new Promise<number>((resolve, reject) => {
+      seqWaiting.push({ count, resolve, reject });
+      if (!seqAdvancing) void advanceSeq();
+    });
 
   const readStream = async (stream: string): Promise<EventEnvelope[]> => {
     await ready();
@@ -135,34 +181,33 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     retryTimer.unref();
   };
 
-  const append = async (
-    stream: string,
-    expectedVersion: number,
-    newEvents: NewEvent[],
-    options: AppendOptions = {},
-  ): Promise<EventEnvelope[]> => {
+  /** Checks and serialises the events of one append (before anything is written: a refused one takes no seq). */
+  const prepare = (stream: string, expectedVersion: number, newEvents: NewEvent[]): unknown[] => {
     if (typeof stream !== 'string' || stream === '')
       throw new TypeError('append: stream must be a non-empty string');
     if (!Number.isInteger(expectedVersion) || expectedVersion < 0) {
       throw new TypeError('append: expectedVersion must be an integer >= 0');
     }
-    if (newEvents.length === 0) return [];
     // Exactly what the bus will carry (JSON), so live state, rebuilds and consumers agree; checked against the
-    // contracts before anything is written (a refused append takes no sequence number).
-    const datas = newEvents.map((event) => {
+    // contracts before anything is written.
+    return newEvents.map((event) => {
       if (typeof event.type !== 'string' || event.type === '')
         throw new TypeError('append: every event needs a type');
       const data: unknown = JSON.parse(JSON.stringify(event.data ?? null));
       validate(event.type, data);
       return data;
     });
-    await ready();
+  };
 
-    // The unique _id stops two writers at the same version and any stale version; this refuses a version that is
-    // free but not the head (it would fork the stream).
-    if (!(await mayAppendAt(stream, expectedVersion))) throw new ConcurrencyError(stream, expectedVersion);
-
-    const seq = await nextSeq();
+  /** The commit document of one append at seq. */
+  const buildCommit = (
+    stream: string,
+    expectedVersion: number,
+    newEvents: NewEvent[],
+    datas: unknown[],
+    seq: number,
+    options: AppendOptions,
+  ): { commit: CommitDoc; envelopes: EventEnvelope[] } => {
     const now = clock();
     const occurredAt = now.toISOString();
     const requestId = options.requestId ?? currentRequestId();
@@ -194,36 +239,147 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       published: false,
       projected: false,
     };
+    return { commit, envelopes };
+  };
+
+  /** After the commits are durable: the projections (read-your-writes), then the listeners (the relay). */
+  const afterCommit = async (commits: CommitDoc[]): Promise<void> => {
+    if (commits.length === 0) return;
+    // The commits are durable: from here on the command succeeded whatever happens to its side effects.
+    try {
+      const ok =
+        commits.length === 1
+          ? await runner.projectCommit(commits[0] as CommitDoc)
+          : await runner.projectCommits(commits);
+      if (!ok) scheduleRetry();
+    } catch (err) {
+      log.error(
+        { err, commits: commits.map((c) => c._id) },
+        'projecting a commit failed; it stays unprojected until catch-up',
+      );
+      scheduleRetry();
+    }
+    for (const listener of listeners) {
+      for (const { stream, seq } of commits) {
+        try {
+          listener({ stream, seq });
+        } catch (err) {
+          log.error({ err }, 'append listener failed');
+        }
+      }
+    }
+  };
+
+  const append = async (
+    stream: string,
+    expectedVersion: number,
+    newEvents: NewEvent[],
+    options: AppendOptions = {},
+  ): Promise<EventEnvelope[]> => {
+    const datas = prepare(stream, expectedVersion, newEvents);
+    if (newEvents.length === 0) return [];
+    await ready();
+
+    // The unique _id stops two writers at the same version and any stale version; this refuses a version that is
+    // free but not the head (it would fork the stream).
+    if (!(await mayAppendAt(stream, expectedVersion))) throw new ConcurrencyError(stream, expectedVersion);
+
+    const seq = await reserveSeqs(1);
+    const { commit, envelopes } = buildCommit(stream, expectedVersion, newEvents, datas, seq, options);
     try {
       await events.insertOne(commit);
     } catch (err) {
       if (err instanceof DuplicateKeyError) throw new ConcurrencyError(stream, expectedVersion);
       throw err;
     }
+    await afterCommit([commit]);
+    return envelopes;
+  };
 
-    // The commit is durable: from here on the command succeeded whatever happens to its side effects.
-    try {
-      if (!(await runner.projectCommit(commit))) scheduleRetry();
-    } catch (err) {
-      log.error(
-        { err, commit: commit._id },
-        'projecting a commit failed; it stays unprojected until catch-up',
-      );
-      scheduleRetry();
-    }
-    for (const listener of listeners) {
+  /**
+   * Inserts the commits; a commit whose _id is taken (its stream moved on, or the same new stream twice in one batch)
+   * is left out, and its seq returned. insertMany stops at the first clash (what it inserted before stays, or an
+   * adapter may have undone it): the documents found with our own seq are in, the first one found with another seq
+   * (or repeated in the batch) is the clash, and the others are inserted again.
+   */
+  const insertCommits = async (commits: CommitDoc[]): Promise<Set<number>> => {
+    const refused = new Set<number>();
+    let rest = commits;
+    while (rest.length > 0) {
       try {
-        listener({ stream, seq });
+        await events.insertMany(rest);
+        return refused;
       } catch (err) {
-        log.error({ err }, 'append listener failed');
+        if (!(err instanceof DuplicateKeyError)) throw err;
+        const found = await events.find(
+          { _id: { $in: rest.map((c) => c._id) } },
+          { projection: { _id: 1, seq: 1 } },
+        );
+        const seqOf = new Map(found.map((doc) => [doc._id, doc.seq]));
+        const earlier = new Set<string>();
+        const clash = rest.findIndex((c) => {
+          const stored = seqOf.get(c._id);
+          if ((stored !== undefined && stored !== c.seq) || earlier.has(c._id)) return true;
+          earlier.add(c._id);
+          return false;
+        });
+        if (clash < 0) throw err;
+        refused.add((rest[clash] as CommitDoc).seq);
+        rest = rest.filter((c, i) => i !== clash && seqOf.get(c._id) !== c.seq);
       }
     }
-    return envelopes;
+    return refused;
+  };
+
+  const appendMany = async (
+    entries: AppendManyEntry[],
+    options: AppendOptions = {},
+  ): Promise<AppendManyResult[]> => {
+    const prepared = entries.map((entry) => prepare(entry.stream, entry.expectedVersion, entry.events));
+    await ready();
+    const results: AppendManyResult[] = entries.map(() => ({ ok: true, events: [] }));
+    const todo: number[] = [];
+    for (const [i, entry] of entries.entries()) {
+      if (entry.events.length === 0) continue;
+      if (!(await mayAppendAt(entry.stream, entry.expectedVersion))) {
+        results[i] = { ok: false, error: new ConcurrencyError(entry.stream, entry.expectedVersion) };
+      } else todo.push(i);
+    }
+    if (todo.length === 0) return results;
+    const first = await reserveSeqs(todo.length);
+    const built = todo.map((i, k) => {
+      const entry = entries[i] as AppendManyEntry;
+      return {
+        i,
+        ...buildCommit(
+          entry.stream,
+          entry.expectedVersion,
+          entry.events,
+          prepared[i] as unknown[],
+          first + k,
+          options,
+        ),
+      };
+    });
+    const refused = await insertCommits(built.map((b) => b.commit));
+    const inserted: CommitDoc[] = [];
+    for (const { i, commit, envelopes } of built) {
+      const entry = entries[i] as AppendManyEntry;
+      if (refused.has(commit.seq)) {
+        results[i] = { ok: false, error: new ConcurrencyError(entry.stream, entry.expectedVersion) };
+      } else {
+        results[i] = { ok: true, events: envelopes };
+        inserted.push(commit);
+      }
+    }
+    await afterCommit(inserted);
+    return results;
   };
 
   return {
     service,
     append,
+    appendMany,
     readStream,
     readAll,
     register: (projection) => runner.register(projection),

@@ -12,6 +12,11 @@ export interface ProjectionRunner {
   readonly projections: readonly Projection[];
   /** Applies one freshly inserted commit; false (logged, left projected:false) if a projection threw. */
   projectCommit(commit: CommitDoc): Promise<boolean>;
+  /**
+   * Applies freshly inserted commits (each in its stream's order, as projectCommit does) and marks them projected in
+   * one write; false if a projection threw on any of them (those stay projected:false).
+   */
+  projectCommits(commits: CommitDoc[]): Promise<boolean>;
   catchUp(): Promise<number>;
   rebuild(name?: string): Promise<void>;
 }
@@ -33,9 +38,16 @@ const markerId = (projection: string) => `projection:${projection}`;
  *   did, so catch-up after a failure or a crash applies it to the others only.
  * - A projection only ever sees a stream's events in version order: before a commit, the stream's earlier commits
  *   still unprojected (an earlier failure) are applied to the projections that missed them (the gap is filled).
- * - All projection work in a process runs one piece at a time (append, catchUp and rebuild never overlap): some
+ * - Projection work runs one piece at a time in a process (append, catchUp and rebuild never overlap): some
  *   projections read, then write a document several streams share (content's feed order, a post's read count), which
- *   per-stream ordering alone would let two commits interleave on. A projection must not call append itself.
+ *   per-stream ordering alone would let two commits interleave on. When every registered projection declares
+ *   `concurrency: 'stream'` (it only writes documents of the event's own stream), commits of different streams are
+ *   applied concurrently and only each stream's commits one at a time; catchUp and rebuild still run alone.
+ *   A projection must not call append itself.
+ * - The `projected` mark and the checkpoints are written after the projection's lock is released, for every commit
+ *   applied meanwhile in one write (group commit): the commits applied but not yet marked are remembered in memory,
+ *   so a later commit of the stream does not apply them again as a gap, and catchUp waits for their mark. A crash
+ *   before the mark is written leaves them unprojected: catch-up applies them again (apply is idempotent per event).
  * - Each projection keeps one checkpoint, `projection_checkpoints/<name>`: the highest commit sequence it applied.
  * - A projection registered after events exist (a new read model) has no "built" marker: catchUp() replays
  *   the whole store through it once.
@@ -48,6 +60,93 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const meta = store.collection<MarkerDoc>(EVENTS_META);
   const projections: Projection[] = [];
   const serial = createSerial();
+  /** While an exclusive piece of work (catchUp, rebuild, or an append with a shared-document projection) runs. */
+  let exclusiveRunning: Promise<void> | null = null;
+  /** Per-stream pieces of work in progress (only when every projection is per stream). */
+  let active = 0;
+  let idle: (() => void) | null = null;
+  const streamTails = new Map<string, Promise<unknown>>();
+  const perStream = () => projections.length > 0 && projections.every((p) => p.concurrency === 'stream');
+
+  /** Runs fn alone: no other projection work of this process runs meanwhile. */
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> =>
+    serial(async () => {
+      let release = () => {};
+      exclusiveRunning = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      try {
+        while (active > 0) await new Promise<void>((resolve) => (idle = resolve));
+        return await fn();
+      } finally {
+        exclusiveRunning = null;
+        release();
+      }
+    });
+
+  /** Runs fn after the stream's earlier work, concurrently with other streams' (never with exclusive work). */
+  const inStream = async <T>(stream: string, fn: () => Promise<T>): Promise<T> => {
+    while (exclusiveRunning) await exclusiveRunning;
+    active += 1;
+    const previous = streamTails.get(stream) ?? Promise.resolve();
+    const run = previous.then(fn, fn);
+    const tail = run.catch(() => undefined);
+    streamTails.set(stream, tail);
+    try {
+      return await run;
+    } finally {
+      if (streamTails.get(stream) === tail) streamTails.delete(stream);
+      active -= 1;
+      if (active === 0 && idle) {
+        const wake = idle;
+        idle = null;
+        wake();
+      }
+    }
+  };
+
+  /** The lock an append's projection work takes. */
+  const locked = <T>(stream: string, fn: () => Promise<T>): Promise<T> =>
+    perStream() ? inStream(stream, fn) : exclusive(fn);
+
+  /** Commits applied by every projection whose `projected` mark is not written yet (id -> seq). */
+  const unmarked = new Map<string, number>();
+  let marking: Promise<void> | undefined;
+  let markAgain: Promise<void> | undefined;
+
+  /** Writes the marks of every commit in `unmarked` (one updateMany) and moves the checkpoints up. */
+  const writeMarks = async (): Promise<void> => {
+    const batch = [...unmarked];
+    if (batch.length === 0) return;
+    try {
+      await events.updateMany(
+        { _id: { $in: batch.map(([id]) => id) } },
+        { $set: { projected: true }, $unset: { projectedBy: '' } },
+      );
+      const top = Math.max(...batch.map(([, seq]) => seq));
+      for (const projection of projections) await advanceCheckpoint(projection.name, top);
+    } finally {
+      // Written, or left unprojected for catch-up: either way no longer this process's to remember.
+      for (const [id] of batch) unmarked.delete(id);
+    }
+  };
+
+  /** Group commit of the marks: one write at a time, covering every commit applied before it started. */
+  const flushMarks = (): Promise<void> => {
+    if (!marking) {
+      marking = writeMarks().finally(() => {
+        marking = undefined;
+      });
+      return marking;
+    }
+    markAgain ??= marking
+      .catch(() => undefined)
+      .then(() => {
+        markAgain = undefined;
+        return flushMarks();
+      });
+    return markAgain;
+  };
   /** Projections whose checkpoint document exists (so advancing it is one conditional update). */
   const checkpointed = new Set<string>();
 
@@ -75,16 +174,21 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const gapBefore = async (commit: CommitDoc): Promise<CommitDoc[]> =>
     commit.fromVersion === 0
       ? []
-      : events.find(
-          { stream: commit.stream, projected: false, toVersion: { $lte: commit.fromVersion } },
-          { sort: { fromVersion: 1 } },
-        );
+      : (
+          await events.find(
+            { stream: commit.stream, projected: false, toVersion: { $lte: commit.fromVersion } },
+            { sort: { fromVersion: 1 } },
+          )
+        ).filter((earlier) => !unmarked.has(earlier._id));
 
   const applyEvents = async (projection: Projection, commitEvents: EventEnvelope[]) => {
     for (const event of commitEvents) await projection.apply(event);
   };
 
-  /** Applies one commit to every projection that has not; true when all succeeded (the commit is then marked). */
+  /**
+   * Applies one commit to every projection that has not; true when all succeeded: the commit is then remembered in
+   * `unmarked` (flushMarks writes its mark). A partial success is written at once (rare: a projection failed).
+   */
   const applyCommit = async (commit: CommitDoc): Promise<boolean> => {
     const commitEvents = eventsOf(commit);
     const gap = await gapBefore(commit);
@@ -110,17 +214,27 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       }
     }
     if (ok) {
-      await events.updateOne({ _id: commit._id }, { $set: { projected: true }, $unset: { projectedBy: '' } });
-    } else if (succeeded.length > 0) {
+      unmarked.set(commit._id, commit.seq);
+      return true;
+    }
+    if (succeeded.length > 0) {
       await events.updateOne({ _id: commit._id }, { $addToSet: { projectedBy: { $each: succeeded } } });
     }
     for (const name of succeeded) await advanceCheckpoint(name, commit.seq);
+    return false;
+  };
+
+  /** Applies and marks in one go (catch-up: the caller holds the exclusive lock). */
+  const applyAndMark = async (commit: CommitDoc): Promise<boolean> => {
+    const ok = await applyCommit(commit);
+    if (ok) await flushMarks();
     return ok;
   };
 
   /** reset + replay everything, for the given projections. Caller holds the serial lock. */
   const rebuildLocked = async (targets: Projection[]) => {
     if (targets.length === 0) return;
+    await flushMarks().catch(() => undefined);
     const names = targets.map((p) => p.name);
     for (const projection of targets) {
       await meta.deleteOne({ _id: markerId(projection.name) });
@@ -149,6 +263,8 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   };
 
   const catchUpLocked = async (): Promise<number> => {
+    // The marks of commits applied just before are written first (or, if that fails, the commits are applied again).
+    await flushMarks().catch(() => undefined);
     // Checkpoints used to be kept per stream; one per projection replaces them.
     await checkpoints.deleteMany({ stream: { $exists: true } });
     const unbuilt: Projection[] = [];
@@ -170,7 +286,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
         // A gap filled since the page was read changed projectedBy: apply what the stored commit says.
         const current = await events.findOne({ _id: commit._id });
         if (!current || current.projected) continue;
-        if (!(await applyCommit(current))) {
+        if (!(await applyAndMark(current))) {
           throw new Error(`catch-up stopped: a projection failed on commit ${commit._id} (see the log)`);
         }
         count += 1;
@@ -185,10 +301,22 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     get projections() {
       return projections;
     },
-    projectCommit: (commit) => serial(() => applyCommit(commit)),
-    catchUp: () => serial(catchUpLocked),
+    projectCommit: async (commit) => {
+      const ok = await locked(commit.stream, () => applyCommit(commit));
+      if (ok) await flushMarks();
+      return ok;
+    },
+    projectCommits: async (commits) => {
+      let ok = true;
+      for (const commit of commits) {
+        if (!(await locked(commit.stream, () => applyCommit(commit)))) ok = false;
+      }
+      await flushMarks();
+      return ok;
+    },
+    catchUp: () => exclusive(catchUpLocked),
     rebuild: (name) =>
-      serial(async () => {
+      exclusive(async () => {
         const targets = name === undefined ? [...projections] : projections.filter((p) => p.name === name);
         if (name !== undefined && targets.length === 0) throw new Error(`no projection named ${name}`);
         await rebuildLocked(targets);

@@ -123,6 +123,8 @@ export function createRelay(opts: RelayOptions): Relay {
         await events.updateMany({ _id: { $in: page.map((c) => c._id) } }, { $set: { published: true } });
         published += messages.length;
         log.debug({ topic, commits: page.length, events: messages.length }, 'relay published');
+        // A short page was the last: commits appended meanwhile notified the relay, which runs again for them.
+        if (page.length < batchSize) return published;
       }
     });
 

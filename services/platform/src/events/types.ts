@@ -31,6 +31,16 @@ export interface AppendOptions {
   requestId?: string;
 }
 
+/** One append of an appendMany. */
+export interface AppendManyEntry {
+  stream: string;
+  expectedVersion: number;
+  events: NewEvent[];
+}
+
+/** The outcome of one entry of an appendMany: its stored envelopes, or why it was refused (a ConcurrencyError). */
+export type AppendManyResult = { ok: true; events: EventEnvelope[] } | { ok: false; error: Error };
+
 export interface EventStore {
   /**
    * Appends the events as one atomic write, if and only if the stream is at expectedVersion
@@ -43,6 +53,13 @@ export interface EventStore {
     events: NewEvent[],
     options?: AppendOptions,
   ): Promise<EventEnvelope[]>;
+  /**
+   * Many appends in one go (e.g. one new stream per reminder sent): one sequence range, one insert of all the
+   * commits, one projection pass and one `projected` mark. Each entry keeps append's rule on its own (an entry whose
+   * stream is not at its expectedVersion is refused with a ConcurrencyError in its result, the others are written);
+   * invalid events throw before anything is written. Results are in the entries' order.
+   */
+  appendMany(entries: AppendManyEntry[], options?: AppendOptions): Promise<AppendManyResult[]>;
   readStream(stream: string): Promise<EventEnvelope[]>;
   /** Every event in commit order (for rebuilds and catch-up). */
   readAll(): AsyncIterable<EventEnvelope>;
@@ -54,6 +71,11 @@ export interface EventStore {
  */
 export interface Projection {
   readonly name: string;
+  /**
+   * 'stream': apply only writes documents of the event's own stream (no document several streams share), so the
+   * runner may apply commits of different streams at once (each stream's still in order). Absent: one at a time.
+   */
+  readonly concurrency?: 'stream';
   apply(event: EventEnvelope): Promise<void>;
   reset(): Promise<void>;
 }
