@@ -313,8 +313,11 @@ describe('event store on the embedded document store', () => {
   });
 
   describe('appendMany and group commit', () => {
-    /** The store, with a count of its operations per `collection.method`. */
-    const counting = (inner: DocumentStore) => {
+    /**
+     * The store, with a count of its operations per `collection.method`; `latencyMs` delays each answer, as a
+     * round trip to MongoDB would (the embedded SQLite store answers at once, so nothing would overlap).
+     */
+    const counting = (inner: DocumentStore, latencyMs = 0) => {
       const counts = new Map<string, number>();
       const wrapped: DocumentStore = {
         kind: inner.kind,
@@ -329,7 +332,11 @@ describe('event store on the embedded document store', () => {
               return (...args: unknown[]) => {
                 const op = `${name}.${String(key)}`;
                 if (key !== 'createIndex') counts.set(op, (counts.get(op) ?? 0) + 1);
-                return (value as (...a: unknown[]) => unknown).apply(target, args);
+                const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+                if (latencyMs === 0) return result;
+                return Promise.resolve(result).then(
+                  (answer) => new Promise((resolve) => setTimeout(() => resolve(answer), latencyMs)),
+                );
               };
             },
           });
@@ -411,7 +418,7 @@ describe('event store on the embedded document store', () => {
     });
 
     it('concurrent appends share counter advances and marks; each stream keeps its order', async () => {
-      const { store: counted, counts } = counting(store);
+      const { store: counted, counts } = counting(store, 2);
       const grouped = createEventStore({
         store: counted,
         service: 'grouped',
