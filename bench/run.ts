@@ -28,6 +28,8 @@ interface Settings {
   only: string[];
   /** Due readers of the reminder scenario (0 = not run). */
   reminders: number;
+  /** Folder for one CPU profile per scenario, of its measured run only (seeding and warm-up left out). */
+  cpuProfDir?: string;
 }
 
 interface Measurement {
@@ -72,6 +74,7 @@ function readSettings(): Settings {
       warmup: { type: 'string', default: '2' },
       scenario: { type: 'string', multiple: true, default: [] },
       reminders: { type: 'string', default: '100000' },
+      'cpu-prof': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -87,6 +90,7 @@ function readSettings(): Settings {
     warmup: number('warmup', values.warmup, 0),
     only: values.scenario,
     reminders: Number(values.reminders),
+    ...(values['cpu-prof'] ? { cpuProfDir: values['cpu-prof'] } : {}),
   };
 }
 
@@ -132,7 +136,9 @@ async function measure(
   try {
     // The measured run continues the warm-up's sequence of bodies, so a toggle is not sent twice.
     const warm = settings.warmup > 0 ? await run(settings.warmup, 0) : null;
+    const stopProfile = settings.cpuProfDir ? await startCpuProfile() : null;
     const result = await run(settings.duration, warm ? warm.requests.total + settings.connections : 0);
+    if (stopProfile && settings.cpuProfDir) await stopProfile(settings.cpuProfDir, name);
     const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
     return {
       scenario: name,
@@ -151,6 +157,27 @@ async function measure(
     delete process.env.NUDGE_BENCH_BODIES;
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Profiles this process's main thread (the standalone process: gateway and services; autocannon runs in its own
+ * worker) until the returned function writes `<dir>/<scenario>.cpuprofile` (open it in Chrome's DevTools, or
+ * `npx tsx bench/prof-top.ts <file>` for the top frames).
+ */
+async function startCpuProfile(): Promise<(dir: string, name: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (dir, name) => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    process.stdout.write(`cpu profile: ${file}\n`);
+  };
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import { docsRouter } from './docs';
 import { createLinkPreviews } from './link-preview';
 import { buildOpenApiDocument } from './openapi';
-import { createServiceProxy } from './proxy';
+import { createServiceProxy, type ServiceApp } from './proxy';
 import { requestIdAndLog, requestIdOf } from './request-id';
 import { sharedLimitStore } from './shared-limit';
 import { webRouter } from './web';
@@ -25,6 +25,12 @@ export type DevOutbox = Pick<PlatformDevOutbox, 'list'>;
 export interface GatewayOptions {
   /** Base URLs of the services, e.g. { auth: 'http://127.0.0.1:40123' }; a missing one answers 503. */
   services: Partial<Record<ServiceName, string>>;
+  /**
+   * Services whose express app runs in this process (the standalone topology): requests go to the app directly,
+   * without a second HTTP hop over loopback. A service here is not proxied to its URL (the URL stays for the link
+   * preview and the readiness of the process).
+   */
+  apps?: Partial<Record<ServiceName, ServiceApp>>;
   /** Folder of the built web app; served (with an index.html fallback for navigations) when it exists. */
   webDist?: string;
   /** Embedded topology only: GET /api/dev/outbox lists captured messages. Absent = the route does not exist. */
@@ -102,7 +108,7 @@ export function createGateway(opts: GatewayOptions): Express {
   );
   if (opts.devOutbox) app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox));
 
-  const proxy = createServiceProxy(opts.services, opts.log);
+  const proxy = createServiceProxy(opts.services, opts.log, opts.apps);
   const shed = loadShedding(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, opts.log);
   app.use((req, res, next) => {
     if (PROXIED.test(req.path)) shed(req, res, () => proxy(req, res, next));

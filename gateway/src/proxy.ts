@@ -1,24 +1,43 @@
-import { Agent, type ServerResponse } from 'node:http';
+import { Agent, type ClientRequest, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { findRoute, type ServiceName } from '@nudge/contracts';
 import { injectTraceContext } from '@nudge/platform';
 import type { Request, RequestHandler, Response } from 'express';
-import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
 import { requestIdOf } from './request-id';
 
 /** Headers a client must never be able to hand to a service through the gateway. */
 const STRIPPED_REQUEST_HEADERS = ['x-internal-token'];
 
-const isResponse = (res: unknown): res is ServerResponse =>
-  typeof res === 'object' && res !== null && 'writeHead' in res;
+/** Hop-by-hop headers (RFC 9110 §7.6.1): about one connection, never passed on. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+]);
 
 /**
- * What the gateway tells a service about the request, set on the incoming request before it is proxied: the proxy
- * copies these headers when it creates the upstream request. (Setting them in http-proxy's `proxyReq` hook is not
- * safe: that hook runs when a pooled socket is assigned, which under load can be after the request was ended and its
- * headers sent, and the `ERR_HTTP_HEADERS_SENT` thrown there used to end the whole process.) The client address is
- * the gateway's own reading (express's `trust proxy` rule): whatever X-Forwarded-* the client sent is overwritten,
- * never passed on, so a client cannot pick the address that per-IP limits count.
+ * How long an idle pooled connection to a service is kept (ms). Below the services' server keep-alive timeout
+ * (SERVICE_KEEP_ALIVE_TIMEOUT_MS in platform's listen()), so the gateway closes an idle connection before the
+ * service does, and never writes a request into a socket the service is closing at that moment.
+ */
+export const FREE_SOCKET_TIMEOUT_MS = 30_000;
+
+/** Request bodies up to this size are kept until the service answers, so a reset idle connection can be retried. */
+const REPLAYABLE_BODY_BYTES = 1024 * 1024;
+
+/** What the services get: a pooled keep-alive connection per request in flight, at most 256 per service. */
+export const serviceAgent = () =>
+  new Agent({ keepAlive: true, maxSockets: 256, timeout: FREE_SOCKET_TIMEOUT_MS, scheduling: 'lifo' });
+
+/**
+ * What the gateway tells a service about the request, set on the incoming request before it is passed on. The client
+ * address is the gateway's own reading (express's `trust proxy` rule): whatever X-Forwarded-* the client sent is
+ * overwritten, never passed on, so a client cannot pick the address that per-IP limits count.
  */
 function prepareForwarding(req: Request, res: Response) {
   for (const header of STRIPPED_REQUEST_HEADERS) delete req.headers[header];
@@ -33,62 +52,160 @@ function prepareForwarding(req: Request, res: Response) {
   delete req.headers.forwarded;
 }
 
-function proxyFor(service: ServiceName, target: string, log: Logger) {
-  return createProxyMiddleware<Request, Response>({
-    target,
-    // Reuse connections to the service instead of a new TCP connection per request. `timeout` makes an idle socket
-    // honour the service's `Keep-Alive: timeout=5` hint (closed a second before the service closes it): without it
-    // node's agent keeps idle sockets forever, reuses one just as the service closes it, and the request fails with
-    // ECONNRESET, a 503 the client did nothing to earn (found by the soak, issue 14).
-    agent: new Agent({ keepAlive: true, maxSockets: 256, timeout: 60_000 }),
-    changeOrigin: false,
-    // The X-Forwarded-* headers are the gateway's own (prepareForwarding), not appended to the client's.
-    xfwd: false,
-    on: {
-      proxyRes(proxyRes, _req, res) {
-        proxyRes.headers['x-request-id'] = requestIdOf(res);
-        delete proxyRes.headers['x-powered-by'];
-      },
-      error(err, _req, res) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (!isResponse(res)) {
+function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const out: IncomingHttpHeaders = {};
+  for (const name in headers) if (!HOP_BY_HOP.has(name)) out[name] = headers[name];
+  return out;
+}
+
+/** Connection errors that mean a pooled idle connection was closed by the service as the request went out. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * Passes the request to a service over HTTP (the container topology) and streams its answer back. The body streams
+ * through untouched (the payment webhook is verified on its raw bytes). A request that fails because the pooled
+ * connection it was given had just been closed by the service (a reset on a reused socket, before any answer) is sent
+ * once more on another connection; a body up to 1 MB is kept for that until the service answers.
+ */
+function httpProxy(service: ServiceName, target: string, log: Logger): RequestHandler {
+  const base = new URL(target);
+  const agent = serviceAgent();
+  const unreachable = (req: Request, res: Response, err: NodeJS.ErrnoException) => {
+    if (res.headersSent || res.writableEnded) {
+      // The upstream failed mid-response: nothing sensible can be sent any more.
+      res.destroy();
+      return;
+    }
+    log.warn(
+      { requestId: requestIdOf(res), service, target, code: err.code, err: err.message, path: req.path },
+      'proxy error',
+    );
+    res.statusCode = 503;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('retry-after', '1');
+    res.end(
+      JSON.stringify({
+        status: false,
+        message: `The ${service} service is not reachable right now, please retry`,
+      }),
+    );
+  };
+
+  return (req, res) => {
+    prepareForwarding(req, res);
+    const headers = forwardedHeaders(req.headers);
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let replayable = true;
+    let answered = false;
+    let upstream: ClientRequest | undefined;
+    // The client went away before the answer was complete: stop the service's request too.
+    res.once('close', () => {
+      if (!res.writableFinished) upstream?.destroy();
+    });
+
+    const send = (attempt: number, replay: Buffer[] | null) => {
+      const outgoing = httpRequest({
+        protocol: base.protocol,
+        hostname: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.originalUrl,
+        headers,
+        agent,
+      });
+      upstream = outgoing;
+      outgoing.on('response', (proxyRes) => {
+        answered = true;
+        kept.length = 0;
+        res.statusCode = proxyRes.statusCode ?? 502;
+        for (const name in proxyRes.headers) {
+          if (HOP_BY_HOP.has(name) || name === 'transfer-encoding' || name === 'x-powered-by') continue;
+          const value = proxyRes.headers[name];
+          if (value !== undefined) res.setHeader(name, value);
+        }
+        res.setHeader('x-request-id', requestIdOf(res));
+        proxyRes.on('error', () => res.destroy());
+        proxyRes.pipe(res);
+      });
+      outgoing.on('error', (err: NodeJS.ErrnoException) => {
+        if (answered) {
           res.destroy();
           return;
         }
-        if (res.headersSent || res.writableEnded) {
-          // The upstream failed mid-response: nothing sensible can be sent any more.
-          res.destroy();
+        const retry =
+          attempt === 0 &&
+          outgoing.reusedSocket &&
+          STALE_CONNECTION.has(err.code ?? '') &&
+          replayable &&
+          !res.destroyed;
+        if (!retry) {
+          unreachable(req, res, err);
           return;
         }
-        log.warn(
-          { requestId: requestIdOf(res as Response), service, target, code, err: err.message },
-          'proxy error',
-        );
-        res.statusCode = 503;
-        res.setHeader('content-type', 'application/json; charset=utf-8');
-        res.setHeader('retry-after', '1');
-        res.end(
-          JSON.stringify({
-            status: false,
-            message: `The ${service} service is not reachable right now, please retry`,
-          }),
-        );
-      },
-    },
-  });
+        log.debug({ requestId: requestIdOf(res), service, code: err.code }, 'retrying on a new connection');
+        // The whole body is needed before it is sent again (the failed pipe paused the request: let it flow).
+        if (req.readableEnded) send(1, kept);
+        else {
+          req.once('end', () => send(1, kept));
+          req.resume();
+        }
+      });
+      if (replay) {
+        for (const chunk of replay) outgoing.write(chunk);
+        outgoing.end();
+        return;
+      }
+      req.on('data', (chunk: Buffer) => {
+        if (!replayable) return;
+        keptBytes += chunk.length;
+        if (keptBytes > REPLAYABLE_BODY_BYTES) {
+          replayable = false;
+          kept.length = 0;
+        } else kept.push(chunk);
+      });
+      req.pipe(outgoing);
+    };
+    send(0, null);
+  };
 }
 
 /**
- * Routes /api and /auth requests to their owning service by the contracts' routing table, streaming the
- * body through untouched (the payment webhook is verified on its raw bytes).
+ * Hands the request to a service's express app in this process (the standalone topology): no second HTTP hop, no
+ * loopback socket. The service sees what it would see behind the HTTP proxy: the same headers (X-Forwarded-*, the
+ * request id, the trace context), and the gateway's reading of the client address and protocol.
+ */
+function inProcess(app: ServiceApp): RequestHandler {
+  return (req, res, next) => {
+    // Read with the gateway's `trust proxy` rule before the service's app (whose rule trusts its loopback gateway)
+    // takes the request over: the service sees the client the gateway saw.
+    const seen = { ip: req.ip, ips: req.ips, protocol: req.protocol, secure: req.secure };
+    prepareForwarding(req, res);
+    for (const [name, value] of Object.entries(seen)) {
+      Object.defineProperty(req, name, { value, configurable: true, enumerable: true, writable: true });
+    }
+    app(req, res, next);
+  };
+}
+
+/** A service's express app (or any handler that answers every request it gets). */
+export type ServiceApp = (req: Request, res: Response, next: (err?: unknown) => void) => void;
+
+/**
+ * Routes /api and /auth requests to their owning service by the contracts' routing table: to the service's app in
+ * this process when there is one (`apps`), else over HTTP to its URL (`services`).
  */
 export function createServiceProxy(
   services: Partial<Record<ServiceName, string>>,
   log: Logger,
+  apps: Partial<Record<ServiceName, ServiceApp>> = {},
 ): RequestHandler {
-  const proxies = new Map<ServiceName, ReturnType<typeof proxyFor>>();
+  const handlers = new Map<ServiceName, RequestHandler>();
   for (const [service, url] of Object.entries(services) as [ServiceName, string | undefined][]) {
-    if (url) proxies.set(service, proxyFor(service, url, log));
+    if (url) handlers.set(service, httpProxy(service, url, log));
+  }
+  for (const [service, app] of Object.entries(apps) as [ServiceName, ServiceApp | undefined][]) {
+    if (app) handlers.set(service, inProcess(app));
   }
   return (req, res, next) => {
     const route = findRoute(req.method, req.path);
@@ -96,12 +213,11 @@ export function createServiceProxy(
       res.status(404).json({ status: false, message: `No such API route: ${req.method} ${req.path}` });
       return;
     }
-    const proxy = proxies.get(route.service);
-    if (!proxy) {
+    const handler = handlers.get(route.service);
+    if (!handler) {
       res.status(503).json({ status: false, message: `The ${route.service} service is not available yet` });
       return;
     }
-    prepareForwarding(req, res);
-    proxy(req, res, next).catch(next);
+    handler(req, res, next);
   };
 }

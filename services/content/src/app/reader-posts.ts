@@ -12,13 +12,7 @@ export interface Viewer {
   role: Role | null;
 }
 
-const countByTopic = (posts: FeedEntry[]) => {
-  const counts = new Map<string, number>();
-  for (const p of posts) counts.set(p.topic, (counts.get(p.topic) ?? 0) + 1);
-  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([_id, count]) => ({ _id, count }));
-};
-
-const ids = (posts: FeedEntry[]) => posts.map((p) => p.id);
+const ids = (posts: readonly FeedEntry[]) => posts.map((p) => p.id);
 
 /** What readers see: the feed, one post, and the recommendations under it. Every post goes out gated. */
 export function createReaderPosts(deps: {
@@ -44,7 +38,7 @@ export function createReaderPosts(deps: {
       const page = await order.posts(ids(shown.slice(start, start + query.limit)));
       return {
         templates: await views.readerPosts(page, viewer),
-        topicCounts: countByTopic(active),
+        topicCounts: order.topicCounts(active),
         totalPostsCount: active.length,
       };
     },

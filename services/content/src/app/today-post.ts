@@ -27,7 +27,7 @@ export function createTodayPost(deps: {
   const { c, order, directory, views, reads, clock } = deps;
 
   /** The active posts' types; entries stored before the feed order kept `type` are looked up. */
-  async function typed(active: FeedEntry[]): Promise<Array<FeedEntry & { type: number }>> {
+  async function typed(active: readonly FeedEntry[]): Promise<Array<FeedEntry & { type: number }>> {
     const missing = active.filter((p) => p.type === undefined).map((p) => p.id);
     const found = new Map<string, number>();
     if (missing.length > 0)
