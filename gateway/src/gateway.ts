@@ -8,7 +8,7 @@ import {
 } from '@nudge/platform';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from './docs';
@@ -211,6 +211,9 @@ function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestH
     limit,
     // draft-7's `RateLimit: limit=.., remaining=.., reset=..`: draft-8's form hashes the client key on every request.
     standardHeaders: 'draft-7',
+    // The client address (an IPv6 one by its /56, as the default does), without the default's per-request checks of
+    // the proxy settings.
+    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
     legacyHeaders: false,
     // A store that does not answer lets requests through (and express-rate-limit logs it): an outage of the
     // counters must not take the whole API down with it.
