@@ -164,7 +164,7 @@ describe('the feed (POST /api/logs/getallpost)', () => {
     const reader = await h.user('user');
     const first = async (token?: string) =>
       (await h.post('/api/logs/getallpost?page=1&limit=5', {}, token)).body as {
-        templates: { _id: string; like: boolean; totallikes: number }[];
+        templates: { _id: string; like: boolean; totallikes: number; heading: string }[];
         totalPostsCount: number;
       };
     const before = await first(reader.token);

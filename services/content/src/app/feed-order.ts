@@ -9,6 +9,15 @@ import { type ContentCollections, FEED_ORDER, type FeedEntry } from '../events/c
 export function createFeedOrder(c: ContentCollections) {
   let last: { version: string; posts: readonly FeedEntry[] } | undefined;
   const topicCounts = new WeakMap<readonly FeedEntry[], { _id: string; count: number }[]>();
+  const postsByOrder = new WeakMap<readonly FeedEntry[], Map<string, TemplateState>>();
+  const postsOf = (order: readonly FeedEntry[]) => {
+    let posts = postsByOrder.get(order);
+    if (!posts) {
+      posts = new Map();
+      postsByOrder.set(order, posts);
+    }
+    return posts;
+  };
   return {
     async active(): Promise<readonly FeedEntry[]> {
       const version = (await c.feedOrderVersion.findOne({ _id: FEED_ORDER }))?.version;
@@ -32,13 +41,21 @@ export function createFeedOrder(c: ContentCollections) {
       }
       return counts.map((t) => ({ ...t }));
     },
-    /** The active posts with these ids, in the order given. */
-    async posts(ids: string[]): Promise<TemplateState[]> {
+    /**
+     * The active posts with these ids, in the order given. With `of`, the order they were cut from (what `active()`
+     * returned), a post read once is kept with that order and shared (frozen): the templates projection writes a new
+     * version of the order after every change of a post, so a newer order never sees an older post.
+     */
+    async posts(ids: string[], of?: readonly FeedEntry[]): Promise<TemplateState[]> {
       if (ids.length === 0) return [];
-      const found = new Map(
-        (await c.templates.find({ _id: { $in: ids } })).filter((t) => t.status).map((t) => [t._id, t]),
-      );
-      return ids.flatMap((id) => found.get(id) ?? []);
+      const kept = of ? postsOf(of) : new Map<string, TemplateState>();
+      const missing = ids.filter((id) => !kept.has(id));
+      if (missing.length > 0)
+        for (const t of await c.templates.find({ _id: { $in: missing } })) kept.set(t._id, Object.freeze(t));
+      return ids.flatMap((id) => {
+        const post = kept.get(id);
+        return post?.status ? [post] : [];
+      });
     },
   };
 }

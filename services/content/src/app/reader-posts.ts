@@ -35,7 +35,7 @@ export function createReaderPosts(deps: {
       const active = await order.active();
       const shown = query.topicId ? active.filter((p) => p.topic === query.topicId) : active;
       const start = (query.page - 1) * query.limit;
-      const page = await order.posts(ids(shown.slice(start, start + query.limit)));
+      const page = await order.posts(ids(shown.slice(start, start + query.limit)), active);
       return {
         templates: await views.readerPosts(page, viewer),
         topicCounts: order.topicCounts(active),
@@ -61,7 +61,7 @@ export function createReaderPosts(deps: {
         ...other.slice(slices.other.skip, slices.other.skip + slices.other.limit),
       ];
       return {
-        templates: await views.readerPosts(await order.posts(ids(chosen)), viewer),
+        templates: await views.readerPosts(await order.posts(ids(chosen), active), viewer),
         hasMore: slices.hasMore,
       };
     },
