@@ -39,18 +39,21 @@ export const serviceAgent = () =>
  * address is the gateway's own reading (express's `trust proxy` rule): whatever X-Forwarded-* the client sent is
  * overwritten, never passed on, so a client cannot pick the address that per-IP limits count.
  */
-function prepareForwarding(req: Request, res: Response) {
+function prepareForwarding(req: Request, res: Response, client: { ip: string; protocol: string }) {
   for (const header of STRIPPED_REQUEST_HEADERS) delete req.headers[header];
   // The gateway's span becomes the service's parent (a client's own traceparent is its parent in turn).
   injectTraceContext(req.headers);
   req.headers['x-request-id'] = requestIdOf(res);
-  req.headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
-  req.headers['x-forwarded-proto'] = req.protocol;
+  req.headers['x-forwarded-for'] = client.ip;
+  req.headers['x-forwarded-proto'] = client.protocol;
   if (req.headers.host) req.headers['x-forwarded-host'] = req.headers.host;
   else delete req.headers['x-forwarded-host'];
   delete req.headers['x-forwarded-port'];
   delete req.headers.forwarded;
 }
+
+/** The client's address and protocol by the gateway's `trust proxy` rule (each an express getter: read once). */
+const clientOf = (req: Request) => ({ ip: req.ip ?? req.socket.remoteAddress ?? '', protocol: req.protocol });
 
 function forwardedHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
@@ -92,7 +95,7 @@ function httpProxy(service: ServiceName, target: string, log: Logger): RequestHa
   };
 
   return (req, res) => {
-    prepareForwarding(req, res);
+    prepareForwarding(req, res, clientOf(req));
     const headers = forwardedHeaders(req.headers);
     const kept: Buffer[] = [];
     let keptBytes = 0;
@@ -179,11 +182,16 @@ function inProcess(app: ServiceApp): RequestHandler {
   return (req, res, next) => {
     // Read with the gateway's `trust proxy` rule before the service's app (whose rule trusts its loopback gateway)
     // takes the request over: the service sees the client the gateway saw.
-    const seen = { ip: req.ip, ips: req.ips, protocol: req.protocol, secure: req.secure };
-    prepareForwarding(req, res);
-    for (const [name, value] of Object.entries(seen)) {
-      Object.defineProperty(req, name, { value, configurable: true, enumerable: true, writable: true });
-    }
+    const client = clientOf(req);
+    const ips = req.ips;
+    prepareForwarding(req, res, client);
+    const own = (value: unknown) => ({ value, configurable: true, enumerable: true, writable: true });
+    Object.defineProperties(req, {
+      ip: own(client.ip),
+      ips: own(ips),
+      protocol: own(client.protocol),
+      secure: own(client.protocol === 'https'),
+    });
     app(req, res, next);
   };
 }
