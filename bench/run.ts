@@ -6,6 +6,8 @@
 //   2. every scenario of bench/scenarios through the gateway of the standalone process (started in-process).
 // Prints a table and writes the same to bench/results/latest.json. Responses that are not 2xx, connection
 // errors and timeouts are counted; a measurement with any of them is flagged and the run exits with 1.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +19,7 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { bundleTable, kb, measureBundle } from './bundle';
 import { type FirstLoad, measureFirstLoad } from './first-load';
+import { type ProcessMemory, processTable, processTree, totalRssMb } from './processes';
 import { measureReminders, REMINDER_TARGET, type ReminderMeasurement } from './reminders';
 import { type BenchRequest, scenarios } from './scenarios';
 import { BENCH_ADMIN } from './scenarios/seed';
@@ -28,6 +31,8 @@ interface Settings {
   only: string[];
   /** Due readers of the reminder scenario (0 = not run). */
   reminders: number;
+  /** Folder for one CPU profile per scenario, of its measured run only (seeding and warm-up left out). */
+  cpuProfDir?: string;
 }
 
 interface Measurement {
@@ -51,10 +56,21 @@ interface Measurement {
   itemsPerSec?: number;
   /** What a scenario's verify found missing. */
   lost?: string;
-  /** The bench process's resident memory (it hosts the standalone process) right after the measurement, in MB. */
+  /**
+   * Resident memory right after the measurement, in MB: the bench process (it hosts the standalone process) and every
+   * process below it, summed.
+   */
   rssMb?: number;
-  /** The analytics engine's own process (chDB runs in a child process of the standalone process), in MB. */
-  engineRssMb?: number;
+  /** The standalone process alone (the bench process, the tree's root), in MB. */
+  standaloneRssMb?: number;
+  /**
+   * CPU time of this process's main thread (the standalone: gateway and services, not the load generator's worker)
+   * per request of the measurement, in microseconds: the cost of a request, much less disturbed than req/s by other
+   * work on a shared machine.
+   */
+  cpuUsPerRequest?: number;
+  /** That process tree, each process on its own. */
+  processes?: ProcessMemory[];
   /** The standalone data directory's size on disk right after the measurement, in MB. */
   dataMb?: number;
 }
@@ -65,6 +81,8 @@ const FIRST_LOAD_BUDGET = 200 * 1024;
 /** Issue 13: the reader's first load, everything over the wire as Chromium counts it, at most 150 KB. */
 const WIRE_BUDGET = 150 * 1024;
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const webDist = join(repoRoot, 'web/dist');
 
 function readSettings(): Settings {
   const { values } = parseArgs({
@@ -74,6 +92,7 @@ function readSettings(): Settings {
       warmup: { type: 'string', default: '2' },
       scenario: { type: 'string', multiple: true, default: [] },
       reminders: { type: 'string', default: '100000' },
+      'cpu-prof': { type: 'string' },
     },
     allowPositionals: false,
   });
@@ -89,6 +108,7 @@ function readSettings(): Settings {
     warmup: number('warmup', values.warmup, 0),
     only: values.scenario,
     reminders: Number(values.reminders),
+    ...(values['cpu-prof'] ? { cpuProfDir: values['cpu-prof'] } : {}),
   };
 }
 
@@ -134,7 +154,11 @@ async function measure(
   try {
     // The measured run continues the warm-up's sequence of bodies, so a toggle is not sent twice.
     const warm = settings.warmup > 0 ? await run(settings.warmup, 0) : null;
+    const stopProfile = settings.cpuProfDir ? await startCpuProfile() : null;
+    const cpuBefore = await mainThreadCpuMs();
     const result = await run(settings.duration, warm ? warm.requests.total + settings.connections : 0);
+    const cpuAfter = await mainThreadCpuMs();
+    if (stopProfile && settings.cpuProfDir) await stopProfile(settings.cpuProfDir, name);
     const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
     return {
       scenario: name,
@@ -148,11 +172,45 @@ async function measure(
       timeouts: result.timeouts,
       flagged: result.non2xx + result.errors + result.timeouts > 0 || result.requests.total === 0,
       answered2xx: result['2xx'] + (warm ? warm['2xx'] : 0),
+      ...(cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+        ? { cpuUsPerRequest: Math.round(((cpuAfter - cpuBefore) * 1000) / result.requests.total) }
+        : {}),
     };
   } finally {
     delete process.env.NUDGE_BENCH_BODIES;
     if (scratch) await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * Profiles this process's main thread (the standalone process: gateway and services; autocannon runs in its own
+ * worker) until the returned function writes `<dir>/<scenario>.cpuprofile` (open it in Chrome's DevTools, or
+ * `npx tsx bench/prof-top.ts <file>` for the top frames).
+ */
+async function startCpuProfile(): Promise<(dir: string, name: string) => Promise<void>> {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async (dir, name) => {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
+    await writeFile(file, JSON.stringify(profile));
+    process.stdout.write(`cpu profile: ${file}\n`);
+  };
+}
+
+/** CPU time (user + system) of this process's main thread so far, in ms; null where /proc is not there. */
+async function mainThreadCpuMs(): Promise<number | null> {
+  const stat = await readFile(`/proc/self/task/${process.pid}/stat`, 'utf8').catch(() => null);
+  if (!stat) return null;
+  // Fields after the command (which may hold spaces) in parentheses; utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * 10 : null; // USER_HZ is 100 on Linux
 }
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -168,6 +226,32 @@ async function sizeOf(dir: string): Promise<number> {
     else if (entry.isFile()) total += (await stat(path).catch(() => ({ size: 0 }))).size;
   }
   return total;
+}
+
+/** Work the services still have queued: commits not yet relayed to the bus, messages not yet consumed. */
+const BACKLOG = /^(nudge_relay_pending_commits|nudge_consumer_lag_messages)\{[^}]*\}\s+(\d+(?:\.\d+)?)/gm;
+
+/**
+ * Waits (at most 2 minutes) until the services have relayed and consumed what a scenario's setup made (the seed's
+ * 11,000 events), so a measurement does not pay for that catch-up on the same thread.
+ */
+async function settle(metricsUrl: string): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const text = await fetch(metricsUrl)
+      .then((r) => r.text())
+      .catch(() => '');
+    const backlog = [...text.matchAll(BACKLOG)].reduce((n, m) => n + Number(m[2]), 0);
+    if (!text || backlog === 0) break;
+    if (Date.now() - started > 120_000) {
+      process.stdout.write(`  still ${backlog} commits or messages queued after 2 min; measuring anyway\n`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const waited = (Date.now() - started) / 1000;
+  if (waited >= 1)
+    process.stdout.write(`  waited ${waited.toFixed(0)} s for the services to relay and consume\n`);
 }
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -282,13 +366,55 @@ function memoryTable(m: MemoryBreakdown): string {
 let firstLoad: FirstLoad | null = null;
 let firstLoadFailure: string | undefined;
 
-async function measureScenarios(settings: Settings): Promise<Measurement[]> {
-  const selected = settings.only.length ? scenarios.filter((s) => settings.only.includes(s.name)) : scenarios;
+function selectScenarios(settings: Settings) {
   const unknown = settings.only.filter((name) => !scenarios.some((s) => s.name === name));
   if (unknown.length)
     throw new Error(
       `unknown scenario(s): ${unknown.join(', ')}; known: ${scenarios.map((s) => s.name).join(', ')}`,
     );
+  return settings.only.length ? scenarios.filter((s) => settings.only.includes(s.name)) : scenarios;
+}
+
+/** Scenarios that need the seeded data set (10,000 users, 1,000 posts). */
+const SEEDING = new Set(['getallpost page 1', 'template/{id}', 'like/add', 'comment/add']);
+
+/** What this run will do and roughly how long it takes, printed before it starts. */
+function plan(settings: Settings, selected: typeof scenarios): string {
+  const each = settings.warmup + settings.duration;
+  const seeds = selected.some((s) => SEEDING.has(s.name));
+  const minutes = (seconds: number) =>
+    seconds < 90 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
+  const measuring = (selected.length + 1) * each;
+  const lines = [
+    `bench: ${settings.connections} connections, ${settings.duration} s per measurement after a ${settings.warmup} s warm-up`,
+    `will run: the ceiling, then ${selected.length} scenario(s) (${selected.map((s) => s.name).join(', ')}): about ${minutes(measuring)} of measuring`,
+    seeds
+      ? '  + seeding 10,000 users and 1,000 posts through the API: about 1 min on a quiet 2-core machine, several on a busy one'
+      : '',
+    "  + the reader's first load in Chromium: a few seconds",
+    settings.reminders > 0
+      ? `  + reminders: ${settings.reminders.toLocaleString('en')} readers due in one slot (seeding them takes minutes; the slot itself is timed, target ${REMINDER_TARGET.seconds} s). Pass --reminders 0 to leave it out.`
+      : '  (reminders: not run, --reminders 0)',
+  ];
+  return `${lines.filter(Boolean).join('\n')}\n`;
+}
+
+/**
+ * The first-load figures are only worth something against the real web app: without web/dist the gateway answers
+ * with nothing to load. Builds it when it is missing (about 10 s); a build that fails fails the bench.
+ */
+function ensureWebBuilt(): void {
+  if (existsSync(join(webDist, 'index.html'))) return;
+  process.stdout.write('web/dist is not built: building it first (npm run build:web) ...\n');
+  const built = spawnSync('npm', ['run', 'build:web'], { cwd: repoRoot, stdio: 'inherit' });
+  if (built.status !== 0 || !existsSync(join(webDist, 'index.html')))
+    throw new Error(
+      `the web app could not be built (npm run build:web exited with ${built.status}), so its first load cannot be measured`,
+    );
+}
+
+async function measureScenarios(settings: Settings): Promise<Measurement[]> {
+  const selected = selectScenarios(settings);
 
   const dataDir = await mkdtemp(join(tmpdir(), 'nudge-bench-'));
   const results: Measurement[] = [];
@@ -310,6 +436,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
         AUTH_CODE_IP_LIMIT_PER_HOUR: '1000000',
         // The content and engagement scenarios seed their data set as this admin.
         ADMIN_EMAILS: BENCH_ADMIN,
+        WEB_DIST: webDist,
       });
     } catch (err) {
       return selected.map((s) => failed(s.name, new Error(`standalone did not start: ${describe(err)}`)));
@@ -323,6 +450,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
             url: standalone.url,
             ...(standalone.analytics ? { analytics: standalone.analytics } : {}),
           });
+          await settle(standalone.metricsUrl);
           row = await measure(scenario.name, standalone.url, request, settings);
           if (request.itemsPerRequest) row.itemsPerSec = row.reqPerSec * request.itemsPerRequest;
           if (request.verify) {
@@ -337,9 +465,9 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
           row = failed(scenario.name, err);
           process.stdout.write(`SCENARIO FAILED: ${scenario.name}: ${row.failure}\n`);
         }
-        row.rssMb = mb(process.memoryUsage.rss());
-        const engine = await standalone.analytics?.engineProcess?.().catch(() => undefined);
-        if (engine) row.engineRssMb = mb(engine.rssBytes);
+        row.processes = await processTree();
+        row.rssMb = row.processes.length ? totalRssMb(row.processes) : mb(process.memoryUsage.rss());
+        row.standaloneRssMb = row.processes[0]?.rssMb ?? mb(process.memoryUsage.rss());
         row.dataMb = mb(await sizeOf(dataDir));
         results.push(row);
       }
@@ -367,8 +495,9 @@ function table(rows: Measurement[]): string {
     'p50 ms',
     'p99 ms',
     '% of ceiling',
-    'RSS MB',
-    'engine RSS MB',
+    'CPU µs/req',
+    'RSS MB (all processes)',
+    'standalone RSS MB',
     'data MB',
     'problems',
   ];
@@ -379,8 +508,9 @@ function table(rows: Measurement[]): string {
     r.failure ? '-' : r.p50Ms.toFixed(2),
     r.failure ? '-' : r.p99Ms.toFixed(2),
     r.percentOfCeiling === null ? '-' : `${r.percentOfCeiling.toFixed(1)}%`,
+    r.cpuUsPerRequest === undefined ? '-' : String(r.cpuUsPerRequest),
     r.rssMb === undefined ? '-' : r.rssMb.toFixed(1),
-    r.engineRssMb === undefined ? '-' : r.engineRssMb.toFixed(1),
+    r.standaloneRssMb === undefined ? '-' : r.standaloneRssMb.toFixed(1),
     r.dataMb === undefined ? '-' : r.dataMb.toFixed(1),
     problems(r),
   ]);
@@ -405,9 +535,8 @@ function problems(r: Measurement): string {
 
 async function main(): Promise<void> {
   const settings = readSettings();
-  process.stdout.write(
-    `bench: ${settings.connections} connections, ${settings.duration} s per measurement after a ${settings.warmup} s warm-up\n`,
-  );
+  process.stdout.write(plan(settings, selectScenarios(settings)));
+  ensureWebBuilt();
   process.stdout.write('measuring the ceiling ...\n');
   let ceiling: Measurement;
   try {
@@ -427,6 +556,11 @@ async function main(): Promise<void> {
     `\n${cpus().length} cores (${cpus()[0]?.model ?? 'unknown'}), node ${process.version}\n`,
   );
   process.stdout.write(`\n${table(rows)}\n`);
+  const lastTree = measured.findLast((r) => r.processes?.length)?.processes;
+  if (lastTree)
+    process.stdout.write(
+      `\n${processTable(lastTree, 'process (after the last scenario)')}\n(the standalone process runs in the bench process, the first row; RSS counts shared pages in each process)\n`,
+    );
   if (memory) process.stdout.write(`\n${memoryTable(memory)}\n`);
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
@@ -452,7 +586,7 @@ async function main(): Promise<void> {
     }
   }
 
-  const bundle = await measureBundle(join(dirname(fileURLToPath(import.meta.url)), '../web/dist'));
+  const bundle = await measureBundle(webDist);
   if (bundle) {
     process.stdout.write(`\n${bundleTable(bundle, FIRST_LOAD_BUDGET)}\n`);
     if (bundle.firstLoad.gzipBytes > FIRST_LOAD_BUDGET) {
@@ -460,7 +594,11 @@ async function main(): Promise<void> {
       process.exitCode = 1;
     }
   } else {
-    process.stdout.write('\nweb bundle: not built (npm run build:web), so not measured\n');
+    // ensureWebBuilt() built it before the run: it is gone now, so the first load above measured nothing real.
+    process.stdout.write(
+      '\nBENCH FAILED: web/dist is missing, so the first load and the bundle were not measured against the web app\n',
+    );
+    process.exitCode = 1;
   }
 
   let reminders: ReminderMeasurement | { failure: string } | null = null;

@@ -9,6 +9,7 @@ import {
   drainServer,
   exitOnSignal,
   loadConfig,
+  SERVER_KEEP_ALIVE_TIMEOUT_MS,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
@@ -61,6 +62,9 @@ const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
 const server = app.listen(config.PORT, () => {
   log.info({ port: config.PORT, services, metrics: metrics.url }, 'gateway listening');
 });
+// The load balancer in front closes an idle connection before the gateway does (see SERVER_KEEP_ALIVE_TIMEOUT_MS).
+server.keepAliveTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS;
+server.headersTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS + 1_000;
 server.on('error', (err) => {
   log.fatal({ err }, 'gateway could not listen');
   process.exit(1);

@@ -9,38 +9,50 @@ import { requestIdOf } from './request-id';
 /** Headers a client must never be able to hand to a service through the gateway. */
 const STRIPPED_REQUEST_HEADERS = ['x-internal-token'];
 
-const isResponse = (res: unknown): res is ServerResponse =>
-  typeof res === 'object' && res !== null && 'writeHead' in res;
+/**
+ * How long an idle pooled connection to a service is kept (ms). Below the services' server keep-alive timeout
+ * (SERVICE_KEEP_ALIVE_TIMEOUT_MS in platform's listen()), so the gateway closes an idle connection before the
+ * service does, and never writes a request into a socket the service is closing at that moment (the cause of a
+ * bench run's 503s "not reachable": the services closed idle sockets after 5 s while the gateway kept them longer).
+ */
+export const FREE_SOCKET_TIMEOUT_MS = 30_000;
+
+/** What the services get: a pooled keep-alive connection per request in flight, at most 256 per service. */
+export const serviceAgent = () =>
+  new Agent({ keepAlive: true, maxSockets: 256, timeout: FREE_SOCKET_TIMEOUT_MS, scheduling: 'lifo' });
 
 /**
- * What the gateway tells a service about the request, set on the incoming request before it is proxied: the proxy
- * copies these headers when it creates the upstream request. (Setting them in http-proxy's `proxyReq` hook is not
- * safe: that hook runs when a pooled socket is assigned, which under load can be after the request was ended and its
- * headers sent, and the `ERR_HTTP_HEADERS_SENT` thrown there used to end the whole process.) The client address is
- * the gateway's own reading (express's `trust proxy` rule): whatever X-Forwarded-* the client sent is overwritten,
- * never passed on, so a client cannot pick the address that per-IP limits count.
+ * What the gateway tells a service about the request, set on the incoming request before it is passed on. The client
+ * address is the gateway's own reading (express's `trust proxy` rule): whatever X-Forwarded-* the client sent is
+ * overwritten, never passed on, so a client cannot pick the address that per-IP limits count.
  */
-function prepareForwarding(req: Request, res: Response) {
+function prepareForwarding(req: Request, res: Response, client: { ip: string; protocol: string }) {
   for (const header of STRIPPED_REQUEST_HEADERS) delete req.headers[header];
   // The gateway's span becomes the service's parent (a client's own traceparent is its parent in turn).
   injectTraceContext(req.headers);
   req.headers['x-request-id'] = requestIdOf(res);
-  req.headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
-  req.headers['x-forwarded-proto'] = req.protocol;
+  req.headers['x-forwarded-for'] = client.ip;
+  req.headers['x-forwarded-proto'] = client.protocol;
   if (req.headers.host) req.headers['x-forwarded-host'] = req.headers.host;
   else delete req.headers['x-forwarded-host'];
   delete req.headers['x-forwarded-port'];
   delete req.headers.forwarded;
 }
 
-function proxyFor(service: ServiceName, target: string, log: Logger) {
-  return createProxyMiddleware<Request, Response>({
+/** The client's address and protocol by the gateway's `trust proxy` rule (each an express getter: read once). */
+const clientOf = (req: Request) => ({ ip: req.ip ?? req.socket.remoteAddress ?? '', protocol: req.protocol });
+
+const isResponse = (res: unknown): res is ServerResponse =>
+  typeof res === 'object' && res !== null && 'writeHead' in res;
+
+/**
+ * Passes the request to a service over HTTP (the container topology, http-proxy-middleware) and streams its answer
+ * back. The body streams through untouched (the payment webhook is verified on its raw bytes).
+ */
+function httpProxy(service: ServiceName, target: string, log: Logger): RequestHandler {
+  const proxy = createProxyMiddleware<Request, Response>({
     target,
-    // Reuse connections to the service instead of a new TCP connection per request. `timeout` makes an idle socket
-    // honour the service's `Keep-Alive: timeout=5` hint (closed a second before the service closes it): without it
-    // node's agent keeps idle sockets forever, reuses one just as the service closes it, and the request fails with
-    // ECONNRESET, a 503 the client did nothing to earn (found by the soak, issue 14).
-    agent: new Agent({ keepAlive: true, maxSockets: 256, timeout: 60_000 }),
+    agent: serviceAgent(),
     changeOrigin: false,
     // The X-Forwarded-* headers are the gateway's own (prepareForwarding), not appended to the client's.
     xfwd: false,
@@ -49,19 +61,15 @@ function proxyFor(service: ServiceName, target: string, log: Logger) {
         proxyRes.headers['x-request-id'] = requestIdOf(res);
         delete proxyRes.headers['x-powered-by'];
       },
-      error(err, _req, res) {
+      error(err, req, res) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (!isResponse(res)) {
-          res.destroy();
-          return;
-        }
-        if (res.headersSent || res.writableEnded) {
-          // The upstream failed mid-response: nothing sensible can be sent any more.
+        if (!isResponse(res) || res.headersSent || res.writableEnded) {
+          // No response to answer on, or the upstream failed mid-response: nothing sensible can be sent any more.
           res.destroy();
           return;
         }
         log.warn(
-          { requestId: requestIdOf(res as Response), service, target, code, err: err.message },
+          { requestId: requestIdOf(res as Response), service, target, code, err: err.message, path: req.url },
           'proxy error',
         );
         res.statusCode = 503;
@@ -76,19 +84,56 @@ function proxyFor(service: ServiceName, target: string, log: Logger) {
       },
     },
   });
+  return (req, res, next) => {
+    // Set on the incoming request before it is proxied: the proxy copies these headers into the upstream request.
+    // (Setting them in http-proxy's `proxyReq` hook is not safe: that hook runs when a pooled socket is assigned,
+    // which under load can be after the request's headers were sent.)
+    prepareForwarding(req, res, clientOf(req));
+    proxy(req, res, next).catch(next);
+  };
 }
 
 /**
- * Routes /api and /auth requests to their owning service by the contracts' routing table, streaming the
- * body through untouched (the payment webhook is verified on its raw bytes).
+ * Hands the request to a service's express app in this process (the standalone topology): no second HTTP hop, no
+ * loopback socket. The service sees what it would see behind the HTTP proxy: the same headers (X-Forwarded-*, the
+ * request id, the trace context), and the gateway's reading of the client address and protocol.
+ */
+function inProcess(app: ServiceApp): RequestHandler {
+  return (req, res, next) => {
+    // Read with the gateway's `trust proxy` rule before the service's app (whose rule trusts its loopback gateway)
+    // takes the request over: the service sees the client the gateway saw.
+    const client = clientOf(req);
+    const ips = req.ips;
+    prepareForwarding(req, res, client);
+    const own = (value: unknown) => ({ value, configurable: true, enumerable: true, writable: true });
+    Object.defineProperties(req, {
+      ip: own(client.ip),
+      ips: own(ips),
+      protocol: own(client.protocol),
+      secure: own(client.protocol === 'https'),
+    });
+    app(req, res, next);
+  };
+}
+
+/** A service's express app (or any handler that answers every request it gets). */
+export type ServiceApp = (req: Request, res: Response, next: (err?: unknown) => void) => void;
+
+/**
+ * Routes /api and /auth requests to their owning service by the contracts' routing table: to the service's app in
+ * this process when there is one (`apps`), else over HTTP to its URL (`services`).
  */
 export function createServiceProxy(
   services: Partial<Record<ServiceName, string>>,
   log: Logger,
+  apps: Partial<Record<ServiceName, ServiceApp>> = {},
 ): RequestHandler {
-  const proxies = new Map<ServiceName, ReturnType<typeof proxyFor>>();
+  const handlers = new Map<ServiceName, RequestHandler>();
   for (const [service, url] of Object.entries(services) as [ServiceName, string | undefined][]) {
-    if (url) proxies.set(service, proxyFor(service, url, log));
+    if (url) handlers.set(service, httpProxy(service, url, log));
+  }
+  for (const [service, app] of Object.entries(apps) as [ServiceName, ServiceApp | undefined][]) {
+    if (app) handlers.set(service, inProcess(app));
   }
   return (req, res, next) => {
     const route = findRoute(req.method, req.path);
@@ -96,12 +141,11 @@ export function createServiceProxy(
       res.status(404).json({ status: false, message: `No such API route: ${req.method} ${req.path}` });
       return;
     }
-    const proxy = proxies.get(route.service);
-    if (!proxy) {
+    const handler = handlers.get(route.service);
+    if (!handler) {
       res.status(503).json({ status: false, message: `The ${route.service} service is not available yet` });
       return;
     }
-    prepareForwarding(req, res);
-    proxy(req, res, next).catch(next);
+    handler(req, res, next);
   };
 }

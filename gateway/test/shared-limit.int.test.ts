@@ -77,7 +77,7 @@ describe('the gateway rate limit across replicas', () => {
     const res = await fetch(`${gateways[1]}/api/user/auth`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ status: false, message: 'Too many requests, please try again later' });
-    expect(res.headers.get('ratelimit')).toMatch(/r=0/);
+    expect(res.headers.get('ratelimit')).toMatch(/remaining=0/);
   });
 
   it('a concurrent burst through both gateways: exactly the limit gets through (the count is atomic)', async () => {

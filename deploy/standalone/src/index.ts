@@ -142,6 +142,8 @@ export async function startStandalone(
     );
   const gatewayApp = createGateway({
     services: serviceUrls as Partial<Record<ServiceName, string>>,
+    // One process: the gateway hands each request to the service's app directly (no loopback HTTP hop).
+    apps: Object.fromEntries(running.map(({ name, service }) => [name, service.app])),
     webDist: resolve(config.WEB_DIST),
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,

@@ -159,4 +159,47 @@ describe('the feed (POST /api/logs/getallpost)', () => {
       );
     }
   });
+  // Runs last: it adds and pauses a post. Pages are served from the feed order read last, until it changes.
+  it('shows a new post, a paused one and a reader’s like or unlike on the very next page read', async () => {
+    const reader = await h.user('user');
+    const first = async (token?: string) =>
+      (await h.post('/api/logs/getallpost?page=1&limit=5', {}, token)).body as {
+        templates: { _id: string; like: boolean; totallikes: number; heading: string }[];
+        totalPostsCount: number;
+      };
+    const before = await first(reader.token);
+    expect(before.templates[0]?._id).toBe(active.at(-1));
+
+    const added = await addPost(h, { topic: sleep, heading: 'Just added' });
+    const after = await first(reader.token);
+    expect(after.templates[0]?._id).toBe(added._id);
+    expect(after.totalPostsCount).toBe(before.totalPostsCount + 1);
+
+    let version = 0;
+    const like = async (liked: boolean) => {
+      version += 1;
+      await h.deliver(
+        envelope(EngagementEvents.LikeSet.type, `like-${reader.userId}-${added._id}`, version, {
+          userId: reader.userId,
+          templateId: added._id,
+          liked,
+        }),
+      );
+      return (await first(reader.token)).templates[0];
+    };
+    expect(await like(true)).toMatchObject({ _id: added._id, like: true, totallikes: 1 });
+    expect((await first()).templates[0]).toMatchObject({ _id: added._id, like: false, totallikes: 1 });
+    expect(await like(false)).toMatchObject({ _id: added._id, like: false, totallikes: 0 });
+    expect(await like(true)).toMatchObject({ _id: added._id, like: true, totallikes: 1 });
+
+    const paused = await h.post(
+      `/api/template/update/${added._id}`,
+      { info: { status: false } },
+      h.admin.token,
+    );
+    expect(paused.status).toBe(200);
+    const gone = await first(reader.token);
+    expect(gone.templates.map((t) => t._id)).toEqual(before.templates.map((t) => t._id));
+    expect(gone.totalPostsCount).toBe(before.totalPostsCount);
+  });
 });

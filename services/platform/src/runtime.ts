@@ -229,12 +229,23 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
 }
 
 /** Listens and resolves with the server and its base URL (port 0 = any free port). */
+/**
+ * How long the servers keep an idle keep-alive connection open (ms). Longer than the gateway's free-socket timeout
+ * (30 s) and a load balancer's usual 60 s idle timeout, so the caller closes an idle connection first: a server that
+ * closes one (Node's default is 5 s) races the caller writing the next request into it, which then fails with
+ * ECONNRESET.
+ */
+export const SERVER_KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
 export async function listen(
   app: Express,
   port: number,
   host = '127.0.0.1',
 ): Promise<{ server: Server; url: string }> {
   const server = app.listen(port, host);
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS;
+  // Must not end a connection that is merely waiting for its next request's headers before the keep-alive does.
+  server.headersTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS + 1_000;
   await once(server, 'listening');
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');

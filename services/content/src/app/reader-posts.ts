@@ -12,13 +12,7 @@ export interface Viewer {
   role: Role | null;
 }
 
-const countByTopic = (posts: FeedEntry[]) => {
-  const counts = new Map<string, number>();
-  for (const p of posts) counts.set(p.topic, (counts.get(p.topic) ?? 0) + 1);
-  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([_id, count]) => ({ _id, count }));
-};
-
-const ids = (posts: FeedEntry[]) => posts.map((p) => p.id);
+const ids = (posts: readonly FeedEntry[]) => posts.map((p) => p.id);
 
 /** What readers see: the feed, one post, and the recommendations under it. Every post goes out gated. */
 export function createReaderPosts(deps: {
@@ -41,10 +35,10 @@ export function createReaderPosts(deps: {
       const active = await order.active();
       const shown = query.topicId ? active.filter((p) => p.topic === query.topicId) : active;
       const start = (query.page - 1) * query.limit;
-      const page = await order.posts(ids(shown.slice(start, start + query.limit)));
+      const page = await order.posts(ids(shown.slice(start, start + query.limit)), active);
       return {
         templates: await views.readerPosts(page, viewer),
-        topicCounts: countByTopic(active),
+        topicCounts: order.topicCounts(active),
         totalPostsCount: active.length,
       };
     },
@@ -67,7 +61,7 @@ export function createReaderPosts(deps: {
         ...other.slice(slices.other.skip, slices.other.skip + slices.other.limit),
       ];
       return {
-        templates: await views.readerPosts(await order.posts(ids(chosen)), viewer),
+        templates: await views.readerPosts(await order.posts(ids(chosen), active), viewer),
         hasMore: slices.hasMore,
       };
     },

@@ -27,7 +27,7 @@ export function createTodayPost(deps: {
   const { c, order, directory, views, reads, clock } = deps;
 
   /** The active posts' types; entries stored before the feed order kept `type` are looked up. */
-  async function typed(active: FeedEntry[]): Promise<Array<FeedEntry & { type: number }>> {
+  async function typed(active: readonly FeedEntry[]): Promise<Array<FeedEntry & { type: number }>> {
     const missing = active.filter((p) => p.type === undefined).map((p) => p.id);
     const found = new Map<string, number>();
     if (missing.length > 0)
@@ -107,7 +107,13 @@ export function createTodayPost(deps: {
       const [template] = await views.readerPosts([post], { userId: r.userId, role: r.role });
       if (!template) continue;
       const others = active.filter((p) => p.topic === post.topic && p.id !== post._id).slice(0, recommend);
-      const recommended = recommend > 0 ? await order.posts(others.map((p) => p.id)) : [];
+      const recommended =
+        recommend > 0
+          ? await order.posts(
+              others.map((p) => p.id),
+              active,
+            )
+          : [];
       posts[r.userId] = {
         template,
         subjects: post.subjects.filter((s) => s.status).map((s) => ({ id: s.id, title: s.title })),

@@ -14,6 +14,11 @@ export type FeedEntry = { id: string; topic: string; at: string; type?: number }
  */
 export type FeedOrderDoc = { _id: string; posts: FeedEntry[] };
 export const FEED_ORDER = 'active';
+/**
+ * Changes with every write of the feed order (a fresh random value, so a rebuild never repeats an old one): readers
+ * keep the order they read last and read it again only when this differs.
+ */
+export type FeedOrderVersionDoc = { _id: string; version: string };
 export type TopicsMetaDoc = { _id: string; version: number };
 export type SettingsDoc = { _id: string; settings: StoredSettings; version: number };
 /** One document per PostOpened event (keyed by its stream), so counting stays exact under redelivery. */
@@ -39,6 +44,7 @@ export function contentCollections(store: DocumentStore) {
   return {
     templates: store.collection<TemplateState>('templates'),
     feedOrder: store.collection<FeedOrderDoc>('feed_order'),
+    feedOrderVersion: store.collection<FeedOrderVersionDoc>('feed_order_version'),
     topics: store.collection<TopicState>('topics'),
     topicsMeta: store.collection<TopicsMetaDoc>('topics_meta'),
     promotions: store.collection<PromotionState>('promotions'),

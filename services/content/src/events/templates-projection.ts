@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EventEnvelope, Projection } from '@nudge/platform';
 import { evolveTemplate, type TemplateState } from '../domain/template';
 import { type ContentCollections, FEED_ORDER, type FeedEntry } from './collections';
@@ -32,10 +33,17 @@ export function createTemplatesProjection(c: ContentCollections): Projection {
         { _id: FEED_ORDER, posts: placeInFeed(order?.posts ?? [], next) },
         { upsert: true },
       );
+      // After the order itself: a reader who sees the new version reads the new order.
+      await c.feedOrderVersion.replaceOne(
+        { _id: FEED_ORDER },
+        { _id: FEED_ORDER, version: randomUUID() },
+        { upsert: true },
+      );
     },
     async reset() {
       await c.templates.drop();
       await c.feedOrder.drop();
+      await c.feedOrderVersion.drop();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { KeyObject, sign } from 'node:crypto';
-import { type CryptoKey, errors, jwtVerify, SignJWT } from 'jose';
+import { type CryptoKey, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { randomToken } from '../ids';
 import { TOKEN_ALG } from './keys';
 
@@ -86,15 +87,33 @@ export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number)
   };
 }
 
+/** Verified tokens remembered per verifier (most recently used kept): about 0.5 KB each. */
+const VERIFIED_TOKENS = 10_000;
+
 export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
+  // A signature check (Ed25519 through WebCrypto) was the largest single cost of a signed-in request. A token's bytes
+  // never change, so the payload of one already verified is remembered by its exact text and audience; its expiry
+  // is checked again on every use. Only genuine tokens are remembered. Revocation is not the token's business: it is
+  // checked on every request against the user's copy (authenticate).
+  const verified = new LRUCache<string, JWTPayload>({ max: VERIFIED_TOKENS });
   async function verify(token: string | undefined | null, audience: string) {
     if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return null;
+    const key = `${audience} ${token}`;
+    const known = verified.get(key);
+    if (known) {
+      if (typeof known.exp === 'number' && known.exp <= Math.floor(Date.now() / 1000)) {
+        verified.delete(key);
+        return null;
+      }
+      return known;
+    }
     try {
       const { payload } = await jwtVerify(token, publicKey, {
         issuer: ISSUER,
         audience,
         algorithms: [TOKEN_ALG],
       });
+      verified.set(key, payload);
       return payload;
     } catch (err) {
       if (err instanceof errors.JOSEError) return null;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadOrCreateSigningKeys, TOKEN_ALG } from './keys';
 import { createTokenIssuer, createTokenVerifier } from './tokens';
 
@@ -48,6 +48,37 @@ describe('e-mail link tokens', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
       await rm(other, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('session tokens', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('a token verified once is still refused once it expires, and a changed one is never taken for it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nudge-tokens-'));
+    try {
+      const keys = await loadOrCreateSigningKeys(dir);
+      const issuer = createTokenIssuer(keys.privateKey, 1);
+      const verifier = createTokenVerifier(keys.publicKey);
+      // Issued a day minus 5 s ago: it expires in 5 s.
+      const issued = new Date(Date.now() - 86_400_000 + 5_000);
+      const token = await issuer.signSession({ userId: 'u1', email: 'a@example.com', role: 'user' }, issued);
+      expect(await verifier.verifySession(token)).toMatchObject({ userId: 'u1', role: 'user' });
+      expect(await verifier.verifySession(token)).toMatchObject({ userId: 'u1', role: 'user' });
+      // One character of the signature changed: not the remembered token.
+      const last = token.at(-2) === 'A' ? 'B' : 'A';
+      expect(await verifier.verifySession(`${token.slice(0, -2)}${last}${token.at(-1)}`)).toBeNull();
+      // A session token is not a link token, remembered or not.
+      expect(await verifier.verifyLink(token, 'signin')).toBeNull();
+
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + 6_000);
+      expect(await verifier.verifySession(token)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
