@@ -32,6 +32,8 @@ import { likeRoutes } from './http/like-routes';
 import { reminderRoutes } from './http/reminder-routes';
 import type { AuthSessions } from './infra/auth-client';
 
+/** The largest batch of reminder sends the workflows record at once (1,000 sends, with room to spare). */
+const RECORD_SENDS_BODY_LIMIT = '2mb';
 export interface EngagementServiceDeps {
   store: DocumentStore;
   events: ServiceEventStore;
@@ -96,6 +98,8 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   const app = createHttpApp({
     log: deps.log,
     bodyLimit: deps.bodyLimit,
+    // A batch of up to 1,000 sends (REMINDER_BATCH_SIZE) is about 400 KB: above BODY_LIMIT's default of 100 KB.
+    largeBodies: { limit: RECORD_SENDS_BODY_LIMIT, routes: ['POST /internal/reminders/sent'] },
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));

@@ -77,6 +77,16 @@ describe('reminder sends (internal)', () => {
     expect(events[0]?.stream).toBe(`reminder-${a.sendId}`);
   });
 
+  it('accepts a full batch of 1,000 sends (the largest REMINDER_BATCH_SIZE), above the default body limit', async () => {
+    h = await startEngagement();
+    const userOf = (i: number) => (i + 5000).toString(16).padStart(24, '0');
+    const sends = Array.from({ length: 1000 }, (_, i) => sendOf(userOf(i), '2026-11-26'));
+    expect(JSON.stringify({ sends }).length).toBeGreaterThan(100 * 1024);
+    const reply = await internal(h, '/internal/reminders/sent', { sends });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: true, recorded: 1000, duplicates: 0 });
+  });
+
   it('records a batch in one appendMany, each send once: a batch overlapping an earlier one records only the new sends', async () => {
     h = await startEngagement();
     const userOf = (i: number) => i.toString(16).padStart(24, '0');
