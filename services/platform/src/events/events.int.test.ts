@@ -115,6 +115,13 @@ describe('event mechanism end to end (embedded adapters)', () => {
 
     await waitFor(async () => (await w.receivedBy('order-1'))?.count === 1, 5_000, 'the consumer');
     expect(w.handled).toEqual([event]);
+    // The processed-id record is written after the handler's effect: wait for it rather than race it.
+    await waitFor(
+      async () =>
+        (await w.mailerStore.collection(PROCESSED_EVENTS).findOne({ _id: `mailer:${event!.id}` })) !== null,
+      5_000,
+      'the processed-id record',
+    );
     expect(
       await w.mailerStore.collection(PROCESSED_EVENTS).findOne({ _id: `mailer:${event!.id}` }),
     ).toMatchObject({
