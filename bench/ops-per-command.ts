@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbeddedStore } from '@nudge/platform';
-import { BENCH_ADMIN } from './scenarios/seed';
+import { BENCH_ADMIN, benchStandaloneConfig } from './scenarios/seed';
 import { signIn } from './scenarios/sign-in';
 
 const { values } = parseArgs({
@@ -62,17 +62,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const dataDir = await mkdtemp(join(tmpdir(), 'nudge-ops-'));
 const { startStandalone } = await import('@nudge/standalone');
-const standalone = await startStandalone({
-  DATA_DIR: dataDir,
-  PORT: '0',
-  LOG_LEVEL: 'silent',
-  NODE_ENV: 'development',
-  MAIL_TRANSPORT: 'capture',
-  RATE_LIMIT_PER_MINUTE: '100000000',
-  AUTH_CODE_LIMIT_PER_HOUR: '1000000',
-  AUTH_CODE_IP_LIMIT_PER_HOUR: '1000000',
-  ADMIN_EMAILS: BENCH_ADMIN,
-});
+const standalone = await startStandalone(benchStandaloneConfig(dataDir));
 try {
   const url = standalone.url;
   const admin = await signIn(url, BENCH_ADMIN);

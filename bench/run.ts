@@ -22,7 +22,7 @@ import { type FirstLoad, measureFirstLoad } from './first-load';
 import { type ProcessMemory, processTable, processTree, totalRssMb } from './processes';
 import { measureReminders, REMINDER_TARGET, type ReminderMeasurement } from './reminders';
 import { type BenchRequest, scenarios } from './scenarios';
-import { BENCH_ADMIN } from './scenarios/seed';
+import { benchStandaloneConfig } from './scenarios/seed';
 
 interface Settings {
   duration: number;
@@ -422,22 +422,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
     let standalone: Awaited<ReturnType<typeof import('@nudge/standalone').startStandalone>>;
     try {
       const { startStandalone } = await import('@nudge/standalone');
-      standalone = await startStandalone({
-        DATA_DIR: dataDir,
-        PORT: '0',
-        // BENCH_LOG_LEVEL=warn shows the services' warnings and errors (silent by default).
-        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
-        // The embedded topology: the dev outbox is where scenarios read their sign-in codes.
-        NODE_ENV: 'development',
-        MAIL_TRANSPORT: 'capture',
-        // Limits meant for people, not for a load generator on one IP.
-        RATE_LIMIT_PER_MINUTE: '100000000',
-        AUTH_CODE_LIMIT_PER_HOUR: '1000000',
-        AUTH_CODE_IP_LIMIT_PER_HOUR: '1000000',
-        // The content and engagement scenarios seed their data set as this admin.
-        ADMIN_EMAILS: BENCH_ADMIN,
-        WEB_DIST: webDist,
-      });
+      standalone = await startStandalone({ ...benchStandaloneConfig(dataDir), WEB_DIST: webDist });
     } catch (err) {
       return selected.map((s) => failed(s.name, new Error(`standalone did not start: ${describe(err)}`)));
     }

@@ -3,6 +3,23 @@
 import { type SignedIn, signIn } from './sign-in';
 
 export const BENCH_ADMIN = 'bench-admin@example.com';
+
+/** The standalone process's configuration for a bench run: the embedded topology, limits meant for people lifted. */
+export const benchStandaloneConfig = (dataDir: string) => ({
+  DATA_DIR: dataDir,
+  PORT: '0',
+  // BENCH_LOG_LEVEL=warn shows the services' warnings and errors (silent by default).
+  LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+  // The embedded topology: the dev outbox is where scenarios read their sign-in codes.
+  NODE_ENV: 'development',
+  MAIL_TRANSPORT: 'capture',
+  // Limits meant for people, not for a load generator on one IP.
+  RATE_LIMIT_PER_MINUTE: '100000000',
+  AUTH_CODE_LIMIT_PER_HOUR: '1000000',
+  AUTH_CODE_IP_LIMIT_PER_HOUR: '1000000',
+  // The content and engagement scenarios seed their data set as this admin.
+  ADMIN_EMAILS: BENCH_ADMIN,
+});
 const USERS = 10_000;
 const POSTS = 1_000;
 const TOPICS = ['Sleep', 'Focus', 'Movement', 'Gratitude', 'Calm'];

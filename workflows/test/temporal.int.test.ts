@@ -294,19 +294,25 @@ describe('renewalWorkflow on the time-skipping test server', () => {
     };
   };
 
+  /** A worker on a queue of its own, with the renewal activities given. */
+  const renewalWorker = async (activities: object) => {
+    const { Worker } = await import('@temporalio/worker');
+    const taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
+    const worker = await Worker.create({
+      connection: env!.nativeConnection,
+      taskQueue,
+      workflowsPath,
+      activities,
+    });
+    return { worker, taskQueue };
+  };
+
   it('sends the notice 7 days before endAt and expires after the grace period, then ends', async (ctx) => {
     if (!env) return ctx.skip(why);
-    const { Worker } = await import('@temporalio/worker');
     const start = Date.now();
     const endAt = new Date(start + 30 * DAY).toISOString();
     const billing = fakeBilling(endAt);
-    const taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath,
-      activities: billing.activities,
-    });
+    const { worker, taskQueue } = await renewalWorker(billing.activities);
     const result = await worker.runUntil(
       env.client.workflow.execute('renewalWorkflow', {
         taskQueue,
@@ -322,18 +328,11 @@ describe('renewalWorkflow on the time-skipping test server', () => {
 
   it('a signalled plan (a renewal moved endAt) replaces the wait', async (ctx) => {
     if (!env) return ctx.skip(why);
-    const { Worker } = await import('@temporalio/worker');
     const start = Date.now();
     const endAt = new Date(start + 30 * DAY).toISOString();
     const later = new Date(start + 395 * DAY).toISOString();
     const billing = fakeBilling(later);
-    const taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
-    const worker = await Worker.create({
-      connection: env.nativeConnection,
-      taskQueue,
-      workflowsPath,
-      activities: billing.activities,
-    });
+    const { worker, taskQueue } = await renewalWorker(billing.activities);
     await worker.runUntil(async () => {
       const handle = await env!.client.workflow.signalWithStart('renewalWorkflow', {
         taskQueue,
