@@ -99,7 +99,7 @@ describe('renewal workflows on the embedded scheduler (controllable clock)', () 
     const mails = await notices(user.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.subject).toBe('Nudge: your premium renews on 1 March 2027');
-    expect(mails[0]?.text).toContain('Your Nudge premium renews on 1 March 2027. We will charge ₹2500');
+    expect(mails[0]?.text).toContain('Your subscription will renew on 1 March 2027. We will charge ₹2500');
 
     expect((await renewals.timer(subscriptionId))?.next).toEqual({ kind: 'expiry', at: at(2 * DAY) });
     await tick(at(0));

@@ -10,6 +10,7 @@ import {
 } from '@nudge/platform';
 import type { RenewalScheduler } from './app/renewal-workflows';
 import { createAuthUserRecords } from './infra/auth-users';
+import { createContentSiteSettings } from './infra/content-settings';
 import { openPayments } from './infra/open-payments';
 import { createTemporalRenewalScheduler } from './infra/temporal-renewals';
 import { createBillingService } from './service';
@@ -52,7 +53,11 @@ export async function bootBilling(
     }),
     bodyLimit: config.BODY_LIMIT,
     trustedProxies: config.TRUSTED_PROXIES,
-    mail: opts.messaging.mail,
+    notices: {
+      mail: opts.messaging.mail,
+      siteSettings: createContentSiteSettings({ contentUrl: () => opts.serviceUrls.content }),
+      publicUrl: config.PUBLIC_URL,
+    },
     internalToken,
     ...(renewals ? { renewals } : {}),
     renewalGraceMs: config.RENEWAL_GRACE_HOURS * 3600_000,

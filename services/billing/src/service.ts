@@ -5,7 +5,6 @@ import {
   errorHandler,
   finishApp,
   type Logger,
-  type MailSender,
   type ServiceEventStore,
   type TokenVerifier,
   type UserDirectory,
@@ -17,7 +16,7 @@ import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
 import { createRefunds, type ReconcileReport } from './app/refunds';
 import { createRenewal } from './app/renewal';
-import { createRenewalNotices } from './app/renewal-notices';
+import { createRenewalNotices, type NoticeMail } from './app/renewal-notices';
 import { createRenewalWorkflows, type RenewalScheduler } from './app/renewal-workflows';
 import { createSubscriptionRepository } from './app/subscription-repository';
 import { createWebhookReceiver, type WebhookReceiver } from './app/webhooks';
@@ -46,11 +45,10 @@ export interface BillingServiceDeps extends Payments {
   bodyLimit: string;
   /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
   trustedProxies?: string[];
-  /** Renewal notices (7 days before endAt); absent = no notices. */
-  mail?: MailSender;
+  /** Renewal notices (7 days before endAt): the mail sender, the site settings, the public site; absent = none. */
+  notices?: NoticeMail;
   /** The credential of /internal routes (the scheduler, reporting's history read); absent = none served. */
   internalToken?: string;
-  siteName?: string;
   clock?: () => Date;
   /** Each subscription's renewal workflow (Temporal, or the embedded scheduler); absent = none is told. */
   renewals?: RenewalScheduler;
@@ -103,8 +101,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   const notices = createRenewalNotices({
     store: deps.store,
     directory: deps.directory,
-    mail: deps.mail,
-    siteName: deps.siteName ?? 'Nudge',
+    notices: deps.notices,
   });
   const simulated = deps.simulated;
   const renewals = createRenewalWorkflows({

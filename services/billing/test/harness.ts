@@ -21,6 +21,7 @@ import {
   type ServiceEventStore,
 } from '@nudge/platform';
 import { type JsonReply, jsonCall } from '@nudge/platform/testing';
+import type { NoticeSettings } from '../src/app/renewal-notices';
 import type { RenewalScheduler } from '../src/app/renewal-workflows';
 import type { UserRecords } from '../src/infra/auth-users';
 import type { PaymentProvider } from '../src/infra/payment-provider';
@@ -115,7 +116,22 @@ export interface HarnessOptions {
   start?: string;
   /** The renewal workflows' port (the embedded scheduler's timers in the workflows tests). */
   renewals?: RenewalScheduler;
+  /** The site settings renewal notices are dressed in (content's, in production); default NOTICE_SETTINGS. */
+  siteSettings?: () => Promise<NoticeSettings>;
 }
+
+/** The site settings the harness's notices use unless a test gives others (content's defaults, as served). */
+export const NOTICE_SETTINGS: NoticeSettings = {
+  sitetitle: 'Nudge',
+  footersitetitle: 'Nudge',
+  subjectprefix: '',
+  emaillogo: '',
+  headingcolor: '#111827',
+  paragraphcolor: '#374151',
+  buttoncolor: '#b91c1c',
+  buttonfontcolor: '#ffffff',
+  backgroundcolor: '#ffffff',
+};
 
 /** The billing service over real HTTP on port 0 with embedded adapters, a test clock and a chosen provider. */
 export async function startBilling(options: HarnessOptions = {}): Promise<BillingHarness> {
@@ -162,7 +178,11 @@ export async function startBilling(options: HarnessOptions = {}): Promise<Billin
       planId: PLAN_ID,
       ...(options.users ? { users: options.users } : {}),
       bodyLimit: '100kb',
-      mail: captureMail(outbox),
+      notices: {
+        mail: captureMail(outbox),
+        siteSettings: options.siteSettings ?? (async () => NOTICE_SETTINGS),
+        publicUrl: 'https://nudge.example',
+      },
       internalToken: BILLING_INTERNAL_TOKEN,
       clock: clock.now,
       ...(options.renewals ? { renewals: options.renewals } : {}),

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { render, toPlainText } from '@react-email/render';
+import { renderEmail } from '@nudge/email';
 import { createElement } from 'react';
 import type { ReminderEmailModel } from './model';
 import { ReminderEmail } from './ReminderEmail';
 
 /** The HTML and plain-text parts of one reminder e-mail. */
 export async function renderReminderEmail(m: ReminderEmailModel): Promise<{ html: string; text: string }> {
-  const html = await render(createElement(ReminderEmail, { m }));
-  return { html, text: toPlainText(html) };
+  return renderEmail(createElement(ReminderEmail, { m }));
 }
 
 /** React's escaping of text and attribute values (react-dom-server escapeTextForBrowser). */

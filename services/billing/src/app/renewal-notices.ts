@@ -1,28 +1,77 @@
+import type { SiteSettings } from '@nudge/contracts';
+import { type EmailBrand, renderEmail } from '@nudge/email';
 import { DuplicateKeyError, type MailSender, type UserDirectory } from '@nudge/platform';
+import { createElement } from 'react';
+import { renewalOffMessage, renewalOnMessage } from '../domain/account';
 import { longDate, rupees } from '../domain/plan';
 import type { SubscriptionState } from '../domain/subscription';
+import { RenewalNoticeEmail, type RenewalNoticeModel } from '../email/RenewalNoticeEmail';
 
 export const NOTICE_DAYS = 7;
 export const NOTICE_MS = NOTICE_DAYS * 24 * 3600_000;
 
-/** The notice e-mail's text: the next charge when the reader will be charged again; the last day without. */
+/** The site settings a notice is dressed in: the e-mail logo, colours and titles, and the subject prefix. */
+export type NoticeSettings = EmailBrand & Pick<SiteSettings, 'subjectprefix'>;
+
+/** Where notices come from and what they look like; absent from billing's deps = no notices. */
+export interface NoticeMail {
+  mail: MailSender;
+  /** The current site settings (content's); a failure fails the step, which the workflow retries. */
+  siteSettings: () => Promise<NoticeSettings>;
+  /** PUBLIC_URL: the Subscription page the notice links to is on it. */
+  publicUrl: string;
+}
+
+/**
+ * The notice e-mail's wording (issue 11, reader.md §4): renewal on, the date and amount of the next charge;
+ * renewal off, 'You will not be charged again on {date} because subscription renewal is disabled.'
+ */
 export function renewalNotice(
   s: SubscriptionState,
   renews: boolean,
   timeZone: string | undefined,
-  siteName: string,
-) {
-  const date = longDate(s.endAt ?? '', timeZone);
+  settings: NoticeSettings,
+  publicUrl: string,
+  firstname = '',
+): { subject: string; model: RenewalNoticeModel } {
+  const endAt = s.endAt ?? '';
+  const date = longDate(endAt, timeZone);
+  const site = settings.sitetitle;
+  const common = {
+    settings,
+    firstname: firstname.trim(),
+    manageUrl: `${publicUrl.replace(/\/+$/, '')}/upgrade`,
+  };
   if (renews) {
     return {
-      subject: `${siteName}: your premium renews on ${date}`,
-      text: `Your ${siteName} premium renews on ${date}. We will charge ${rupees(s.amount)} for the next year then.\n\nTo stop the renewal, cancel it on your Subscription page before that day.`,
+      subject: `${settings.subjectprefix}${site}: your premium renews on ${date}`,
+      model: {
+        ...common,
+        heading: `Your ${site} premium renews on ${date}`,
+        paragraphs: [
+          `${renewalOnMessage(endAt, timeZone)}. We will charge ${rupees(s.amount)} for the next year then.`,
+          'To stop the renewal, cancel it on your Subscription page before that day.',
+        ],
+      },
     };
   }
   return {
-    subject: `${siteName}: your premium ends on ${date}`,
-    text: `You will not be charged again on ${date}. Your ${siteName} premium ends then.\n\nTo keep it, restart the renewal on your Subscription page.`,
+    subject: `${settings.subjectprefix}${site}: your premium ends on ${date}`,
+    model: {
+      ...common,
+      heading: `Your ${site} premium ends on ${date}`,
+      paragraphs: [
+        `${renewalOffMessage(endAt, timeZone)} Your ${site} premium ends then.`,
+        'To keep it, restart the renewal on your Subscription page.',
+      ],
+    },
   };
+}
+
+/** The notice as it is mailed: subject, and the HTML and plain-text parts rendered by React Email. */
+export async function renderRenewalNotice(...args: Parameters<typeof renewalNotice>) {
+  const { subject, model } = renewalNotice(...args);
+  return { subject, ...(await renderEmail(createElement(RenewalNoticeEmail, { m: model }))) };
 }
 
 type NoticeDoc = { _id: string; at: string; skipped?: boolean };
@@ -35,8 +84,7 @@ type NoticeDoc = { _id: string; at: string; skipped?: boolean };
 export function createRenewalNotices(deps: {
   store: import('@nudge/platform').DocumentStore;
   directory: UserDirectory;
-  mail: MailSender | undefined;
-  siteName: string;
+  notices: NoticeMail | undefined;
 }) {
   const sent = deps.store.collection<NoticeDoc>('renewal_notices');
   const keyOf = (s: Pick<SubscriptionState, '_id' | 'endAt'>) => `${s._id}|${s.endAt}`;
@@ -60,7 +108,7 @@ export function createRenewalNotices(deps: {
     async send(s: SubscriptionState, renews: boolean, now: Date): Promise<boolean> {
       const key = keyOf(s);
       if (await sent.findOne({ _id: key })) return false;
-      if (!s.endAt || now.getTime() >= Date.parse(s.endAt) || !deps.mail) {
+      if (!s.endAt || now.getTime() >= Date.parse(s.endAt) || !deps.notices) {
         await remember({ _id: key, at: now.toISOString(), skipped: true });
         return false;
       }
@@ -70,9 +118,17 @@ export function createRenewalNotices(deps: {
         await remember({ _id: key, at: now.toISOString(), skipped: true });
         return false;
       }
-      await deps.mail.send({
+      const notice = await renderRenewalNotice(
+        s,
+        renews,
+        user?.timeZone,
+        await deps.notices.siteSettings(),
+        deps.notices.publicUrl,
+        user?.firstname,
+      );
+      await deps.notices.mail.send({
         to,
-        ...renewalNotice(s, renews, user?.timeZone, deps.siteName),
+        ...notice,
         idempotencyKey: `renewal-${Buffer.from(key).toString('hex').slice(0, 48)}`,
       });
       await remember({ _id: key, at: now.toISOString() });

@@ -1,0 +1,2 @@
+export * from './EmailLayout';
+export * from './render';
