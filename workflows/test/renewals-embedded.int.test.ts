@@ -179,6 +179,102 @@ describe('renewal workflows on the embedded scheduler (controllable clock)', () 
     expect(await notices(user.email)).toHaveLength(1);
   });
 
+  describe('with the simulated Razorpay (standalone): the renewal charged at endAt, as Razorpay would', () => {
+    /** A billing on the simulated Razorpay instead of the Razorpay API, and a reader who paid on its checkout. */
+    const simulatedReader = async () => {
+      await h.close();
+      h = await startBilling({
+        provider: 'simulated',
+        start: '2026-03-01T10:00:00.000Z',
+        renewals: { planChanged: (plan) => renewals.planChanged(plan) },
+      });
+      await store.close();
+      await openRenewals(); // its activities call the new billing
+      const user = await h.user();
+      const checkout = await h.post('/api/payment/checkout', { token: user.token });
+      const subscriptionId: string = checkout.body.subscription.subscriptionId;
+      for (const event of (await h.simulated?.complete(subscriptionId, 'pay')) ?? [])
+        expect((await h.deliver(event)).status).toBe(200);
+      return { user, subscriptionId };
+    };
+    const payments = (subscriptionId: string) =>
+      h.store
+        .collection<{ _id: string; created_at: number }>('simulated_razorpay_payments')
+        .find({ subscription_id: subscriptionId, status: 'captured' }, { sort: { created_at: 1 } });
+
+    it('renewal on: the charge step at endAt renews; the expiry at endAt + grace finds it renewed', async () => {
+      const { user, subscriptionId } = await simulatedReader();
+      expect(await tick(at(-7 * DAY))).toMatchObject({ steps: 1, noticesSent: 1 });
+      expect(await renewals.timer(subscriptionId)).toEqual({
+        subscriptionId,
+        endAt: END,
+        next: { kind: 'charge', at: END },
+      });
+      expect(await tick(at(-60_000))).toMatchObject({ steps: 0 });
+      expect(await h.subscription(subscriptionId)).toMatchObject({ paidCount: 1, endAt: END });
+
+      expect(await tick(at(0))).toMatchObject({ steps: 1, charged: 1, expired: 0 });
+      expect(await h.subscription(subscriptionId)).toMatchObject({
+        entitled: true,
+        paidCount: 2,
+        endAt: NEXT_END,
+      });
+      // Razorpay's charge and its webhook at endAt, not 48 hours later.
+      expect((await payments(subscriptionId)).map((p) => p.created_at * 1000)).toEqual([
+        Date.parse('2026-03-01T10:00:00.000Z'),
+        Date.parse(END),
+      ]);
+      const renewed = (await h.events.readStream(`subscription-${subscriptionId}`)).filter(
+        (e) => e.type === BillingEvents.SubscriptionRenewed.type,
+      );
+      expect(renewed.map((e) => e.occurredAt)).toEqual([END]);
+      expect(await renewals.timer(subscriptionId)).toEqual({
+        subscriptionId,
+        endAt: NEXT_END,
+        next: { kind: 'notice', at: at(-7 * DAY, NEXT_END) },
+      });
+
+      // Where the expiry would have been (endAt + 48 h): premium continues, nothing expires, nothing more is charged.
+      expect(await tick(at(2 * DAY))).toMatchObject({ steps: 0 });
+      expect(await expiredEvents(subscriptionId)).toEqual([]);
+      expect(await h.subscription(subscriptionId)).toMatchObject({ entitled: true, paidCount: 2 });
+      expect(await notices(user.email)).toHaveLength(1);
+    });
+
+    it('a restart authorised after renewal off is charged at its start (the old endAt), not at the old expiry', async () => {
+      const { user, subscriptionId: first } = await simulatedReader();
+      h.clock.advance(10 * DAY);
+      expect((await h.post('/api/payment/cancel', { token: user.token })).status).toBe(200);
+      const restart = await h.post('/api/payment/restart', { token: user.token });
+      const next: string = restart.body.subscription.subscriptionId;
+      for (const event of (await h.simulated?.complete(next, 'pay')) ?? [])
+        expect((await h.deliver(event)).status).toBe(200);
+      expect(await h.subscription(next)).toMatchObject({ status: 'authenticated', entitled: false });
+
+      await tick(at(-7 * DAY));
+      expect((await notices(user.email)).map((m) => m.subject)).toEqual([
+        'Nudge: your premium renews on 1 March 2027',
+      ]);
+      expect((await renewals.timer(first))?.next).toEqual({ kind: 'charge', at: END });
+      expect(await tick(at(0))).toMatchObject({ charged: 1, expired: 0 });
+      expect(await h.subscription(next)).toMatchObject({
+        status: 'active',
+        entitled: true,
+        startAt: END,
+        endAt: NEXT_END,
+      });
+      expect((await payments(next)).map((p) => p.created_at * 1000)).toEqual([Date.parse(END)]);
+      expect(await h.subscription(first)).toMatchObject({ status: 'cancelled', entitled: true });
+      // The old subscription still ends after the grace period; the reader stays premium through the new one.
+      expect(await tick(at(2 * DAY))).toMatchObject({ expired: 1 });
+      expect(await h.subscription(first)).toMatchObject({ entitled: false });
+      expect((await h.post('/api/payment/details', { token: user.token })).body.details).toMatchObject({
+        subscriptionId: next,
+        endAt: NEXT_END,
+      });
+    });
+  });
+
   it('the embedded scheduler runs the due renewal steps after its reminder slots', async () => {
     const user = await h.user();
     const { subscriptionId } = await subscribe(h, user);

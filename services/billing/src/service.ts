@@ -64,7 +64,7 @@ export interface BillingService {
   expireDueSubscriptions(now: Date): Promise<string[]>;
   /**
    * One step of a subscription's renewal workflow (what POST /internal/subscriptions/renewal-step runs): the
-   * notice 7 days before endAt, or the expiry (after the simulated Razorpay's due charges, embedded).
+   * notice 7 days before endAt, the simulated Razorpay's charge at endAt (embedded), or the expiry.
    */
   /**
    * Settles refunds left pending (the periodic job calls POST /internal/refunds/reconcile): see Refunds.reconcile.
@@ -112,11 +112,16 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     log: deps.log,
     ...(simulated
       ? {
-          providerDue: async () => {
-            for (const webhook of await simulated.runDue()) {
-              const delivery = signDelivery(webhook, deps.webhookSecret);
-              await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
-            }
+          provider: {
+            nextDue: (ids) => simulated.nextDue(ids),
+            async runDue(ids, now) {
+              const due = await simulated.runDue(ids, now);
+              for (const webhook of due) {
+                const delivery = signDelivery(webhook, deps.webhookSecret);
+                await webhooks.receive(Buffer.from(delivery.raw), delivery.signature, delivery.eventId);
+              }
+              return due.some((w) => w.event === 'subscription.charged');
+            },
           },
         }
       : {}),

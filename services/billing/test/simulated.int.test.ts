@@ -121,11 +121,22 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     const first = checkout.body.subscription.subscriptionId;
     await submit(h.url, checkout.body.checkoutUrl, 'pay');
 
-    // A year on, the simulated Razorpay charges the renewal when the renewal workflow's expiry step runs.
-    const expiryStep = async (subscriptionId: string, endAt: string) =>
-      h.service.renewalStep({ subscriptionId, kind: 'expiry', endAt, at: h.clock.now().toISOString() });
-    h.clock.set('2027-03-01T10:01:00.000Z');
-    expect((await expiryStep(first, '2027-03-01T10:00:00.000Z')).outcome).toBe('nothing');
+    // The renewal workflow keeps time for the simulated Razorpay: after the notice, its next step is the charge at
+    // endAt, where Razorpay would charge by itself.
+    const step = async (subscriptionId: string, kind: 'notice' | 'charge' | 'expiry', endAt: string) =>
+      h.service.renewalStep({ subscriptionId, kind, endAt, at: h.clock.now().toISOString() });
+    h.clock.set('2027-02-22T10:00:00.000Z');
+    expect((await step(first, 'notice', '2027-03-01T10:00:00.000Z')).plan.next).toEqual({
+      kind: 'charge',
+      at: '2027-03-01T10:00:00.000Z',
+    });
+    h.clock.set('2027-03-01T09:59:59.000Z');
+    expect((await step(first, 'charge', '2027-03-01T10:00:00.000Z')).outcome).toBe('nothing');
+    expect(await h.subscription(first)).toMatchObject({ paidCount: 1, endAt: '2027-03-01T10:00:00.000Z' });
+    h.clock.set('2027-03-01T10:00:00.000Z');
+    const charged = await step(first, 'charge', '2027-03-01T10:00:00.000Z');
+    expect(charged.outcome).toBe('charged');
+    expect(charged.plan.next).toEqual({ kind: 'notice', at: '2028-02-23T10:00:00.000Z' });
     expect(await h.subscription(first)).toMatchObject({
       entitled: true,
       paidCount: 2,
@@ -133,6 +144,9 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     });
     const types = (await h.events.readStream(`subscription-${first}`)).map((e) => e.type);
     expect(types).toContain(BillingEvents.SubscriptionRenewed.type);
+    // The same step again (a retry) charges nothing more.
+    expect((await step(first, 'charge', '2027-03-01T10:00:00.000Z')).outcome).toBe('nothing');
+    expect(await h.subscription(first)).toMatchObject({ paidCount: 2 });
 
     // Renewal off after the refund window, then back on through a new subscription authorised on the page.
     h.clock.advance(10 * DAY);
@@ -155,17 +169,28 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     });
     expect(await h.subscription(next)).toMatchObject({ status: 'authenticated', entitled: false });
 
-    // At the end of the term the old subscription is cancelled at cycle end and the new one is charged.
-    h.clock.set('2028-03-01T10:05:00.000Z');
-    await expiryStep(first, '2028-03-01T10:00:00.000Z');
+    // The restart is charged at its start (the old endAt), by the old subscription's charge step: the old one is
+    // cancelled at cycle end and the new one charged, both at endAt.
+    h.clock.set('2028-02-23T10:00:00.000Z');
+    expect((await step(first, 'notice', '2028-03-01T10:00:00.000Z')).plan.next).toEqual({
+      kind: 'charge',
+      at: '2028-03-01T10:00:00.000Z',
+    });
+    h.clock.set('2028-03-01T10:00:00.000Z');
+    expect((await step(first, 'charge', '2028-03-01T10:00:00.000Z')).outcome).toBe('charged');
     expect(await h.subscription(first)).toMatchObject({ status: 'cancelled', entitled: true });
     expect(await h.subscription(next)).toMatchObject({
       status: 'active',
       entitled: true,
+      startAt: '2028-03-01T10:00:00.000Z',
       endAt: '2029-03-01T10:00:00.000Z',
     });
-    h.clock.set('2028-03-04T10:05:00.000Z');
-    expect((await expiryStep(first, '2028-03-01T10:00:00.000Z')).outcome).toBe('expired');
+    expect((await h.service.renewalPlan(first)).next).toEqual({
+      kind: 'expiry',
+      at: '2028-03-03T10:00:00.000Z',
+    });
+    h.clock.set('2028-03-03T10:00:00.000Z');
+    expect((await step(first, 'expiry', '2028-03-01T10:00:00.000Z')).outcome).toBe('expired');
     expect(await h.subscription(first)).toMatchObject({ entitled: false });
     expect((await h.post('/api/payment/details', { token: user.token })).body.details).toMatchObject({
       subscriptionId: next,

@@ -118,30 +118,34 @@ export const TrackingClaims = z.object({
 });
 export type TrackingClaims = z.infer<typeof TrackingClaims>;
 
+/** The steps of a renewal: the notice, the simulated provider's charge, the expiry. */
+export const RenewalStepKind = z.enum(['notice', 'charge', 'expiry']);
+
 /**
  * billing: what a subscription's renewal workflow waits for next (issue 11): the notice 7 days before `endAt`, then
- * the expiry at `endAt` plus the grace period (none with renewal off). `next` null: nothing left to do (not
- * entitled yet, or ended); the workflow ends and a later change starts it again.
+ * the expiry at `endAt` plus the grace period (none with renewal off). With the simulated Razorpay (standalone), also
+ * its charge at `endAt`, where Razorpay would charge by itself. `next` null: nothing left to do (not entitled yet,
+ * or ended); the workflow ends and a later change starts it again.
  */
 export const RenewalPlan = z.object({
   subscriptionId: z.string().min(1).max(100),
   endAt: Instant.nullable(),
-  next: z.object({ kind: z.enum(['notice', 'expiry']), at: Instant }).nullable(),
+  next: z.object({ kind: RenewalStepKind, at: Instant }).nullable(),
 });
 export type RenewalPlan = z.infer<typeof RenewalPlan>;
 
 /** billing: run one step of a subscription's renewal (idempotent by subscription id + endAt + kind). */
 export const RenewalStepRequest = z.object({
   subscriptionId: z.string().min(1).max(100),
-  kind: z.enum(['notice', 'expiry']),
+  kind: RenewalStepKind,
   /** The endAt the step was planned for; a step for an endAt that has moved does nothing. */
   endAt: Instant,
   at: Instant,
 });
 export const RenewalStepResponse = z.object({
   status: z.literal(true),
-  /** What the step did: the notice sent, the subscription expired, or nothing (done before, or not due). */
-  outcome: z.enum(['notice-sent', 'expired', 'nothing']),
+  /** What the step did: the notice sent, the renewal charged, the subscription expired, or nothing (done before, or not due). */
+  outcome: z.enum(['notice-sent', 'charged', 'expired', 'nothing']),
   /** The subscription's plan after the step. */
   plan: RenewalPlan,
 });

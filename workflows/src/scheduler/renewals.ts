@@ -15,6 +15,8 @@ interface TimerDoc {
 export interface RenewalRunReport {
   steps: number;
   noticesSent: number;
+  /** Renewals the simulated Razorpay charged at their charge step. */
+  charged: number;
   expired: number;
   failed: number;
 }
@@ -58,7 +60,7 @@ export function createEmbeddedRenewals(deps: {
     },
     /** Runs every step due at `now`, earliest first; each (subscription, endAt, kind) at most once a run. */
     async runDue(now: Date): Promise<RenewalRunReport> {
-      const report: RenewalRunReport = { steps: 0, noticesSent: 0, expired: 0, failed: 0 };
+      const report: RenewalRunReport = { steps: 0, noticesSent: 0, charged: 0, expired: 0, failed: 0 };
       const done = new Set<string>();
       for (;;) {
         const page = await timers.find(
@@ -81,6 +83,7 @@ export function createEmbeddedRenewals(deps: {
             });
             report.steps += 1;
             if (result.outcome === 'notice-sent') report.noticesSent += 1;
+            if (result.outcome === 'charged') report.charged += 1;
             if (result.outcome === 'expired') report.expired += 1;
             await save({ _id: doc._id, rev: doc.rev }, result.plan, false);
           } catch (err) {

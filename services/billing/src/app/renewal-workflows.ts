@@ -23,32 +23,45 @@ export function createRenewalWorkflows(deps: {
   expiry: Expiry;
   notices: RenewalNotices;
   scheduler: RenewalScheduler | undefined;
-  /** The simulated Razorpay's own schedule (embedded topology): its due charges and cancellations, delivered. */
-  providerDue?: () => Promise<void>;
+  /**
+   * The simulated Razorpay's own schedule (embedded topology), which its renewal workflow keeps time for: Razorpay
+   * charges at the end of the term by itself; the simulated one does it at the workflow's charge step.
+   */
+  provider?: ProviderSchedule;
   log: Logger;
 }) {
+  /** The subscription and the restarts that follow it (Razorpay charges a restart at its start_at, our endAt). */
+  const withSuccessors = async (s: SubscriptionState) => [
+    s._id,
+    ...(await deps.repo.subscriptions.find({ predecessorId: s._id })).map((x) => x._id),
+  ];
+
   async function planOf(id: string, s: SubscriptionState | null): Promise<RenewalPlan> {
     if (!s?.entitled || !s.endAt) return { subscriptionId: id, endAt: s?.endAt ?? null, next: null };
     const endMs = Date.parse(s.endAt);
-    if (!(await deps.notices.done(s))) {
-      return {
-        subscriptionId: id,
-        endAt: s.endAt,
-        next: { kind: 'notice', at: new Date(endMs - NOTICE_MS).toISOString() },
-      };
-    }
-    const grace = await deps.expiry.graceFor(s);
+    // The earliest of: the notice (until it is done), the provider's charge, the expiry after the grace period.
+    const steps: { kind: NonNullable<RenewalPlan['next']>['kind']; at: number }[] = [];
+    if (!(await deps.notices.done(s))) steps.push({ kind: 'notice', at: endMs - NOTICE_MS });
+    const charge = deps.provider ? await deps.provider.nextDue(await withSuccessors(s)) : null;
+    if (charge) steps.push({ kind: 'charge', at: Date.parse(charge) });
+    steps.push({ kind: 'expiry', at: endMs + (await deps.expiry.graceFor(s)) });
+    // Stable: at the same instant the notice goes before the charge, and the charge before the expiry.
+    const next = steps.sort((a, b) => a.at - b.at)[0] as (typeof steps)[number];
     return {
       subscriptionId: id,
       endAt: s.endAt,
-      next: { kind: 'expiry', at: new Date(endMs + grace).toISOString() },
+      next: { kind: next.kind, at: new Date(next.at).toISOString() },
     };
   }
+
+  /** The provider's due charges (and cancellations at cycle end) of a subscription and its restarts, delivered. */
+  const providerDue = async (s: SubscriptionState, now: Date) =>
+    deps.provider ? deps.provider.runDue(await withSuccessors(s), now) : false;
 
   const plan = async (id: string) => planOf(id, await deps.repo.get(id));
 
   /** Hands the workflow the current plan. A failure is logged: the event is recorded, and the next step resyncs. */
-  async function sync(state: SubscriptionState) {
+  async function tell(state: SubscriptionState) {
     if (!deps.scheduler) return;
     try {
       await deps.scheduler.planChanged(await planOf(state._id, state));
@@ -58,6 +71,13 @@ export function createRenewalWorkflows(deps: {
         'the renewal workflow was not told of a subscription change',
       );
     }
+  }
+
+  /** A restart's change (authorised, withdrawn) changes its predecessor's plan too (its grace, its charge). */
+  async function sync(state: SubscriptionState) {
+    await tell(state);
+    const predecessor = state.predecessorId ? await deps.repo.get(state.predecessorId) : null;
+    if (predecessor) await tell(predecessor);
   }
 
   deps.repo.onRecorded(sync);
@@ -88,14 +108,27 @@ export function createRenewalWorkflows(deps: {
         if (s?.entitled && s.endAt === input.endAt && now.getTime() >= Date.parse(s.endAt) - NOTICE_MS) {
           if (await deps.notices.send(s, await deps.expiry.renews(s), now)) outcome = 'notice-sent';
         }
+      } else if (input.kind === 'charge') {
+        const s = await deps.repo.get(input.subscriptionId);
+        if (s?.entitled && s.endAt === input.endAt && (await providerDue(s, now))) outcome = 'charged';
       } else {
-        // Razorpay charges at the end of the term by itself; the simulated one does it when asked.
-        await deps.providerDue?.();
+        // A charge that fell due is never left behind an expiry (its own step normally did it already).
+        const s = await deps.repo.get(input.subscriptionId);
+        if (s) await providerDue(s, now);
         if (await deps.expiry.expireIfDue(input.subscriptionId, now)) outcome = 'expired';
       }
       return { outcome, plan: await plan(input.subscriptionId) };
     },
   };
+}
+
+/**
+ * A provider whose schedule billing drives (the simulated Razorpay): when it next charges one of these
+ * subscriptions, and its due charges and cancellations delivered to the webhook receiver (true when a charge was).
+ */
+export interface ProviderSchedule {
+  nextDue(subscriptionIds: string[]): Promise<string | null>;
+  runDue(subscriptionIds: string[], now: Date): Promise<boolean>;
 }
 
 export type RenewalWorkflows = ReturnType<typeof createRenewalWorkflows>;

@@ -35,8 +35,13 @@ export interface SimulatedRazorpay extends PaymentProvider {
    * Null when there is nothing to pay (unknown, or no longer awaiting authorisation).
    */
   complete(id: string, outcome: 'pay' | 'fail'): Promise<WebhookEvent[] | null>;
-  /** Razorpay's own schedule: charges falling due and cancellations at cycle end, as the webhooks it would send. */
-  runDue(): Promise<WebhookEvent[]>;
+  /**
+   * Razorpay's own schedule for the given subscriptions: the charges falling due by `now` and the cancellations at
+   * cycle end, as the webhooks it would send. Each happens once (the next charge moves a year on).
+   */
+  runDue(ids: string[], now: Date): Promise<WebhookEvent[]>;
+  /** When Razorpay's schedule next does something to one of these subscriptions (ISO), or null. */
+  nextDue(ids: string[]): Promise<string | null>;
 }
 
 /**
@@ -66,7 +71,7 @@ export function createSimulatedRazorpay(opts: {
     await subscriptions.replaceOne({ _id: doc._id }, doc);
     return entity(doc);
   };
-  const newPayment = async (sub: SimSubscription, status: PaymentEntity['status']) => {
+  const newPayment = async (sub: SimSubscription, status: PaymentEntity['status'], at = clock()) => {
     const id = razorpayId('pay');
     const payment = paymentEntity({
       id,
@@ -74,7 +79,7 @@ export function createSimulatedRazorpay(opts: {
       status,
       subscription_id: sub.id,
       customer_id: sub.customer_id,
-      created_at: epoch(clock()),
+      created_at: epoch(at),
       ...(status === 'failed'
         ? {
             error_code: 'BAD_REQUEST_ERROR',
@@ -99,9 +104,9 @@ export function createSimulatedRazorpay(opts: {
     sub.status = 'active';
     sub.charge_at = sub.current_end;
     sub.end_at = epoch(addMonths(start, PREMIUM_PLAN.months * (sub.total_count - sub.paid_count + 1)));
-    const payment = await newPayment(sub, 'captured');
+    const payment = await newPayment(sub, 'captured', at);
     const events: WebhookEvent[] = [];
-    const now = clock();
+    const now = at;
     if (!wasActive)
       events.push(webhookEvent('subscription.activated', { subscription: entity(sub), payment }, now));
     events.push(webhookEvent('subscription.charged', { subscription: entity(sub), payment }, now));
@@ -245,10 +250,9 @@ export function createSimulatedRazorpay(opts: {
       return [authenticated, ...(await charge(sub, now))];
     },
 
-    async runDue() {
-      const now = clock();
+    async runDue(ids, now) {
       const due = await subscriptions.find(
-        { status: { $in: ['active', 'authenticated'] }, charge_at: { $lte: epoch(now) } },
+        { _id: { $in: ids }, status: { $in: SCHEDULED }, charge_at: { $lte: epoch(now) } },
         { sort: { charge_at: 1 } },
       );
       const events: WebhookEvent[] = [];
@@ -265,5 +269,16 @@ export function createSimulatedRazorpay(opts: {
       }
       return events;
     },
+
+    async nextDue(ids) {
+      const [next] = await subscriptions.find(
+        { _id: { $in: ids }, status: { $in: SCHEDULED }, charge_at: { $ne: null } },
+        { sort: { charge_at: 1 }, limit: 1 },
+      );
+      return next?.charge_at ? new Date(next.charge_at * 1000).toISOString() : null;
+    },
   };
 }
+
+/** The statuses in which Razorpay's schedule charges a subscription (or cancels it at cycle end). */
+const SCHEDULED = ['active', 'authenticated'];
