@@ -1,5 +1,6 @@
 export { type BootedContent, bootContent } from './boot';
 export { DEFAULT_SITE_SETTINGS } from './domain/site-settings';
+export { CONTENT_READ_MODEL_COLLECTIONS } from './events/read-models';
 export {
   createFileMediaStore,
   createGridFsMediaStore,

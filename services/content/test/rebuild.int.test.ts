@@ -1,17 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_READ_MODEL_COLLECTIONS } from '../src/events/read-models';
 import { addPost, addTopic, type ContentHarness, pngDataUrl, startContent } from './harness';
-
-/** Every read model built from content's own events. */
-const READ_MODELS = [
-  'templates',
-  'feed_order',
-  'topics',
-  'topics_meta',
-  'promotions',
-  'site_settings',
-  'post_reads',
-  'post_read_counts',
-];
 
 describe('content read models are projections of the event store', () => {
   let h: ContentHarness;
@@ -63,7 +52,7 @@ describe('content read models are projections of the event store', () => {
 
   const snapshot = async () => {
     const state: Record<string, unknown[]> = {};
-    for (const name of READ_MODELS)
+    for (const name of CONTENT_READ_MODEL_COLLECTIONS)
       state[name] = await h.store.collection(name).find({}, { sort: { _id: 1 } });
     return state;
   };
@@ -82,7 +71,7 @@ describe('content read models are projections of the event store', () => {
     expect(live.post_reads).toHaveLength(4);
     expect(live.topics!.filter((t: any) => t.default)).toHaveLength(1);
 
-    for (const name of READ_MODELS) await h.store.collection(name).drop();
+    for (const name of CONTENT_READ_MODEL_COLLECTIONS) await h.store.collection(name).drop();
     expect((await h.get('/api/topic/getalltopics')).body.topics).toEqual([]);
     await h.events.rebuild();
     expect(await snapshot()).toEqual(live);
