@@ -1,18 +1,12 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { resolve } from 'node:path';
+import { browserUnavailable, emailBrowser, SHOTS } from '@nudge/email/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReminderEmailModel, renderReminderEmail } from '../src/email';
 
 // The reminder e-mail looked at: rendered in headless Chromium at a phone's and a desktop's width; the
 // screenshots go to test-artifacts/screenshots (email-375.png, email-1280.png).
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/screenshots');
-const unavailable = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
-if (unavailable) console.warn(`reminder e-mail screenshots skipped: ${unavailable}`);
+if (browserUnavailable) console.warn(`reminder e-mail screenshots skipped: ${browserUnavailable}`);
 
 const model: ReminderEmailModel = {
   settings: {
@@ -51,23 +45,17 @@ const model: ReminderEmailModel = {
   openPixelUrl: 'https://nudge.example/api/reminder/open/o',
 };
 
-let browser: Browser | undefined;
+const browser = emailBrowser();
 beforeAll(async () => {
-  if (unavailable) return;
-  await mkdir(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  if (!browserUnavailable) await browser.open();
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser.close());
 
-describe.skipIf(Boolean(unavailable))('the reminder e-mail in a browser', () => {
+describe.skipIf(Boolean(browserUnavailable))('the reminder e-mail in a browser', () => {
   for (const width of [375, 1280]) {
     it(`fits ${width} px without sideways scrolling and shows every part`, async () => {
       const { html, text } = await renderReminderEmail(model);
-      const page = await (browser as Browser).newPage({ viewport: { width, height: 900 } });
-      await page.route('**/*', (route) => route.fulfill({ status: 204, body: '' }));
-      await page.setContent(html, { waitUntil: 'load' });
+      const page = await browser.show(html, width);
       const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(scrollWidth).toBeLessThanOrEqual(width);
       for (const label of [

@@ -1,10 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_TIME_ZONE } from '@nudge/contracts/days';
 import type { OutboxMessage } from '@nudge/platform';
-import { jsonCall, submitSimulatedCheckout } from '@nudge/platform/testing';
+import { submitSimulatedCheckout } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
+import { gatewayClient } from './helpers';
 
 // A subscription's renewal in the standalone process, on a scheduler clock the test drives: the notice 7 days
 // before endAt in the site settings an admin chose (content's, fetched by billing), the simulated Razorpay's charge
@@ -16,32 +18,18 @@ let now = new Date();
 let dataDir: string;
 let app: Standalone;
 
-const call = (method: string, path: string, body?: unknown, token?: string) =>
-  jsonCall(app.url, method, path, body, token);
-const ok = async (method: string, path: string, body?: unknown, token?: string) => {
-  const res = await call(method, path, body, token);
-  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-};
+const { call, ok, eventually, signIn } = gatewayClient(() => app);
 const outbox = async (): Promise<OutboxMessage[]> => (await ok('GET', '/api/dev/outbox')).messages;
 
-async function signIn(email: string) {
-  await ok('POST', '/api/user/auth', { email });
-  const code = (await outbox()).find((m) => m.to === email)?.text.match(/\b(\d{6})\b/)?.[1];
-  const { token } = await ok('POST', '/api/user/verify', { email, otp: code, timeZone: 'Asia/Kolkata' });
-  return token as string;
-}
-
-/** Retries until it answers 200 (a service learns of a new user or admin from auth's events). */
-async function eventually(method: string, path: string, body: unknown, token: string) {
-  const deadline = Date.now() + 15_000;
-  let res = await call(method, path, body, token);
-  while (res.status !== 200 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    res = await call(method, path, body, token);
-  }
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+/** Repeats a call until it answers 200 (a service learns of a new user or admin from auth's events). */
+async function once200(method: string, path: string, body: unknown, token: string) {
+  let answer: any;
+  await eventually(async () => {
+    const res = await call(method, path, body, token);
+    answer = res.body;
+    return res.status === 200;
+  }, `${method} ${path} to answer 200`);
+  return answer;
 }
 
 const longDate = (iso: string) =>
@@ -49,7 +37,7 @@ const longDate = (iso: string) =>
     day: 'numeric',
     month: 'long',
     year: 'numeric',
-    timeZone: 'Asia/Kolkata',
+    timeZone: DEFAULT_TIME_ZONE,
   }).format(new Date(iso));
 
 beforeAll(async () => {
@@ -74,8 +62,8 @@ afterAll(async () => {
 
 describe('renewals in the standalone process (embedded timers, simulated Razorpay, a clock the test drives)', () => {
   it("sends the notice in the admin's site settings, charges at endAt, and does not expire after the grace", async () => {
-    const admin = await signIn('admin@example.com');
-    await eventually(
+    const { token: admin } = await signIn('admin@example.com');
+    await once200(
       'PUT',
       '/api/sitesettings/update',
       {
@@ -89,8 +77,8 @@ describe('renewals in the standalone process (embedded timers, simulated Razorpa
       admin,
     );
 
-    const reader = await signIn('reader@example.com');
-    const checkout = await eventually('POST', '/api/payment/checkout', {}, reader);
+    const { token: reader } = await signIn('reader@example.com');
+    const checkout = await once200('POST', '/api/payment/checkout', {}, reader);
     expect((await submitSimulatedCheckout(app.url, checkout.checkoutUrl)).status).toBe(303);
     const id: string = checkout.subscription.subscriptionId;
     const { details } = await ok('POST', '/api/payment/details', {}, reader);
@@ -115,6 +103,7 @@ describe('renewals in the standalone process (embedded timers, simulated Razorpa
     expect(notice?.text).toContain(
       `Your subscription will renew on ${longDate(endAt)}. We will charge ₹2500 for the next year then.`,
     );
+    expect(notice?.text).toContain('Hi Rae,');
     expect(notice?.text).toContain(`${PUBLIC_URL}/upgrade`);
     expect(notice?.html).toContain('src="https://cdn.example/calm-logo.png"');
     expect(notice?.html).toContain('background-color:#7c3aed');

@@ -1,8 +1,5 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { resolve } from 'node:path';
+import { browserUnavailable, emailBrowser, SHOTS } from '@nudge/email/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRenewalNotice } from '../src/app/renewal-notices';
 import type { SubscriptionState } from '../src/domain/subscription';
@@ -11,10 +8,7 @@ import { NOTICE_SETTINGS } from './harness';
 // The renewal notice looked at: rendered in headless Chromium at a phone's and a desktop's width, renewal on and
 // off; the screenshots go to test-artifacts/screenshots (renewal-on-375.png, renewal-off-1280.png, ...).
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const SHOTS = resolve(dirname(fileURLToPath(import.meta.url)), '../../../test-artifacts/screenshots');
-const unavailable = existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM}`;
-if (unavailable) console.warn(`renewal notice screenshots skipped: ${unavailable}`);
+if (browserUnavailable) console.warn(`renewal notice screenshots skipped: ${browserUnavailable}`);
 
 const subscription = {
   _id: 'sub_0000000000001',
@@ -24,17 +18,13 @@ const subscription = {
   amount: 250000,
 } as SubscriptionState;
 
-let browser: Browser | undefined;
+const browser = emailBrowser();
 beforeAll(async () => {
-  if (unavailable) return;
-  await mkdir(SHOTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  if (!browserUnavailable) await browser.open();
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser.close());
 
-describe.skipIf(Boolean(unavailable))('the renewal notice e-mail in a browser', () => {
+describe.skipIf(Boolean(browserUnavailable))('the renewal notice e-mail in a browser', () => {
   for (const renews of [true, false])
     for (const width of [375, 1280]) {
       it(`renewal ${renews ? 'on' : 'off'} fits ${width} px without sideways scrolling`, async () => {
@@ -46,9 +36,7 @@ describe.skipIf(Boolean(unavailable))('the renewal notice e-mail in a browser', 
           'https://nudge.example',
           'Asha',
         );
-        const page = await (browser as Browser).newPage({ viewport: { width, height: 700 } });
-        await page.route('**/*', (route) => route.fulfill({ status: 204, body: '' }));
-        await page.setContent(html, { waitUntil: 'load' });
+        const page = await browser.show(html, width, 700);
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         const wording = renews
           ? 'Your subscription will renew on 1 March 2027. We will charge ₹2500 for the next year then.'

@@ -125,11 +125,12 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
     // endAt, where Razorpay would charge by itself.
     const step = async (subscriptionId: string, kind: 'notice' | 'charge' | 'expiry', endAt: string) =>
       h.service.renewalStep({ subscriptionId, kind, endAt, at: h.clock.now().toISOString() });
-    h.clock.set('2027-02-22T10:00:00.000Z');
-    expect((await step(first, 'notice', '2027-03-01T10:00:00.000Z')).plan.next).toEqual({
-      kind: 'charge',
-      at: '2027-03-01T10:00:00.000Z',
-    });
+    /** The notice 7 days before endAt; the plan after it is the charge at endAt. */
+    const noticeThenCharge = async (endAt: string) => {
+      h.clock.set(new Date(Date.parse(endAt) - 7 * DAY));
+      expect((await step(first, 'notice', endAt)).plan.next).toEqual({ kind: 'charge', at: endAt });
+    };
+    await noticeThenCharge('2027-03-01T10:00:00.000Z');
     h.clock.set('2027-03-01T09:59:59.000Z');
     expect((await step(first, 'charge', '2027-03-01T10:00:00.000Z')).outcome).toBe('nothing');
     expect(await h.subscription(first)).toMatchObject({ paidCount: 1, endAt: '2027-03-01T10:00:00.000Z' });
@@ -171,11 +172,7 @@ describe('the simulated checkout (embedded topology, no Razorpay keys)', () => {
 
     // The restart is charged at its start (the old endAt), by the old subscription's charge step: the old one is
     // cancelled at cycle end and the new one charged, both at endAt.
-    h.clock.set('2028-02-23T10:00:00.000Z');
-    expect((await step(first, 'notice', '2028-03-01T10:00:00.000Z')).plan.next).toEqual({
-      kind: 'charge',
-      at: '2028-03-01T10:00:00.000Z',
-    });
+    await noticeThenCharge('2028-03-01T10:00:00.000Z');
     h.clock.set('2028-03-01T10:00:00.000Z');
     expect((await step(first, 'charge', '2028-03-01T10:00:00.000Z')).outcome).toBe('charged');
     expect(await h.subscription(first)).toMatchObject({ status: 'cancelled', entitled: true });

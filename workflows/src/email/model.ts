@@ -1,20 +1,9 @@
 import type { IssuedCheckin, SiteSettings } from '@nudge/contracts';
+import type { EmailBrand } from '@nudge/email';
 
 /** Everything one reminder e-mail shows; every URL already signed (tracking redirects, unsubscribe). */
 export interface ReminderEmailModel {
-  settings: Pick<
-    SiteSettings,
-    | 'sitetitle'
-    | 'footersitetitle'
-    | 'emaillogo'
-    | 'headingcolor'
-    | 'paragraphcolor'
-    | 'buttoncolor'
-    | 'buttonfontcolor'
-    | 'backgroundcolor'
-    | 'recommendationheading'
-    | 'emailupdateheadline'
-  >;
+  settings: EmailBrand & Pick<SiteSettings, 'recommendationheading' | 'emailupdateheadline'>;
   firstname: string;
   heading: string;
   /** Paragraphs of the body (the locked preview for a plain reader and a premium post). */
