@@ -152,6 +152,13 @@ const cases: {
     mentions: ['SMTP_URL'],
   },
   {
+    name: 'billing capturing renewal notices instead of mailing them',
+    process: 'billing',
+    env: { ...without('SMTP_URL'), MAIL_TRANSPORT: 'capture' },
+    named: ['MAIL_TRANSPORT'],
+    mentions: ['SMTP_URL'],
+  },
+  {
     name: 'billing with Razorpay keys but no webhook secret',
     process: 'billing',
     env: { ...FULL, RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 's', RAZORPAY_PLAN_ID: 'plan_x' },

@@ -417,7 +417,8 @@ export const PRODUCTION_NEEDS: Record<ProcessName, readonly Need[]> = {
   auth: ['store', 'bus', 'signing', 'internal', 'mail'],
   content: SERVICE_NEEDS,
   engagement: SERVICE_NEEDS,
-  billing: SERVICE_NEEDS,
+  // The renewal notice e-mail.
+  billing: [...SERVICE_NEEDS, 'mail'],
   reporting: [...SERVICE_NEEDS, 'analytics'],
   workflows: ['temporal', 'internal', 'mail'],
   'reporting-migrate': ['analytics'],
