@@ -13,8 +13,8 @@ export function createActivities(deps: ReminderDeps) {
   return traced({
     ...createReminderActivities(deps),
     /**
-     * One step of a subscription's renewal workflow: billing sends the notice or expires the subscription (once
-     * per subscription id + endAt + kind) and answers the plan after it.
+     * One step of a subscription's renewal workflow: billing sends the notice, has the simulated Razorpay charge, or
+     * expires the subscription (once per subscription id + endAt + kind) and answers the plan after it.
      */
     async renewalStep(input: RenewalStep) {
       return deps.call<RenewalStepResult>('billing', '/internal/subscriptions/renewal-step', input);

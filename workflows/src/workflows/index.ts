@@ -67,8 +67,8 @@ export const RENEWAL_STEPS_PER_RUN = 25;
 
 /**
  * A subscription's renewal (workflow id renewal-{subscriptionId}, started or signalled by billing with
- * signalWithStart): waits for its plan's next step (the notice 7 days before endAt, then the expiry after the
- * grace period) and has billing do it; a new plan (renewal charged, cancel, restart) replaces the wait. Ends when
+ * signalWithStart): waits for its plan's next step (the notice 7 days before endAt, the simulated Razorpay's charge
+ * at endAt in the standalone topology, then the expiry after the grace period) and has billing do it; a new plan (renewal charged, cancel, restart) replaces the wait. Ends when
  * nothing is left to do; billing starts it again when the subscription changes later.
  */
 export async function renewalWorkflow(plan: RenewalPlan): Promise<RenewalPlan> {
