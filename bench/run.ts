@@ -240,6 +240,37 @@ async function sizeOf(dir: string): Promise<number> {
   return total;
 }
 
+/** The data directory by kind of file, in MB: each store's database and WAL, the analytics engine's folder, the rest. */
+type DataBreakdown = Record<string, number>;
+
+async function dataBreakdown(dataDir: string): Promise<DataBreakdown> {
+  const sizes: DataBreakdown = {};
+  const add = (key: string, bytes: number) => {
+    sizes[key] = (sizes[key] ?? 0) + bytes;
+  };
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const path = join(dir, entry.name);
+      const name = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (entry.name === 'clickhouse') add(`${name}/`, await sizeOf(path));
+        else await walk(path, name);
+      } else if (entry.isFile()) {
+        const key = /\.sqlite(-wal|-shm)?$/.test(name) ? name : `${rel || '.'}/(other files)`;
+        add(key, (await stat(path).catch(() => ({ size: 0 }))).size);
+      }
+    }
+  };
+  await walk(dataDir, '');
+  return Object.fromEntries(
+    Object.entries(sizes)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, mb(v)]),
+  );
+}
+
+let dataSizes: { running: DataBreakdown; afterClose: number } | null = null;
+
 /** Work the services still have queued: commits not yet relayed to the bus, messages not yet consumed. */
 const BACKLOG = /^(nudge_relay_pending_commits|nudge_consumer_lag_messages)\{[^}]*\}\s+(\d+(?:\.\d+)?)/gm;
 
@@ -381,6 +412,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
   const results: Measurement[] = [];
   try {
     let standalone: StandaloneChild;
+    let running: DataBreakdown = {};
     try {
       standalone = await startStandaloneChild({ ...benchStandaloneConfig(dataDir), WEB_DIST: webDist });
     } catch (err) {
@@ -418,6 +450,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
         row.dataMb = mb(await sizeOf(dataDir));
         results.push(row);
       }
+      running = await dataBreakdown(dataDir);
       memory = await standalone.memory().catch((err: unknown) => {
         process.stdout.write(`memory breakdown failed: ${describe(err)}\n`);
         return null;
@@ -431,6 +464,8 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
     } finally {
       await standalone.close();
     }
+    // Closed as `npm start` closes on SIGTERM: the WALs are checkpointed into their databases and removed.
+    dataSizes = { running, afterClose: mb(await sizeOf(dataDir)) };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -512,6 +547,12 @@ async function main(): Promise<void> {
       `\n${processTable(lastTree, 'standalone process tree (after the last scenario)')}\n(the standalone process is the first row, in its own process as \`npm start\` runs it; RSS counts shared pages in each process. The bench process, with the load generator and the ceiling's app, is not in it: ${mb(process.memoryUsage.rss())} MB)\n`,
     );
   if (memory) process.stdout.write(`\n${memoryTable(memory)}\n`);
+  if (dataSizes) {
+    const rows = Object.entries(dataSizes.running).map(([file, size]) => `| ${file} | ${size} |`);
+    process.stdout.write(
+      `\n| data directory (after the last scenario, running) | MB |\n|---|---:|\n${rows.join('\n')}\n| **total after the standalone process stopped** | **${dataSizes.afterClose}** |\n`,
+    );
+  }
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
     process.stdout.write(
@@ -585,6 +626,7 @@ async function main(): Promise<void> {
     },
     results: rows,
     memory,
+    dataSizes,
     firstLoad,
     bundle,
     reminders,

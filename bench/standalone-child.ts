@@ -1,8 +1,9 @@
-// Starts the standalone process of a bench run as a child process (bench/standalone-host.ts, run through tsx as
-// `npm start` runs deploy/standalone/src/main.ts) and talks to it over IPC.
+// Starts the standalone process of a bench run as a child process (bench/standalone-host.ts, run as `npm start` runs
+// deploy/standalone/src/main.ts: node with the start script's flags and tsx) and talks to it over IPC.
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { standaloneNodeFlags } from '../deploy/standalone/src/node-flags';
 import type { HostAnswer, HostRequest, MemoryBreakdown, QueryParams } from './standalone-protocol';
 
 const HOST = fileURLToPath(new URL('./standalone-host.ts', import.meta.url));
@@ -27,11 +28,11 @@ export interface StandaloneChild {
 
 /**
  * Forks the standalone process with `env` added to this process's environment (DATA_DIR, PORT, ...) and resolves once
- * its gateway listens. `nodeFlags` go before the script (e.g. V8 heap flags), as `node <flags> --import tsx ...`.
+ * its gateway listens. `nodeFlags` go before the script, as `node <flags> --import tsx ...` (default: `npm start`'s).
  */
 export async function startStandaloneChild(
   env: Record<string, string>,
-  nodeFlags: string[] = [],
+  nodeFlags: string[] = standaloneNodeFlags(),
 ): Promise<StandaloneChild> {
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child: ChildProcess = fork(HOST, [], {
