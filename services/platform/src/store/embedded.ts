@@ -332,6 +332,8 @@ class SqliteDatabase {
     try {
       this.vacuum();
       this.db.exec('PRAGMA optimize');
+      // The WAL's pages into the database and the WAL emptied: a stopped process leaves no WAL behind (data size).
+      if (this.file !== ':memory:') this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     } catch {
       // best effort
     }
