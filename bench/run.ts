@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
 import { bundleTable, kb, measureBundle } from './bundle';
+import { type CpuProfile, startCpuProfile } from './cpu-profile';
 import { type FirstLoad, measureFirstLoad } from './first-load';
 import { type ProcessMemory, processTable, processTree, totalRssMb } from './processes';
 import { measureReminders, REMINDER_TARGET, type ReminderMeasurement } from './reminders';
@@ -134,30 +135,11 @@ async function writeBodies(dir: string, bodies: (i: number) => unknown, from: nu
 /** The process that answers a measurement: its pid (for its CPU time) and, when profiled, how to profile it. */
 interface Target {
   pid: number;
-  startCpuProfile(): Promise<{ stop(dir: string, name: string): Promise<string> }>;
+  startCpuProfile(): Promise<CpuProfile>;
 }
 
-/** This process (the ceiling's app runs here), profiled through node:inspector on its main thread. */
-const thisProcess: Target = {
-  pid: process.pid,
-  async startCpuProfile() {
-    const { Session } = await import('node:inspector/promises');
-    const session = new Session();
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.start');
-    return {
-      async stop(dir, name) {
-        const { profile } = await session.post('Profiler.stop');
-        session.disconnect();
-        await mkdir(dir, { recursive: true });
-        const file = join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
-        await writeFile(file, JSON.stringify(profile));
-        return file;
-      },
-    };
-  },
-};
+/** This process (the ceiling's app runs here). */
+const thisProcess: Target = { pid: process.pid, startCpuProfile };
 
 /** One autocannon measurement of one request, after a short warm-up whose numbers are discarded. */
 async function measure(

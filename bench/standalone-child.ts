@@ -4,6 +4,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { standaloneNodeFlags } from '../deploy/standalone/src/node-flags';
+import type { CpuProfile } from './cpu-profile';
 import type { HostAnswer, HostRequest, MemoryBreakdown, QueryParams } from './standalone-protocol';
 
 const HOST = fileURLToPath(new URL('./standalone-host.ts', import.meta.url));
@@ -21,7 +22,7 @@ export interface StandaloneChild {
     query<T>(sql: string, params?: QueryParams): Promise<T[]>;
   };
   /** Starts a CPU profile of the child's main thread; stop() writes it and returns the file. */
-  startCpuProfile(): Promise<{ stop(dir: string, name: string): Promise<string> }>;
+  startCpuProfile(): Promise<CpuProfile>;
   memory(): Promise<MemoryBreakdown>;
   close(): Promise<void>;
 }

@@ -4,10 +4,10 @@
 // the environment the bench gives it) and answers the bench over IPC for what HTTP does not give: reporting's
 // analytics store (the 10M-event seed uses ClickHouse's own generators), a CPU profile of a measured run, and a
 // breakdown of its memory.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { embeddedStoreStats } from '@nudge/platform';
 import { startStandalone } from '../deploy/standalone/src/index';
+import { type CpuProfile, startCpuProfile } from './cpu-profile';
 import type { HostAnswer, HostRequest, MemoryBreakdown } from './standalone-protocol';
 
 const send = (message: HostAnswer) => {
@@ -19,27 +19,6 @@ const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 if (!process.send) {
   process.stderr.write('standalone-host: forked by bench/standalone-child.ts (IPC)\n');
   process.exit(2);
-}
-
-type Profiler = { stop(dir: string, name: string): Promise<string> };
-
-/** Profiles this process's main thread (gateway and services) until stop() writes `<dir>/<name>.cpuprofile`. */
-async function startCpuProfile(): Promise<Profiler> {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    async stop(dir, name) {
-      const { profile } = await session.post('Profiler.stop');
-      session.disconnect();
-      await mkdir(dir, { recursive: true });
-      const file = join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
-      await writeFile(file, JSON.stringify(profile));
-      return file;
-    },
-  };
 }
 
 /** V8's heap before and after a full GC, resident memory by kind, and the embedded collections holding the most. */
@@ -86,7 +65,7 @@ try {
   process.exit(1);
 }
 
-let profiler: Profiler | undefined;
+let profiler: CpuProfile | undefined;
 
 const handle = async (request: HostRequest): Promise<unknown> => {
   switch (request.op) {

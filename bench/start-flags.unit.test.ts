@@ -11,7 +11,7 @@ describe('the node flags of npm start (the bench and the soak start the standalo
     expect(standaloneNodeFlags('tsx deploy/standalone/src/main.ts')).toEqual([]);
   });
 
-  it('are accepted by this node as they stand in package.json (a misspelt V8 flag only warns)', () => {
+  it('are accepted by this node as they stand in package.json (node refuses a misspelt flag)', () => {
     const flags = standaloneNodeFlags();
     expect(flags).toContain('--max-semi-space-size=4');
     const run = spawnSync(process.execPath, [...flags, '-e', 'process.stdout.write("ok")'], {
