@@ -13,7 +13,7 @@ describe('the node flags of npm start (the bench and the soak start the standalo
 
   it('are accepted by this node as they stand in package.json (node refuses a misspelt flag)', () => {
     const flags = standaloneNodeFlags();
-    expect(flags).toContain('--max-semi-space-size=4');
+    expect(flags).toContain('--heap-growing-percent=50');
     const run = spawnSync(process.execPath, [...flags, '-e', 'process.stdout.write("ok")'], {
       encoding: 'utf8',
     });
