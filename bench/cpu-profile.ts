@@ -1,10 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 export interface CpuProfile {
-  /** Stops the profile and writes it to `<dir>/<name>.cpuprofile`; returns the file. */
-  stop(dir: string, name: string): Promise<string>;
+  /** Stops the profile and writes it to `file` (its folder is created). */
+  stop(file: string): Promise<void>;
 }
+
+/** `<dir>/<name>.cpuprofile`, the name reduced to letters, digits, dots and dashes. */
+export const profilePath = (dir: string, name: string): string =>
+  join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
 
 /**
  * Profiles this process's main thread (node:inspector) until stop(): open the file in Chrome's DevTools, or
@@ -17,13 +21,11 @@ export async function startCpuProfile(): Promise<CpuProfile> {
   await session.post('Profiler.enable');
   await session.post('Profiler.start');
   return {
-    async stop(dir, name) {
+    async stop(file) {
       const { profile } = await session.post('Profiler.stop');
       session.disconnect();
-      await mkdir(dir, { recursive: true });
-      const file = join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
+      await mkdir(dirname(file), { recursive: true });
       await writeFile(file, JSON.stringify(profile));
-      return file;
     },
   };
 }

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
 import { bundleTable, kb, measureBundle } from './bundle';
-import { type CpuProfile, startCpuProfile } from './cpu-profile';
+import { type CpuProfile, profilePath, startCpuProfile } from './cpu-profile';
 import { type FirstLoad, measureFirstLoad } from './first-load';
 import { type ProcessMemory, processTable, processTree, totalRssMb } from './processes';
 import { measureReminders, REMINDER_TARGET, type ReminderMeasurement } from './reminders';
@@ -173,8 +173,11 @@ async function measure(
     const cpuBefore = await mainThreadCpuMs(target.pid);
     const result = await run(settings.duration, warm ? warm.requests.total + settings.connections : 0);
     const cpuAfter = await mainThreadCpuMs(target.pid);
-    if (profile && settings.cpuProfDir)
-      process.stdout.write(`cpu profile: ${await profile.stop(settings.cpuProfDir, name)}\n`);
+    if (profile && settings.cpuProfDir) {
+      const file = profilePath(settings.cpuProfDir, name);
+      await profile.stop(file);
+      process.stdout.write(`cpu profile: ${file}\n`);
+    }
     const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
     return {
       scenario: name,

@@ -21,7 +21,7 @@ export interface StandaloneChild {
     exec(sql: string, params?: QueryParams): Promise<void>;
     query<T>(sql: string, params?: QueryParams): Promise<T[]>;
   };
-  /** Starts a CPU profile of the child's main thread; stop() writes it and returns the file. */
+  /** Starts a CPU profile of the child's main thread; stop(file) writes it (the child writes the file). */
   startCpuProfile(): Promise<CpuProfile>;
   memory(): Promise<MemoryBreakdown>;
   close(): Promise<void>;
@@ -93,7 +93,7 @@ export async function startStandaloneChild(
       : {}),
     async startCpuProfile() {
       await ask({ op: 'profile-start' });
-      return { stop: (dir: string, name: string) => ask<string>({ op: 'profile-stop', dir, name }) };
+      return { stop: (file: string) => ask<void>({ op: 'profile-stop', file }) };
     },
     memory: () => ask<MemoryBreakdown>({ op: 'memory' }),
     async close() {

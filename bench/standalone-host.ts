@@ -82,7 +82,7 @@ const handle = async (request: HostRequest): Promise<unknown> => {
     case 'profile-stop': {
       const running = profiler;
       profiler = undefined;
-      return running ? running.stop(request.dir, request.name) : null;
+      return running ? running.stop(request.file) : null;
     }
     case 'memory':
       return memoryBreakdown(app.config.DATA_DIR);

@@ -6,7 +6,7 @@ export type HostRequest = { id: number } & (
   | { op: 'exec'; sql: string; params?: QueryParams }
   | { op: 'query'; sql: string; params?: QueryParams }
   | { op: 'profile-start' }
-  | { op: 'profile-stop'; dir: string; name: string }
+  | { op: 'profile-stop'; file: string }
   | { op: 'memory' }
   | { op: 'close' }
 );
