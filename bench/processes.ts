@@ -9,6 +9,9 @@ export interface ProcessMemory {
   /** The command line, shortened. */
   command: string;
   rssMb: number;
+  /** Of rssMb: anonymous memory (heaps, native allocations) and file-backed pages (code, mapped libraries). */
+  anonMb: number;
+  fileMb: number;
 }
 
 const mb = (kb: number) => Math.round((kb / 1024) * 10) / 10;
@@ -28,6 +31,8 @@ async function describeProcess(pid: number): Promise<ProcessMemory | null> {
       command: command.length > 90 ? `${command.slice(0, 87)}...` : command,
       // Zombies and kernel threads have no VmRSS.
       rssMb: mb(Number(field('VmRSS') ?? 0)),
+      anonMb: mb(Number(field('RssAnon') ?? 0)),
+      fileMb: mb(Number(field('RssFile') ?? 0)),
     };
   } catch {
     return null; // it ended while we looked
@@ -65,7 +70,7 @@ export function processTable(tree: ProcessMemory[], title: string): string {
   const rows = tree.map((p) => {
     const d = p.ppid === 0 ? 0 : (depth.get(p.ppid) ?? 0) + 1;
     depth.set(p.pid, d);
-    return `| ${'  '.repeat(d)}${p.pid} | ${p.command.replaceAll('|', '\\|')} | ${p.rssMb} |`;
+    return `| ${'  '.repeat(d)}${p.pid} | ${p.command.replaceAll('|', '\\|')} | ${p.rssMb} | ${p.anonMb} | ${p.fileMb} |`;
   });
-  return `| ${title} | command | RSS MB |\n|---|---|---:|\n${rows.join('\n')}\n| **total (${tree.length} processes)** | | **${totalRssMb(tree)}** |`;
+  return `| ${title} | command | RSS MB | anonymous | file-backed |\n|---|---|---:|---:|---:|\n${rows.join('\n')}\n| **total (${tree.length} processes)** | | **${totalRssMb(tree)}** | | |`;
 }

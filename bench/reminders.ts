@@ -2,12 +2,13 @@
 // scheduler of the standalone process (started in-process, its own data directory).
 //   npm run bench:reminders -- --readers 1000        (npm run bench runs it too, with --readers 100000 by default)
 // Target (issue 11): 100,000 readers in <= 30 s with resident memory <= 300 MB.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Standalone, startStandalone } from '../deploy/standalone/src/index';
+import { startCpuProfile } from './cpu-profile';
 
 export const REMINDER_TARGET = { seconds: 30, rssMb: 300 };
 export const SLOT_CLOCK = () => new Date('2026-11-24T08:00:30.000Z');
@@ -79,22 +80,6 @@ export async function seedDueReaders(app: Standalone, count: number): Promise<vo
   }
 }
 
-/** A CPU profile of the slot run alone (REMINDER_BENCH_PROFILE=<file.cpuprofile>): the seeding is left out. */
-async function startProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return {
-    async stop(file: string) {
-      const { profile } = await session.post('Profiler.stop');
-      await writeFile(file, JSON.stringify(profile));
-      session.disconnect();
-    },
-  };
-}
-
 export interface ReminderMeasurement {
   readers: number;
   sent: number;
@@ -116,7 +101,7 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 100);
-    const profile = process.env.REMINDER_BENCH_PROFILE ? await startProfile() : null;
+    const profile = process.env.REMINDER_BENCH_PROFILE ? await startCpuProfile() : null;
     const started = performance.now();
     const reports = await app.reminders.runDue();
     const seconds = (performance.now() - started) / 1000;

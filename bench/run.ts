@@ -3,7 +3,9 @@
 //
 // Measures, in one run on this machine:
 //   1. the ceiling: a bare express 5 app answering POST /bare with a small JSON body, on 127.0.0.1;
-//   2. every scenario of bench/scenarios through the gateway of the standalone process (started in-process).
+//   2. every scenario of bench/scenarios through the gateway of the standalone process, which runs in its own child
+//      process (bench/standalone-host.ts, as `npm start` runs it), so its memory and CPU time are its own; the load
+//      generator (autocannon's worker) and the ceiling's app run in this process.
 // Prints a table and writes the same to bench/results/latest.json. Responses that are not 2xx, connection
 // errors and timeouts are counted; a measurement with any of them is flagged and the run exits with 1.
 import { spawnSync } from 'node:child_process';
@@ -18,11 +20,14 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import express from 'express';
 import { bundleTable, kb, measureBundle } from './bundle';
+import { type CpuProfile, profilePath, startCpuProfile } from './cpu-profile';
 import { type FirstLoad, measureFirstLoad } from './first-load';
 import { type ProcessMemory, processTable, processTree, totalRssMb } from './processes';
 import { measureReminders, REMINDER_TARGET, type ReminderMeasurement } from './reminders';
 import { type BenchRequest, scenarios } from './scenarios';
 import { benchStandaloneConfig } from './scenarios/seed';
+import { type StandaloneChild, startStandaloneChild } from './standalone-child';
+import type { MemoryBreakdown } from './standalone-protocol';
 
 interface Settings {
   duration: number;
@@ -57,19 +62,19 @@ interface Measurement {
   /** What a scenario's verify found missing. */
   lost?: string;
   /**
-   * Resident memory right after the measurement, in MB: the bench process (it hosts the standalone process) and every
-   * process below it, summed.
+   * Resident memory right after the measurement, in MB: the standalone process and every process below it (the
+   * analytics engine's, tsx's esbuild helper), summed.
    */
   rssMb?: number;
-  /** The standalone process alone (the bench process, the tree's root), in MB. */
+  /** The standalone process alone (the tree's root), in MB. */
   standaloneRssMb?: number;
   /**
-   * CPU time of this process's main thread (the standalone: gateway and services, not the load generator's worker)
-   * per request of the measurement, in microseconds: the cost of a request, much less disturbed than req/s by other
-   * work on a shared machine.
+   * CPU time of the measured process's main thread (the standalone's: gateway and services; for the ceiling this
+   * process's, not the load generator's worker) per request of the measurement, in microseconds: the cost of a
+   * request, much less disturbed than req/s by other work on a shared machine.
    */
   cpuUsPerRequest?: number;
-  /** That process tree, each process on its own. */
+  /** The standalone process tree, each process on its own. */
   processes?: ProcessMemory[];
   /** The standalone data directory's size on disk right after the measurement, in MB. */
   dataMb?: number;
@@ -127,12 +132,22 @@ async function writeBodies(dir: string, bodies: (i: number) => unknown, from: nu
   return file;
 }
 
+/** The process that answers a measurement: its pid (for its CPU time) and, when profiled, how to profile it. */
+interface Target {
+  pid: number;
+  startCpuProfile(): Promise<CpuProfile>;
+}
+
+/** This process (the ceiling's app runs here). */
+const thisProcess: Target = { pid: process.pid, startCpuProfile };
+
 /** One autocannon measurement of one request, after a short warm-up whose numbers are discarded. */
 async function measure(
   name: string,
   baseUrl: string,
   request: BenchRequest,
   settings: Settings,
+  target: Target,
 ): Promise<Measurement> {
   const rawBody = !request.bodies && (typeof request.body === 'string' || request.body === undefined);
   const body = rawBody ? (request.body as string | undefined) : JSON.stringify(request.body);
@@ -154,11 +169,15 @@ async function measure(
   try {
     // The measured run continues the warm-up's sequence of bodies, so a toggle is not sent twice.
     const warm = settings.warmup > 0 ? await run(settings.warmup, 0) : null;
-    const stopProfile = settings.cpuProfDir ? await startCpuProfile() : null;
-    const cpuBefore = await mainThreadCpuMs();
+    const profile = settings.cpuProfDir ? await target.startCpuProfile() : null;
+    const cpuBefore = await mainThreadCpuMs(target.pid);
     const result = await run(settings.duration, warm ? warm.requests.total + settings.connections : 0);
-    const cpuAfter = await mainThreadCpuMs();
-    if (stopProfile && settings.cpuProfDir) await stopProfile(settings.cpuProfDir, name);
+    const cpuAfter = await mainThreadCpuMs(target.pid);
+    if (profile && settings.cpuProfDir) {
+      const file = profilePath(settings.cpuProfDir, name);
+      await profile.stop(file);
+      process.stdout.write(`cpu profile: ${file}\n`);
+    }
     const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
     return {
       scenario: name,
@@ -182,30 +201,9 @@ async function measure(
   }
 }
 
-/**
- * Profiles this process's main thread (the standalone process: gateway and services; autocannon runs in its own
- * worker) until the returned function writes `<dir>/<scenario>.cpuprofile` (open it in Chrome's DevTools, or
- * `npx tsx bench/prof-top.ts <file>` for the top frames).
- */
-async function startCpuProfile(): Promise<(dir: string, name: string) => Promise<void>> {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return async (dir, name) => {
-    const { profile } = await session.post('Profiler.stop');
-    session.disconnect();
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`);
-    await writeFile(file, JSON.stringify(profile));
-    process.stdout.write(`cpu profile: ${file}\n`);
-  };
-}
-
-/** CPU time (user + system) of this process's main thread so far, in ms; null where /proc is not there. */
-async function mainThreadCpuMs(): Promise<number | null> {
-  const stat = await readFile(`/proc/self/task/${process.pid}/stat`, 'utf8').catch(() => null);
+/** CPU time (user + system) of a process's main thread so far, in ms; null where /proc is not there. */
+async function mainThreadCpuMs(pid: number): Promise<number | null> {
+  const stat = await readFile(`/proc/${pid}/task/${pid}/stat`, 'utf8').catch(() => null);
   if (!stat) return null;
   // Fields after the command (which may hold spaces) in parentheses; utime and stime are fields 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -215,7 +213,6 @@ async function mainThreadCpuMs(): Promise<number | null> {
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-/** Bytes of every file under dir. */
 /** Bytes of the files under dir; folders that vanish while it is read (ClickHouse's merges) count as empty. */
 async function sizeOf(dir: string): Promise<number> {
   let total = 0;
@@ -227,6 +224,37 @@ async function sizeOf(dir: string): Promise<number> {
   }
   return total;
 }
+
+/** The data directory by kind of file, in MB: each store's database and WAL, the analytics engine's folder, the rest. */
+type DataBreakdown = Record<string, number>;
+
+async function dataBreakdown(dataDir: string): Promise<DataBreakdown> {
+  const sizes: DataBreakdown = {};
+  const add = (key: string, bytes: number) => {
+    sizes[key] = (sizes[key] ?? 0) + bytes;
+  };
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const path = join(dir, entry.name);
+      const name = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (entry.name === 'clickhouse') add(`${name}/`, await sizeOf(path));
+        else await walk(path, name);
+      } else if (entry.isFile()) {
+        const key = /\.sqlite(-wal|-shm)?$/.test(name) ? name : `${rel || '.'}/(other files)`;
+        add(key, (await stat(path).catch(() => ({ size: 0 }))).size);
+      }
+    }
+  };
+  await walk(dataDir, '');
+  return Object.fromEntries(
+    Object.entries(sizes)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, mb(v)]),
+  );
+}
+
+let dataSizes: { running: DataBreakdown; afterClose: number } | null = null;
 
 /** Work the services still have queued: commits not yet relayed to the bus, messages not yet consumed. */
 const BACKLOG = /^(nudge_relay_pending_commits|nudge_consumer_lag_messages)\{[^}]*\}\s+(\d+(?:\.\d+)?)/gm;
@@ -295,6 +323,7 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
       url,
       { method: 'POST', path: '/bare', body: { token: 'x'.repeat(200) } },
       settings,
+      thisProcess,
     );
   } finally {
     server.closeAllConnections();
@@ -302,59 +331,7 @@ async function measureCeiling(settings: Settings): Promise<Measurement> {
   }
 }
 
-/** What the process's memory consists of after every scenario: V8's heap, external memory, the stores' documents. */
-interface MemoryBreakdown {
-  /** process.memoryUsage() in MB, before and after a full garbage collection. */
-  before: Record<string, number>;
-  afterGc: Record<string, number>;
-  /** Embedded collections holding the most (documents and their JSON size in MB), by service folder. */
-  collections: Array<{ collection: string; docs: number; jsonMb: number }>;
-  totalDocs: number;
-  totalJsonMb: number;
-}
 let memory: MemoryBreakdown | null = null;
-
-async function memoryBreakdown(dataDir: string): Promise<MemoryBreakdown> {
-  const usage = () =>
-    Object.fromEntries(Object.entries(process.memoryUsage()).map(([k, v]) => [k, mb(v)])) as Record<
-      string,
-      number
-    >;
-  const before = usage();
-  const { setFlagsFromString } = await import('node:v8');
-  const { runInNewContext } = await import('node:vm');
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-  const afterGc = usage();
-  // Resident memory by kind (Linux): anonymous (heaps, native allocations) and file-backed (code, e.g. libchdb.so).
-  const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
-  for (const key of ['RssAnon', 'RssFile', 'RssShmem']) {
-    const kb = Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1]);
-    if (Number.isFinite(kb)) afterGc[key] = mb(kb * 1024);
-  }
-  const smaps = await readFile('/proc/self/smaps', 'utf8').catch(() => '');
-  let chdbKb = 0;
-  let inChdb = false;
-  for (const line of smaps.split('\n')) {
-    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inChdb = line.includes('libchdb');
-    else if (inChdb && line.startsWith('Rss:')) chdbKb += Number(line.split(/\s+/)[1]);
-  }
-  if (smaps) afterGc.libchdbMapped = mb(chdbKb * 1024);
-  const { embeddedStoreStats } = await import('@nudge/platform');
-  const stats = embeddedStoreStats().filter((c) => c.dir.startsWith(dataDir));
-  const collections = stats.map((c) => ({
-    collection: `${c.dir.slice(dataDir.length + 1) || '.'}/${c.name}`,
-    docs: c.docs,
-    jsonMb: mb(c.jsonBytes),
-  }));
-  return {
-    before,
-    afterGc,
-    collections: collections.slice(0, 12),
-    totalDocs: stats.reduce((n, c) => n + c.docs, 0),
-    totalJsonMb: mb(stats.reduce((n, c) => n + c.jsonBytes, 0)),
-  };
-}
 
 function memoryTable(m: MemoryBreakdown): string {
   const keys = Object.keys(m.afterGc);
@@ -419,10 +396,10 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'nudge-bench-'));
   const results: Measurement[] = [];
   try {
-    let standalone: Awaited<ReturnType<typeof import('@nudge/standalone').startStandalone>>;
+    let standalone: StandaloneChild;
+    let running: DataBreakdown = {};
     try {
-      const { startStandalone } = await import('@nudge/standalone');
-      standalone = await startStandalone({ ...benchStandaloneConfig(dataDir), WEB_DIST: webDist });
+      standalone = await startStandaloneChild({ ...benchStandaloneConfig(dataDir), WEB_DIST: webDist });
     } catch (err) {
       return selected.map((s) => failed(s.name, new Error(`standalone did not start: ${describe(err)}`)));
     }
@@ -436,7 +413,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
             ...(standalone.analytics ? { analytics: standalone.analytics } : {}),
           });
           await settle(standalone.metricsUrl);
-          row = await measure(scenario.name, standalone.url, request, settings);
+          row = await measure(scenario.name, standalone.url, request, settings, standalone);
           if (request.itemsPerRequest) row.itemsPerSec = row.reqPerSec * request.itemsPerRequest;
           if (request.verify) {
             try {
@@ -450,13 +427,19 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
           row = failed(scenario.name, err);
           process.stdout.write(`SCENARIO FAILED: ${scenario.name}: ${row.failure}\n`);
         }
-        row.processes = await processTree();
-        row.rssMb = row.processes.length ? totalRssMb(row.processes) : mb(process.memoryUsage.rss());
-        row.standaloneRssMb = row.processes[0]?.rssMb ?? mb(process.memoryUsage.rss());
+        row.processes = await processTree(standalone.pid);
+        if (row.processes.length) {
+          row.rssMb = totalRssMb(row.processes);
+          row.standaloneRssMb = row.processes[0]?.rssMb;
+        }
         row.dataMb = mb(await sizeOf(dataDir));
         results.push(row);
       }
-      memory = await memoryBreakdown(dataDir);
+      running = await dataBreakdown(dataDir);
+      memory = await standalone.memory().catch((err: unknown) => {
+        process.stdout.write(`memory breakdown failed: ${describe(err)}\n`);
+        return null;
+      });
       process.stdout.write("measuring the reader's first load in Chromium ...\n");
       try {
         firstLoad = await measureFirstLoad(standalone.url);
@@ -466,6 +449,8 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
     } finally {
       await standalone.close();
     }
+    // Closed as `npm start` closes on SIGTERM: the WALs are checkpointed into their databases and removed.
+    dataSizes = { running, afterClose: mb(await sizeOf(dataDir)) };
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -481,8 +466,8 @@ function table(rows: Measurement[]): string {
     'p99 ms',
     '% of ceiling',
     'CPU µs/req',
-    'RSS MB (all processes)',
-    'standalone RSS MB',
+    'standalone tree RSS MB',
+    'of which main process MB',
     'data MB',
     'problems',
   ];
@@ -544,9 +529,15 @@ async function main(): Promise<void> {
   const lastTree = measured.findLast((r) => r.processes?.length)?.processes;
   if (lastTree)
     process.stdout.write(
-      `\n${processTable(lastTree, 'process (after the last scenario)')}\n(the standalone process runs in the bench process, the first row; RSS counts shared pages in each process)\n`,
+      `\n${processTable(lastTree, 'standalone process tree (after the last scenario)')}\n(the standalone process is the first row, in its own process as \`npm start\` runs it; RSS counts shared pages in each process. The bench process, with the load generator and the ceiling's app, is not in it: ${mb(process.memoryUsage.rss())} MB)\n`,
     );
   if (memory) process.stdout.write(`\n${memoryTable(memory)}\n`);
+  if (dataSizes) {
+    const rows = Object.entries(dataSizes.running).map(([file, size]) => `| ${file} | ${size} |`);
+    process.stdout.write(
+      `\n| data directory (after the last scenario, running) | MB |\n|---|---:|\n${rows.join('\n')}\n| **total after the standalone process stopped** | **${dataSizes.afterClose}** |\n`,
+    );
+  }
   const flagged = rows.filter((r) => r.flagged);
   if (flagged.length) {
     process.stdout.write(
@@ -620,6 +611,7 @@ async function main(): Promise<void> {
     },
     results: rows,
     memory,
+    dataSizes,
     firstLoad,
     bundle,
     reminders,

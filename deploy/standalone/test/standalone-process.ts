@@ -3,6 +3,7 @@ import { appendFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { standaloneNodeFlags } from '../src/node-flags';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
 
@@ -20,11 +21,11 @@ export interface StandaloneProcess {
 }
 
 /**
- * `npm start` as a process of its own (what a user runs, not the test's own process): node with tsx on
- * deploy/standalone/src/main.ts, `env` on top of this process's environment; resolves once it listens.
+ * `npm start` as a process of its own (what a user runs, not the test's own process): node with the start script's
+ * flags and tsx on deploy/standalone/src/main.ts, `env` on top of this process's environment; resolves once it listens.
  */
 export async function spawnStandalone(env: Record<string, string>): Promise<StandaloneProcess> {
-  const proc: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const proc: ChildProcess = spawn(process.execPath, [...standaloneNodeFlags(), '--import', 'tsx', MAIN], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.STANDALONE_LOG_LEVEL ?? 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

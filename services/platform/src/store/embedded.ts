@@ -70,7 +70,7 @@ interface Stmt {
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
 /** SQLite's page cache per store (KiB, as PRAGMA cache_size takes a negative number). */
-const CACHE_KIB = 8 * 1024;
+const CACHE_KIB = 2 * 1024;
 /** How often the pages freed by deletions are returned to the file system. */
 const VACUUM_EVERY_MS = 5 * 60_000;
 
@@ -332,6 +332,8 @@ class SqliteDatabase {
     try {
       this.vacuum();
       this.db.exec('PRAGMA optimize');
+      // The WAL's pages into the database and the WAL emptied: a stopped process leaves no WAL behind (data size).
+      if (this.file !== ':memory:') this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
     } catch {
       // best effort
     }

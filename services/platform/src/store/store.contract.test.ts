@@ -1028,6 +1028,9 @@ describe('embedded (directory)', () => {
     for (let i = 0; i < 5; i++) await c.updateOne({ _id: 'a' }, { $inc: { n: 1 } });
     await store.close();
     expect(existsSync(join(dir, STORE_FILE))).toBe(true);
+    // Closing checkpoints the write-ahead log into the database and empties it (a stopped process leaves no WAL).
+    const wal = join(dir, `${STORE_FILE}-wal`);
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
     expect(readdirSync(dir).filter((f) => f.endsWith('.db'))).toEqual([]);
     expect(() => store.collection('x')).toThrow(/closed/);
     await expect(c.findOne({ _id: 'a' })).rejects.toThrow(/closed/);
