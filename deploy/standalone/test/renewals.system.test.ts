@@ -97,7 +97,7 @@ describe('renewals in the standalone process (embedded timers, simulated Razorpa
       (m) => m.to === 'reader@example.com' && m.subject?.includes('premium'),
     );
     expect(notices.map((m) => m.subject)).toEqual([
-      `[Calm]Calm Daily: your premium renews on ${longDate(endAt)}`,
+      `[Calm] Calm Daily: your premium renews on ${longDate(endAt)}`,
     ]);
     const [notice] = notices;
     expect(notice?.text).toContain(

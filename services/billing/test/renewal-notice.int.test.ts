@@ -20,7 +20,7 @@ const BRANDED: NoticeSettings = {
   ...NOTICE_SETTINGS,
   sitetitle: 'Calm Daily',
   footersitetitle: 'Calm Daily Ltd',
-  subjectprefix: '[Calm] ',
+  subjectprefix: '[Calm]',
   emaillogo: 'https://cdn.example/calm-logo.png',
   headingcolor: '#0f766e',
   paragraphcolor: '#334155',

@@ -1,2 +1,3 @@
 export * from './EmailLayout';
 export * from './render';
+export * from './subject';

@@ -1,5 +1,5 @@
 import type { SiteSettings } from '@nudge/contracts';
-import { type EmailBrand, renderEmail } from '@nudge/email';
+import { type EmailBrand, prefixedSubject, renderEmail } from '@nudge/email';
 import { DuplicateKeyError, type MailSender, type UserDirectory } from '@nudge/platform';
 import { createElement } from 'react';
 import { renewalOffMessage, renewalOnMessage } from '../domain/account';
@@ -44,7 +44,7 @@ export function renewalNotice(
   };
   if (renews) {
     return {
-      subject: `${settings.subjectprefix}${site}: your premium renews on ${date}`,
+      subject: prefixedSubject(settings.subjectprefix, `${site}: your premium renews on ${date}`),
       model: {
         ...common,
         heading: `Your ${site} premium renews on ${date}`,
@@ -56,7 +56,7 @@ export function renewalNotice(
     };
   }
   return {
-    subject: `${settings.subjectprefix}${site}: your premium ends on ${date}`,
+    subject: prefixedSubject(settings.subjectprefix, `${site}: your premium ends on ${date}`),
     model: {
       ...common,
       heading: `Your ${site} premium ends on ${date}`,
