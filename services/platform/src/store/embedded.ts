@@ -358,7 +358,7 @@ class SqliteDatabase {
     });
     committed.catch(() => undefined);
     this.group = { committed, resolve, reject };
-    process.nextTick(() => this.commit());
+    setImmediate(() => this.commit());
   }
 
   /** A statement failed: if SQLite rolled the whole transaction back (I/O error, disk full), the group fails. */
@@ -640,9 +640,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
    * index is unique across the whole key). An array value is one key as a whole (as the contract suite defines it;
    * MongoDB would index each element).
    */
-  private checkUnique(doc: Raw): void {
+  private checkUnique(doc: Raw, previous?: Raw): void {
     for (const spec of this.indexes.values()) {
       if (!spec.unique) continue;
+      // An update that leaves the key as it was cannot make it clash (it was unique before).
+      if (previous && spec.fields.every((f) => valuesEqual(resolve(doc, f), resolve(previous, f)))) continue;
       const filter: Filter = {};
       for (const field of spec.fields) {
         const v = resolve(doc, field);
@@ -670,8 +672,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     this.noteShapes(doc);
   }
 
-  private replaceRaw(doc: Raw): void {
-    this.checkUnique(doc);
+  /** Writes the new version of a stored document (previous: the stored one, whose unique keys need no check). */
+  private replaceRaw(doc: Raw, previous: Raw): void {
+    this.checkUnique(doc, previous);
     this.sql.run(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`, [JSON.stringify(doc), doc._id as Param]);
     this.noteShapes(doc);
   }
@@ -757,7 +760,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         const next = apply(found, false);
         assertSameId(found, next);
         const modified = !valuesEqual(found, next);
-        if (modified) this.replaceRaw(next);
+        if (modified) this.replaceRaw(next, found);
         return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc: next };
       }
       if (!options.upsert)
@@ -780,7 +783,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
           const next = apply(doc, false);
           assertSameId(doc, next);
           if (valuesEqual(doc, next)) continue;
-          this.replaceRaw(next);
+          this.replaceRaw(next, doc);
           modifiedCount += 1;
         }
         return { matchedCount: found.length, modifiedCount, upsertedCount: 0 };
@@ -806,7 +809,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         const { _id, ...rest } = replacement;
         const next = { _id: found._id, ...rest };
         const modified = !valuesEqual(found, next);
-        if (modified) this.replaceRaw(next);
+        if (modified) this.replaceRaw(next, found);
         return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 };
       }
       if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
