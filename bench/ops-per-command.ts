@@ -78,7 +78,12 @@ const timed = (key: string, t0: number) => {
         try {
           return original.apply(stmt, args);
         } finally {
-          timed(`${m} ${String(sql).replace(/json_extract\(doc, '\$\.("[^"]+")'\)/g, '$1').slice(0, 110)}`, t0);
+          timed(
+            `${m} ${String(sql)
+              .replace(/json_extract\(doc, '\$\.("[^"]+")'\)/g, '$1')
+              .slice(0, 110)}`,
+            t0,
+          );
         }
       };
     }
