@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbeddedStore } from '@nudge/platform';
+import Database from 'libsql';
 import { BENCH_ADMIN, benchStandaloneConfig } from './scenarios/seed';
 import { signIn } from './scenarios/sign-in';
 
@@ -44,6 +45,49 @@ for (const method of METHODS) {
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     return original.apply(this, args);
+  };
+}
+
+// Time spent in SQLite per statement text (prepare, run, all), and in exec (BEGIN/COMMIT ...).
+const sqlTime = new Map<string, { n: number; ms: number }>();
+const timed = (key: string, t0: number) => {
+  if (!counting) return;
+  const entry = sqlTime.get(key) ?? { n: 0, ms: 0 };
+  entry.n += 1;
+  entry.ms += performance.now() - t0;
+  sqlTime.set(key, entry);
+};
+{
+  const dbProto = Database.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const prepare = dbProto.prepare as (sql: string) => Record<string, (...args: unknown[]) => unknown>;
+  const exec = dbProto.exec as (sql: string) => unknown;
+  dbProto.exec = function (this: unknown, sql: unknown) {
+    const t0 = performance.now();
+    try {
+      return exec.call(this, sql as string);
+    } finally {
+      timed(`exec ${String(sql).slice(0, 60)}`, t0);
+    }
+  };
+  dbProto.prepare = function (this: unknown, sql: unknown) {
+    const stmt = prepare.call(this, sql as string);
+    for (const m of ['run', 'all'] as const) {
+      const original = stmt[m] as (...args: unknown[]) => unknown;
+      stmt[m] = (...args: unknown[]) => {
+        const t0 = performance.now();
+        try {
+          return original.apply(stmt, args);
+        } finally {
+          timed(
+            `${m} ${String(sql)
+              .replace(/json_extract\(doc, '\$\.("[^"]+")'\)/g, '$1')
+              .slice(0, 110)}`,
+            t0,
+          );
+        }
+      };
+    }
+    return stmt;
   };
 }
 
@@ -147,6 +191,15 @@ try {
   for (const [key, count] of rows)
     process.stdout.write(`${(count / LIKES).toFixed(2).padStart(7)}  ${key}\n`);
   process.stdout.write(`${(total / LIKES).toFixed(2).padStart(7)}  total\n`);
+  const sqlRows = [...sqlTime].sort((a, b) => b[1].ms - a[1].ms);
+  const sqlTotal = sqlRows.reduce((n, [, v]) => n + v.ms, 0);
+  process.stdout.write(
+    `\nSQLite time per like: ${((sqlTotal * 1000) / LIKES).toFixed(0)} us (statements by time, us per like, calls per like)\n`,
+  );
+  for (const [key, v] of sqlRows.slice(0, 25))
+    process.stdout.write(
+      `${((v.ms * 1000) / LIKES).toFixed(0).padStart(6)} us ${(v.n / LIKES).toFixed(2).padStart(6)}  ${key}\n`,
+    );
 } finally {
   await standalone.close();
   await rm(dataDir, { recursive: true, force: true });

@@ -55,6 +55,7 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
     groupId: 'content',
     topics: [topicFor('auth'), topicFor('engagement')],
     handlers: service.handlers,
+    idempotentTypes: service.idempotentTypes,
     log: log.child({ part: 'consumer' }),
   });
   await consumer.start();

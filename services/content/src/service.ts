@@ -73,6 +73,8 @@ export interface ContentService {
   start(): Promise<void>;
   /** For the consumer on auth's and engagement's topics (group 'content'), keyed by event type. */
   handlers: Record<string, EventHandler>;
+  /** The handlers' types that tolerate a repeated or late delivery (the consumer records no processed id for them). */
+  idempotentTypes: readonly string[];
   directory: UserDirectory;
 }
 
@@ -130,6 +132,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
     app,
     directory,
     handlers: { ...directory.handlers, ...engagementHandlers(c) },
+    idempotentTypes: Object.keys(engagementHandlers(c)),
     async start() {
       await ensureContentIndexes(c);
       await directory.ensureIndexes();

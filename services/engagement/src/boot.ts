@@ -29,7 +29,13 @@ export async function bootEngagement(opts: ServiceBootOptions) {
   });
   await service.start();
   runtime.start();
-  const consumer = createEngagementConsumer({ store: runtime.store, bus, handlers: service.handlers, log });
+  const consumer = createEngagementConsumer({
+    store: runtime.store,
+    bus,
+    handlers: service.handlers,
+    idempotentTypes: service.idempotentTypes,
+    log,
+  });
   await consumer.start();
   return {
     app: service.app,

@@ -57,6 +57,8 @@ export interface EngagementService {
   app: Express;
   /** Handlers for the consumer of auth's and content's topics (see events/consumer.ts). All idempotent. */
   handlers: Record<string, EventHandler>;
+  /** The handlers' types that tolerate a repeated or late delivery (the consumer records no processed id for them). */
+  idempotentTypes: readonly string[];
   directory: UserDirectory;
   /** Indexes and projection catch-up. Call once before serving. */
   start(): Promise<void>;
@@ -115,6 +117,8 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   return {
     app,
     handlers: { ...directory.handlers, ...posts.handlers, ...settings.handlers, ...reads.handlers },
+    // A read is stored under its event's id: a repeat writes the same document again.
+    idempotentTypes: Object.keys(reads.handlers),
     directory,
     async start() {
       await readModels.ensureIndexes();

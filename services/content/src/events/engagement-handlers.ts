@@ -11,7 +11,8 @@ const isNewer = (event: EventEnvelope, state: { at: string; stream: string; vers
 /**
  * Like and comment counters from engagement's events. Every handler sets a state and recounts from the states, so
  * delivering an event twice (or a whole stream again) leaves the same numbers: the like count is the number of
- * (user, post) pairs whose state is liked, the comment count the number of comments not deleted.
+ * (user, post) pairs whose state is liked, the comment count the number of comments not deleted. So the consumer
+ * records no processed ids for these types (ContentService.idempotentTypes).
  */
 export function engagementHandlers(c: ContentCollections): Record<string, EventHandler> {
   const recountLikes = async (templateId: string) => {

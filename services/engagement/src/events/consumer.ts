@@ -16,6 +16,8 @@ export function createEngagementConsumer(opts: {
   store: DocumentStore;
   bus: EventBus;
   handlers: Record<string, EventHandler>;
+  /** Types whose handler tolerates a repeat: no processed id is kept for them (see createConsumer). */
+  idempotentTypes?: readonly string[];
   log: Logger;
 }): Consumer {
   return createConsumer({
@@ -24,6 +26,7 @@ export function createEngagementConsumer(opts: {
     groupId: ENGAGEMENT_GROUP,
     topics: CONSUMED_TOPICS,
     handlers: opts.handlers,
+    ...(opts.idempotentTypes ? { idempotentTypes: opts.idempotentTypes } : {}),
     log: opts.log.child({ part: 'consumer' }),
   });
 }

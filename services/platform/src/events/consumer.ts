@@ -30,6 +30,12 @@ export interface ConsumerOptions {
   check?: (type: string, data: unknown) => { type: string; data: unknown };
   /** For tests: the consumer's clock. */
   clock?: () => Date;
+  /**
+   * Event types whose handler is idempotent: delivered again, or late after newer events of its stream, it leaves
+   * the same state (it sets a state guarded by the event's version, or recounts from states). No processed id is
+   * read or recorded for them: two store operations fewer per message.
+   */
+  idempotentTypes?: readonly string[];
 }
 
 export interface Consumer {
@@ -57,7 +63,8 @@ const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
 
 /**
  * An idempotent consumer: runs each event's handler at most once per group, recording the event id in
- * `processed_events` after the handler succeeded. A throwing handler is left to the bus to redeliver (a bounded
+ * `processed_events` after the handler succeeded. Events without a handler are skipped (nothing recorded), and the
+ * types declared in `idempotentTypes` run without the record (their handlers tolerate a repeat). A throwing handler is left to the bus to redeliver (a bounded
  * number of times: then the bus dead-letters the message and the group moves on).
  * Note the record is written after the handler: a crash between the two runs the handler again on
  * redelivery, so handlers whose effect is not naturally idempotent should key their writes on event.id.
@@ -69,6 +76,7 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   const check = opts.check ?? checkEvent;
   const retentionMs = opts.processedRetentionMs ?? DEFAULT_RETENTION_MS;
   const sweepEveryMs = Math.min(SWEEP_EVERY_MS, retentionMs);
+  const idempotent = new Set(opts.idempotentTypes ?? []);
   let subscription: Subscription | undefined;
   let lastSweep = clock().getTime();
 
@@ -95,11 +103,6 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
       );
       return;
     }
-    const id = `${groupId}:${event.id}`;
-    if (await processed.findOne({ _id: id })) {
-      log.debug({ eventId: event.id, type: event.type, groupId }, 'consumer: duplicate delivery skipped');
-      return;
-    }
     // The data is parsed with its contract and brought to the newest version of its type (upcasters), so handlers
     // see only data their schema accepts. Data that does not parse is a producer defect: the handler never sees it,
     // the bus retries and then dead-letters it.
@@ -114,22 +117,29 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
       throw err;
     }
     const handler = handlers[current.type];
-    if (handler) {
-      try {
-        await withConsumerSpan(
-          `${groupId} ${event.type}`,
-          message.headers,
-          { 'messaging.consumer.group.name': groupId, 'messaging.destination.name': message.topic },
-          () => handler(current),
-        );
-      } catch (err) {
-        log.warn(
-          { err, eventId: event.id, type: event.type, groupId },
-          'consumer: handler failed; the bus redelivers',
-        );
-        throw err;
-      }
+    // No handler: nothing to do, and nothing to remember (a redelivery is ignored again).
+    if (!handler) return;
+    const recorded = !idempotent.has(current.type);
+    const id = `${groupId}:${event.id}`;
+    if (recorded && (await processed.findOne({ _id: id }))) {
+      log.debug({ eventId: event.id, type: event.type, groupId }, 'consumer: duplicate delivery skipped');
+      return;
     }
+    try {
+      await withConsumerSpan(
+        `${groupId} ${event.type}`,
+        message.headers,
+        { 'messaging.consumer.group.name': groupId, 'messaging.destination.name': message.topic },
+        () => handler(current),
+      );
+    } catch (err) {
+      log.warn(
+        { err, eventId: event.id, type: event.type, groupId },
+        'consumer: handler failed; the bus redelivers',
+      );
+      throw err;
+    }
+    if (!recorded) return;
     const now = clock();
     try {
       await processed.insertOne({

@@ -90,7 +90,12 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
    * (a future one): one point lookup on the {stream, toVersion} index, none for a new stream.
    */
   const mayAppendAt = async (stream: string, expectedVersion: number): Promise<boolean> =>
-    expectedVersion === 0 || (await events.findOne({ stream, toVersion: expectedVersion })) !== null;
+    (await headAt(stream, expectedVersion)) !== undefined;
+  /** The commit ending at expectedVersion (null for a new stream), or undefined when there is none (see above). */
+  const headAt = async (stream: string, expectedVersion: number): Promise<CommitDoc | null | undefined> =>
+    expectedVersion === 0
+      ? null
+      : ((await events.findOne({ stream, toVersion: expectedVersion })) ?? undefined);
 
   /**
    * Sequence numbers, group-committed: the appends that ask while the counter is being advanced share the next
@@ -243,13 +248,13 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   };
 
   /** After the commits are durable: the projections (read-your-writes), then the listeners (the relay). */
-  const afterCommit = async (commits: CommitDoc[]): Promise<void> => {
+  const afterCommit = async (commits: CommitDoc[], previous?: CommitDoc): Promise<void> => {
     if (commits.length === 0) return;
     // The commits are durable: from here on the command succeeded whatever happens to its side effects.
     try {
       const ok =
         commits.length === 1
-          ? await runner.projectCommit(commits[0] as CommitDoc)
+          ? await runner.projectCommit(commits[0] as CommitDoc, previous)
           : await runner.projectCommits(commits);
       if (!ok) scheduleRetry();
     } catch (err) {
@@ -282,7 +287,8 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
 
     // The unique _id stops two writers at the same version and any stale version; this refuses a version that is
     // free but not the head (it would fork the stream).
-    if (!(await mayAppendAt(stream, expectedVersion))) throw new ConcurrencyError(stream, expectedVersion);
+    const previous = await headAt(stream, expectedVersion);
+    if (previous === undefined) throw new ConcurrencyError(stream, expectedVersion);
 
     const seq = await reserveSeqs(1);
     const { commit, envelopes } = buildCommit(stream, expectedVersion, newEvents, datas, seq, options);
@@ -292,7 +298,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       if (err instanceof DuplicateKeyError) throw new ConcurrencyError(stream, expectedVersion);
       throw err;
     }
-    await afterCommit([commit]);
+    await afterCommit([commit], previous ?? undefined);
     return envelopes;
   };
 

@@ -233,7 +233,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
     expect(await readCounters(w.ordersStore)).toEqual(live);
   });
 
-  it('a consumer handles a duplicate delivery once, and records events it has no handler for', async () => {
+  it('a consumer handles a duplicate delivery once, and records nothing for events it has no handler for', async () => {
     w = world();
     await w.startMailer();
     const envelope: EventEnvelope = {
@@ -256,7 +256,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
     await w.bus.publish([asMessage(envelope), asMessage(envelope), asMessage(other)]);
     await w.bus.publish([asMessage(envelope)]);
     const processed = w.mailerStore.collection(PROCESSED_EVENTS);
-    await waitFor(async () => (await processed.countDocuments({})) === 2, 5_000, 'both ids recorded');
+    await waitFor(async () => (await processed.countDocuments({})) === 1, 5_000, 'the handled id recorded');
     const sentinel: EventEnvelope = { ...envelope, id: 'evt-sentinel', stream: 'order-y' };
     await w.bus.publish([asMessage(sentinel)]);
     // the in-process bus delivers a topic in offset order: once the sentinel is in, every duplicate was seen
@@ -267,9 +267,60 @@ describe('event mechanism end to end (embedded adapters)', () => {
     );
     expect(await w.receivedBy('order-x')).toEqual({ _id: 'order-x', count: 1, ns: [9] });
     expect(w.handled.map((e) => e.id)).toEqual(['evt-dup-1', 'evt-sentinel']);
-    expect(await processed.findOne({ _id: 'mailer:evt-other-1' })).toMatchObject({
-      type: 'orders.Unknown.v1',
+    expect(await processed.findOne({ _id: 'mailer:evt-other-1' })).toBeNull();
+    // evt-dup-1 and the sentinel (recorded just after the sentinel's handler ran)
+    await waitFor(async () => (await processed.countDocuments({})) === 2, 5_000, 'the two handled ids');
+  });
+
+  it('a consumer records no ids for the types it declares idempotent, and runs their handler on every delivery', async () => {
+    w = world();
+    const seen: string[] = [];
+    const consumer = createConsumer({
+      store: w.mailerStore,
+      bus: w.bus,
+      groupId: 'idempotent-consumer',
+      topics: [topicFor('orders')],
+      log,
+      check: (type, data) => ({ type, data }),
+      idempotentTypes: ['orders.Placed.v1'],
+      handlers: {
+        'orders.Placed.v1': async (event) => {
+          seen.push(event.id);
+        },
+        'orders.Shipped.v1': async (event) => {
+          seen.push(event.id);
+        },
+      },
     });
+    await consumer.start();
+    const message = (id: string, type: string): BusMessage => ({
+      topic: topicFor('orders'),
+      key: 'order-i',
+      value: JSON.stringify({
+        id,
+        type,
+        stream: 'order-i',
+        version: 1,
+        occurredAt: new Date().toISOString(),
+        actor: null,
+        data: { n: 1 },
+        meta: {},
+      }),
+      headers: { 'event-id': id, 'event-type': type },
+    });
+    await w.bus.publish([
+      message('placed-1', 'orders.Placed.v1'),
+      message('placed-1', 'orders.Placed.v1'),
+      message('shipped-1', 'orders.Shipped.v1'),
+      message('shipped-1', 'orders.Shipped.v1'),
+    ]);
+    await waitFor(() => seen.length === 3, 5_000, 'three handler runs');
+    const processed = w.mailerStore.collection(PROCESSED_EVENTS);
+    await waitFor(async () => (await processed.countDocuments({})) === 1, 5_000, 'the one recorded id');
+    expect(seen).toEqual(['placed-1', 'placed-1', 'shipped-1']);
+    expect(await processed.findOne({ _id: 'idempotent-consumer:placed-1' })).toBeNull();
+    expect(await processed.findOne({ _id: 'idempotent-consumer:shipped-1' })).not.toBeNull();
+    await consumer.stop();
   });
 
   it('a handler that throws is retried until it succeeds, and its effect happens once', async () => {

@@ -10,8 +10,12 @@ type MarkerDoc = { _id: string; projection: string; builtAt: string };
 export interface ProjectionRunner {
   register(projection: Projection): void;
   readonly projections: readonly Projection[];
-  /** Applies one freshly inserted commit; false (logged, left projected:false) if a projection threw. */
-  projectCommit(commit: CommitDoc): Promise<boolean>;
+  /**
+   * Applies one freshly inserted commit; false (logged, left projected:false) if a projection threw. previous: the
+   * stream's commit before it as read before the insert, if the caller has it (when it was projected, no earlier
+   * commit can be missing from a projection, so the gap is not looked up).
+   */
+  projectCommit(commit: CommitDoc, previous?: CommitDoc): Promise<boolean>;
   /**
    * Applies freshly inserted commits (each in its stream's order, as projectCommit does) and marks them projected in
    * one write; false if a projection threw on any of them (those stay projected:false).
@@ -189,9 +193,12 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
    * Applies one commit to every projection that has not; true when all succeeded: the commit is then remembered in
    * `unmarked` (flushMarks writes its mark). A partial success is written at once (rare: a projection failed).
    */
-  const applyCommit = async (commit: CommitDoc): Promise<boolean> => {
+  const applyCommit = async (commit: CommitDoc, previous?: CommitDoc): Promise<boolean> => {
     const commitEvents = eventsOf(commit);
-    const gap = await gapBefore(commit);
+    // A commit is marked projected (or remembered as applied) only after its own gap was filled for every projection,
+    // so when the one just before was, nothing earlier is missing: no lookup (the common case).
+    const gapFree = previous !== undefined && (previous.projected || unmarked.has(previous._id));
+    const gap = gapFree ? [] : await gapBefore(commit);
     const done = new Set(commit.projectedBy ?? []);
     const succeeded: string[] = [];
     let ok = true;
@@ -301,8 +308,8 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     get projections() {
       return projections;
     },
-    projectCommit: async (commit) => {
-      const ok = await locked(commit.stream, () => applyCommit(commit));
+    projectCommit: async (commit, previous) => {
+      const ok = await locked(commit.stream, () => applyCommit(commit, previous));
       if (ok) await flushMarks();
       return ok;
     },

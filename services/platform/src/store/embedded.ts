@@ -278,8 +278,15 @@ class SqliteDatabase {
     return stmt;
   }
 
+  /** A write statement: it joins the group transaction (opening it first, see begin). */
   run(sql: string, params: Param[] = []): { changes: number } {
-    return this.prepare(sql).run(...params);
+    this.begin();
+    try {
+      return this.prepare(sql).run(...params);
+    } catch (err) {
+      this.noteFailure(err);
+      throw err;
+    }
   }
 
   /** The `doc` column of each row. */
@@ -303,6 +310,7 @@ class SqliteDatabase {
   }
 
   setMeta(coll: string, kind: string, name: string, value: string | null = null): void {
+    this.begin();
     this.prepare('INSERT OR REPLACE INTO "_nudge_meta" (coll, kind, name, value) VALUES (?, ?, ?, ?)').run(
       coll,
       kind,
@@ -311,15 +319,87 @@ class SqliteDatabase {
     );
   }
 
-  /** Runs fn in a transaction; on an error, what fn did before it is committed (MongoDB's ordered writes). */
+  /**
+   * Runs fn in the group transaction; on an error, what fn did before it is committed with the group (MongoDB's
+   * ordered writes).
+   */
   batch<R>(fn: () => R): R {
-    if (this.db.inTransaction) return fn();
-    this.db.exec('BEGIN');
-    try {
-      return fn();
-    } finally {
-      this.db.exec('COMMIT');
+    this.begin();
+    return fn();
+  }
+
+  /**
+   * Group commit. The first write of a burst of work (everything the event loop runs before it next waits: the
+   * microtasks of all the requests in flight) opens a transaction, the writes that follow join it, and it commits
+   * once, on process.nextTick, which runs when the microtask queue is empty. Every operation that ran while the
+   * transaction was open, a read or a write, a result or an error, is released to its caller only after that commit
+   * (see settle): nothing uncommitted is ever seen outside the store, so a crash loses only operations that were
+   * never acknowledged, as with one transaction per write.
+   */
+  private group: {
+    committed: Promise<void>;
+    resolve(): void;
+    reject(err: unknown): void;
+    /** A statement error that rolled the whole transaction back: the group fails with it. */
+    failed?: unknown;
+  } | null = null;
+
+  private begin(): void {
+    if (this.group) {
+      if (this.group.failed !== undefined) throw this.group.failed;
+      return;
     }
+    this.db.exec('BEGIN');
+    let resolve = () => {};
+    let reject: (err: unknown) => void = () => {};
+    const committed = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    committed.catch(() => undefined);
+    this.group = { committed, resolve, reject };
+    setImmediate(() => this.commit());
+  }
+
+  /** A statement failed: if SQLite rolled the whole transaction back (I/O error, disk full), the group fails. */
+  private noteFailure(err: unknown): void {
+    if (this.group && this.group.failed === undefined && !this.db.inTransaction) this.group.failed = err;
+  }
+
+  /** Commits the open group transaction, then releases the operations that ran in it. */
+  commit(): void {
+    const group = this.group;
+    if (!group) return;
+    this.group = null;
+    try {
+      if (group.failed !== undefined) throw group.failed;
+      this.db.exec('COMMIT');
+      group.resolve();
+    } catch (err) {
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // the rollback's failure adds nothing to the commit's
+      }
+      group.reject(err);
+    }
+  }
+
+  /**
+   * An operation's outcome, released when it is committed: at once when no transaction is open (a read of committed
+   * data), else after the group's commit (and an operation whose transaction failed to commit fails with it).
+   */
+  async settle<R>(task: () => R): Promise<R> {
+    let result: R;
+    try {
+      result = task();
+    } catch (err) {
+      this.noteFailure(err);
+      if (this.group) await this.group.committed;
+      throw err;
+    }
+    if (this.group) await this.group.committed;
+    return result;
   }
 
   /** Returns the free pages to the file system (cheap: no rewrite of the live pages). */
@@ -328,6 +408,7 @@ class SqliteDatabase {
   }
 
   close(): void {
+    this.commit();
     this.statements.clear();
     try {
       this.vacuum();
@@ -404,7 +485,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
     await this.ready();
     if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
-    return task();
+    return this.sql.settle(task);
   }
 
   // --- reading -------------------------------------------------------------------------------
@@ -561,9 +642,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
    * index is unique across the whole key). An array value is one key as a whole (as the contract suite defines it;
    * MongoDB would index each element).
    */
-  private checkUnique(doc: Raw): void {
+  private checkUnique(doc: Raw, previous?: Raw): void {
     for (const spec of this.indexes.values()) {
       if (!spec.unique) continue;
+      // An update that leaves the key as it was cannot make it clash (it was unique before).
+      if (previous && spec.fields.every((f) => valuesEqual(resolve(doc, f), resolve(previous, f)))) continue;
       const filter: Filter = {};
       for (const field of spec.fields) {
         const v = resolve(doc, field);
@@ -591,8 +674,9 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     this.noteShapes(doc);
   }
 
-  private replaceRaw(doc: Raw): void {
-    this.checkUnique(doc);
+  /** Writes the new version of a stored document (previous: the stored one, whose unique keys need no check). */
+  private replaceRaw(doc: Raw, previous: Raw): void {
+    this.checkUnique(doc, previous);
     this.sql.run(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`, [JSON.stringify(doc), doc._id as Param]);
     this.noteShapes(doc);
   }
@@ -678,7 +762,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         const next = apply(found, false);
         assertSameId(found, next);
         const modified = !valuesEqual(found, next);
-        if (modified) this.replaceRaw(next);
+        if (modified) this.replaceRaw(next, found);
         return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc: next };
       }
       if (!options.upsert)
@@ -701,7 +785,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
           const next = apply(doc, false);
           assertSameId(doc, next);
           if (valuesEqual(doc, next)) continue;
-          this.replaceRaw(next);
+          this.replaceRaw(next, doc);
           modifiedCount += 1;
         }
         return { matchedCount: found.length, modifiedCount, upsertedCount: 0 };
@@ -727,7 +811,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         const { _id, ...rest } = replacement;
         const next = { _id: found._id, ...rest };
         const modified = !valuesEqual(found, next);
-        if (modified) this.replaceRaw(next);
+        if (modified) this.replaceRaw(next, found);
         return { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 };
       }
       if (!options.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
