@@ -1,5 +1,6 @@
 import { internalPost } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LikeStateDoc } from '../src/events/collections';
 import { CONTENT_INTERNAL_TOKEN, type ContentHarness, startContent } from './harness';
 
 // Content's side of the reminders: today's post of each reader of a batch (the same pick the web shows that
@@ -94,11 +95,14 @@ describe('POST /internal/reminders/posts', () => {
     const web1 = (await h.post('/api/logs/gettodaypost', {}, readers[1]?.token)).body.template._id;
     // Reader 2 liked every post; the likes are theirs alone.
     for (const t of await h.store.collection('templates').find({}))
-      await h.store.collection('like_states').insertOne({
+      await h.store.collection<LikeStateDoc>('like_states').insertOne({
         _id: `${ids[2]}:${t._id}`,
-        userId: ids[2],
+        userId: ids[2] as string,
         templateId: t._id,
         liked: true,
+        at: '0',
+        stream: `like-${t._id}`,
+        version: 1,
       });
     const first = await batch();
     expect(first[ids[0] as string].template._id).toBe(web0);
