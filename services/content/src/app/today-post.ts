@@ -92,7 +92,17 @@ export function createTodayPost(deps: {
     }
     if (open.length > 0) {
       const active = await typed(await order.active());
-      const days = [...new Set(open.flatMap((w) => previousDays(w.day, NO_REPEAT_DAYS)))];
+      // A batch's readers share a few local days: each day's previous days are computed once.
+      const before = new Map<string, ReadonlySet<string>>();
+      const daysBefore = (day: string) => {
+        let found = before.get(day);
+        if (!found) {
+          found = new Set(previousDays(day, NO_REPEAT_DAYS));
+          before.set(day, found);
+        }
+        return found;
+      };
+      const days = [...new Set([...new Set(open.map((w) => w.day))].flatMap((day) => [...daysBefore(day)]))];
       const userIds = [...new Set(open.map((w) => w.userId))];
       const recentByUser = new Map<string, Array<{ day: string; templateId: string }>>();
       for (const p of await c.todayPicks.find({
@@ -105,7 +115,7 @@ export function createTodayPost(deps: {
       const replaced: Array<{ doc: TodayPickDoc; was: string }> = [];
       const pickedAt = clock().toISOString();
       for (const w of open) {
-        const mine = new Set(previousDays(w.day, NO_REPEAT_DAYS));
+        const mine = daysBefore(w.day);
         const recent = new Set(
           (recentByUser.get(w.userId) ?? []).filter((p) => mine.has(p.day)).map((p) => p.templateId),
         );
