@@ -75,6 +75,7 @@ export async function bootAuth(opts: {
     ready: () => runtime.store.ping(),
     async close() {
       await billing.stop();
+      await service.close();
       await runtime.close();
     },
   };

@@ -69,6 +69,8 @@ export interface AuthService {
   billingHandlers: Record<string, EventHandler>;
   /** Cold / autoactive from engagement's reminder facts: handlers for a consumer on topicFor('engagement'). */
   reminderHandlers: Record<string, EventHandler>;
+  /** Stops what the service started of its own (the link signer's worker thread). */
+  close(): Promise<void>;
 }
 
 const HOUR = 3600_000;
@@ -141,6 +143,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     app,
     billingHandlers: createBillingHandlers({ store: deps.store, users }),
     reminderHandlers: createReminderHandlers({ store: deps.store, users, coldAfter: deps.coldAfter ?? 14 }),
+    close: () => tokens.close(),
     async start() {
       await projection.ensureIndexes();
       await deps.events.catchUp();

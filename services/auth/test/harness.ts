@@ -100,6 +100,7 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
     },
     async close() {
       await closeServer(server);
+      await service.close();
       events.close();
       await store.close();
       await outboxStore.close();

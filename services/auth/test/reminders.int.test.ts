@@ -236,3 +236,29 @@ describe('one-click unsubscribe (POST /api/user/unsubscribe/:id, RFC 8058)', () 
     expect(bad.body.status).toBe(false);
   });
 });
+
+describe('due readers of one time in several zones', () => {
+  it('pages through every zone where the time is due (one zone after another), each reader once', async () => {
+    // In November London and Abidjan are at UTC+0: 08:00 there is due at 08:00 UTC, as in UTC itself.
+    const more = [
+      await reader('london-1@example.com', 'Europe/London', '08:00'),
+      await reader('london-2@example.com', 'Europe/London', '08:00'),
+      await reader('abidjan-1@example.com', 'Africa/Abidjan', '08:00'),
+      await reader('abidjan-2@example.com', 'Africa/Abidjan', '08:00'),
+      await reader('abidjan-3@example.com', 'Africa/Abidjan', '08:00'),
+    ];
+    const all = (await dueAt(AT_0800_UTC)).readers.map((r: { userId: string }) => r.userId);
+    for (const r of more) expect(all).toContain(r.id);
+    for (const limit of [1, 2, 3]) {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await dueAt(AT_0800_UTC, limit, cursor);
+        expect(page.readers.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.readers.map((r: { userId: string }) => r.userId));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+      expect(seen.sort()).toEqual([...all].sort());
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { internalPost } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LikeStateDoc } from '../src/events/collections';
 import { CONTENT_INTERNAL_TOKEN, type ContentHarness, startContent } from './harness';
 
 // Content's side of the reminders: today's post of each reader of a batch (the same pick the web shows that
@@ -79,6 +80,49 @@ describe('POST /internal/reminders/posts', () => {
     expect(got.template._id).toBe(web.body.template._id);
     expect(got.recommendations).toHaveLength(3);
     expect(got.recommendations.map((r: { _id: string }) => r._id)).not.toContain(got.template._id);
+  });
+
+  it('answers a batch of many readers as each would be answered alone: remembered picks, new picks, a paused pick replaced, each reader’s own like', async () => {
+    const readers = await Promise.all(Array.from({ length: 6 }, () => h.user('user')));
+    const ids = readers.map((r) => r.userId);
+    h.setNow('2026-11-26T09:00:00.000Z');
+    const day = '2026-11-26';
+    const batch = async () =>
+      (await internal({ readers: ids.map((userId) => ({ userId, role: 'user', localDate: day })) })).body
+        .posts;
+    // Two readers opened the web first: their remembered picks are the batch's.
+    const web0 = (await h.post('/api/logs/gettodaypost', {}, readers[0]?.token)).body.template._id;
+    const web1 = (await h.post('/api/logs/gettodaypost', {}, readers[1]?.token)).body.template._id;
+    // Reader 2 liked every post; the likes are theirs alone.
+    for (const t of await h.store.collection('templates').find({}))
+      await h.store.collection<LikeStateDoc>('like_states').insertOne({
+        _id: `${ids[2]}:${t._id}`,
+        userId: ids[2] as string,
+        templateId: t._id,
+        liked: true,
+        at: '0',
+        stream: `like-${t._id}`,
+        version: 1,
+      });
+    const first = await batch();
+    expect(first[ids[0] as string].template._id).toBe(web0);
+    expect(first[ids[1] as string].template._id).toBe(web1);
+    for (const [i, r] of readers.entries()) {
+      const got = first[r.userId];
+      expect(got.template.locked).toBeUndefined();
+      expect(got.template.like).toBe(i === 2);
+      // The batch remembered the others' picks: the web answers the same post.
+      const web = await h.post('/api/logs/gettodaypost', {}, r.token);
+      expect(web.body.template._id).toBe(got.template._id);
+    }
+    expect(await batch()).toEqual(first);
+    // Reader 0's post is paused: the next batch replaces it, and the web agrees.
+    await h.post(`/api/template/update/${web0}`, { info: { status: false } }, h.admin.token);
+    const after = await batch();
+    const replaced = after[ids[0] as string].template._id;
+    expect(replaced).not.toBe(web0);
+    expect((await h.post('/api/logs/gettodaypost', {}, readers[0]?.token)).body.template._id).toBe(replaced);
+    await h.post(`/api/template/update/${web0}`, { info: { status: true } }, h.admin.token);
   });
 
   it('refuses calls without the credential and bad batches', async () => {

@@ -117,6 +117,24 @@ export function createReminderActivities(deps: ReminderDeps) {
     }
     const result: BatchResult = { sent: 0, alreadySent: 0, nothing: 0, failed: 0 };
     if (wanted.length === 0) return result;
+    // The links (signed in auth's worker thread) and the day's posts (remembered picks, the same whether sent or
+    // not) are asked for at once with the recorded check: the signing runs beside the rest of the batch's work.
+    // A resumed batch asks for a few it will not send.
+    const readers = [...new Map(wanted.map((s) => [s.reader.userId, s.reader])).values()];
+    const linksCall = deps.call<z.infer<typeof MintLinksResponse>>('auth', '/internal/tokens/links', {
+      userIds: readers.map((r) => r.userId),
+    });
+    const postsCall = deps.call<z.infer<typeof RemindersPostsResponse>>(
+      'content',
+      '/internal/reminders/posts',
+      {
+        readers: readers.map((r) => ({ userId: r.userId, role: r.role, localDate: r.localDate })),
+        recommendations: 3,
+      },
+    );
+    // Awaited below, or dropped when everything was sent already.
+    linksCall.catch(() => undefined);
+    postsCall.catch(() => undefined);
     const { recorded } = await deps.call<z.infer<typeof SendsRecordedResponse>>(
       'engagement',
       '/internal/reminders/recorded',
@@ -127,15 +145,7 @@ export function createReminderActivities(deps: ReminderDeps) {
     result.alreadySent = wanted.length - todo.length;
     if (todo.length === 0) return result;
 
-    const readers = [...new Map(todo.map((s) => [s.reader.userId, s.reader])).values()];
-    const ids = readers.map((r) => r.userId);
-    const [{ settings, posts }, { links }] = await Promise.all([
-      deps.call<z.infer<typeof RemindersPostsResponse>>('content', '/internal/reminders/posts', {
-        readers: readers.map((r) => ({ userId: r.userId, role: r.role, localDate: r.localDate })),
-        recommendations: 3,
-      }),
-      deps.call<z.infer<typeof MintLinksResponse>>('auth', '/internal/tokens/links', { userIds: ids }),
-    ]);
+    const [{ settings, posts }, { links }] = await Promise.all([postsCall, linksCall]);
     const mailTo = [
       ...new Set(
         todo.filter((s) => s.channel === 'email' && posts[s.reader.userId]).map((s) => s.reader.userId),

@@ -72,6 +72,13 @@ export function createEmbeddedScheduler(deps: {
       await slots.insertOne(doc);
     }
     let cursor = doc.cursor;
+    // The next page is asked for while the current one is sent (auth answers while the batch renders and waits).
+    const fetchPage = (from: string | null) => {
+      const page = deps.activities.dueReaders({ at, cursor: from, limit: deps.batchSize });
+      page.catch(() => undefined); // awaited below, or dropped with the slot
+      return page;
+    };
+    let nextPage = doc.done ? null : fetchPage(cursor);
     while (!doc.done && !stopped) {
       if (late(slot)) {
         doc.skippedLate += await countRest(at, cursor);
@@ -82,7 +89,8 @@ export function createEmbeddedScheduler(deps: {
         doc.done = true;
         break;
       }
-      const page = await deps.activities.dueReaders({ at, cursor, limit: deps.batchSize });
+      const page = await (nextPage ?? fetchPage(cursor));
+      nextPage = page.next ? fetchPage(page.next) : null;
       const r: BatchResult =
         page.readers.length > 0
           ? await deps.activities.sendBatch({ slot: at, readers: page.readers })

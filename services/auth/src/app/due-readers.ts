@@ -8,25 +8,23 @@ const EMAIL_STATUSES: readonly NotificationStatus[] = ['active', 'autoactive'];
 
 /**
  * Which readers are due at a slot (DESIGN.md §8): for each zone readers are in, the chosen times the slot rule
- * makes due there; then the users with that time in those zones, by _id, paged. Only readers (never an admin)
- * whose reminders are on, whose address proved itself, and who have a channel to send on now. The cursor is `<group>:<lastId>`.
+ * makes due there; then, for each (time, zone) in turn, the users with that time in that zone, by _id, paged. Only readers (never an admin)
+ * whose reminders are on, whose address proved itself, and who have a channel to send on now. The cursor is `<group>:<lastId>` (group: the index of the (time, zone) pair).
  */
 export function createDueReaders(store: DocumentStore) {
   const users = usersCollection(store);
   const zones = timeZonesCollection(store);
 
+  /** The (time, zone) pairs due at the instant, in a fixed order, with the zone's local date. */
   async function groupsAt(at: Date) {
-    const byTime = new Map<string, { zones: string[]; dates: Map<string, string> }>();
+    const groups: Array<{ time: string; zone: string; localDate: string }> = [];
     for (const { _id: zone } of await zones.find({}, { sort: { _id: 1 } })) {
       const { localDate, times } = dueTimesAt(at, zone);
-      for (const time of times) {
-        const group = byTime.get(time) ?? { zones: [] as string[], dates: new Map<string, string>() };
-        group.zones.push(zone);
-        group.dates.set(zone, localDate);
-        byTime.set(time, group);
-      }
+      for (const time of times) groups.push({ time, zone, localDate });
     }
-    return [...byTime.entries()].sort(([a], [b]) => a.localeCompare(b));
+    return groups.sort(
+      (a, b) => a.time.localeCompare(b.time) || (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0),
+    );
   }
 
   function toDue(u: UserState, localDate: string): DueReader | null {
@@ -55,19 +53,16 @@ export function createDueReaders(store: DocumentStore) {
       let [gi, afterId] = parseCursor(cursor);
       const readers: DueReader[] = [];
       while (gi < groups.length && readers.length < limit) {
-        const [time, group] = groups[gi] as (typeof groups)[number];
+        const group = groups[gi] as (typeof groups)[number];
         const want = limit - readers.length;
+        // One zone at a time: the index {notiinfo.time, timeZone, _id} hands the page over in _id order, so a
+        // page costs its own size whatever the slot's (several zones in one query had to sort all their rows).
         const docs = await users.find(
-          {
-            'notiinfo.time': time,
-            timeZone: { $in: group.zones },
-            // Always a range on _id (the first page from ''): the store walks the _id index to the page's end.
-            _id: { $gt: afterId },
-          },
+          { 'notiinfo.time': group.time, timeZone: group.zone, _id: { $gt: afterId } },
           { sort: { _id: 1 }, limit: want },
         );
         for (const u of docs) {
-          const due = toDue(u, group.dates.get(u.timeZone) ?? '');
+          const due = toDue(u, group.localDate);
           if (due) readers.push(due);
         }
         if (docs.length < want) {

@@ -41,7 +41,9 @@ export function createReminderHandlers(deps: {
     // The last few send keys are enough to make a redelivered event count once.
     const counted = [...(doc?.counted ?? []), d.sendId].slice(-deps.coldAfter - 5);
     await counts.updateOne({ _id: d.userId }, { $set: { unopened, counted } }, { upsert: true });
-    await record(d.userId, (user) => decideCold(user, unopened, deps.coldAfter));
+    // Below the threshold decideCold decides nothing: the user is not read (a reminder slot sends many).
+    if (unopened >= deps.coldAfter)
+      await record(d.userId, (user) => decideCold(user, unopened, deps.coldAfter));
   };
 
   const engaged: EventHandler = async (event: EventEnvelope) => {

@@ -19,7 +19,8 @@ export function createUsersProjection(store: DocumentStore): Projection & { ensu
     async ensureIndexes() {
       await users.createIndex({ email: 1 }, { unique: true });
       await users.createIndex({ createdAt: 1 });
-      await users.createIndex({ 'notiinfo.time': 1, timeZone: 1 });
+      // The due readers of a slot: per (time, zone), in _id order (app/due-readers).
+      await users.createIndex({ 'notiinfo.time': 1, timeZone: 1, _id: 1 });
     },
     async apply(event: EventEnvelope) {
       if (!event.stream.startsWith('user-')) return;

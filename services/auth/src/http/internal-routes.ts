@@ -61,14 +61,15 @@ export function internalRoutes(deps: {
   router.post('/internal/tokens/links', async (req, res) => {
     const { userIds } = parseBody(MintLinksRequest, req);
     const known = await deps.users.many([...new Set(userIds)]);
+    const tokens = await deps.tokens.signLinks(
+      known.flatMap((user) => [
+        { userId: user._id, purpose: 'signin' as const, ttlSeconds: SIGNIN_LINK_TTL_S },
+        { userId: user._id, purpose: 'unsubscribe' as const, ttlSeconds: UNSUBSCRIBE_LINK_TTL_S },
+      ]),
+    );
     const links: Record<string, { signin: string; unsubscribe: string }> = {};
-    for (const user of known) {
-      const [signin, unsubscribe] = await Promise.all([
-        deps.tokens.signLink(user._id, 'signin', SIGNIN_LINK_TTL_S),
-        deps.tokens.signLink(user._id, 'unsubscribe', UNSUBSCRIBE_LINK_TTL_S),
-      ]);
-      links[user._id] = { signin, unsubscribe };
-    }
+    for (const [i, user] of known.entries())
+      links[user._id] = { signin: tokens[2 * i] as string, unsubscribe: tokens[2 * i + 1] as string };
     res.json({ status: true, links });
   });
 

@@ -3,6 +3,7 @@ import type { EmailStatsReader } from '@nudge/platform';
 import type { TemplateState } from '../domain/template';
 import { type ContentCollections, ZERO_COUNTERS } from '../events/collections';
 
+type Viewer = { userId: string | null; role: Role | null };
 type UngatedReaderPost = Omit<ReaderPost, 'body' | 'locked' | 'preview'> & { body: string };
 
 /** Percentage of sent e-mails opened, to one decimal; 0 when none were sent. */
@@ -16,19 +17,33 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
 
   async function readerPosts(
     templates: TemplateState[],
-    viewer: { userId: string | null; role: Role | null },
+    viewer: Viewer,
   ): Promise<Gated<UngatedReaderPost>[]> {
-    if (templates.length === 0) return [];
-    const ids = templates.map((t) => t._id);
+    return readerPostsOf(templates.map((template) => ({ template, viewer })));
+  }
+
+  /** Each post as its own viewer reads it (the reminder batch: one post per reader), with two lookups in all. */
+  async function readerPostsOf(
+    items: Array<{ template: TemplateState; viewer: Viewer }>,
+  ): Promise<Gated<UngatedReaderPost>[]> {
+    if (items.length === 0) return [];
+    const ids = [...new Set(items.map((i) => i.template._id))];
     const counters = byId(await c.counters.find({ _id: { $in: ids } }));
-    const liked = viewer.userId
-      ? new Set(
-          (await c.likes.find({ userId: viewer.userId, templateId: { $in: ids }, liked: true })).map(
-            (l) => l.templateId,
-          ),
-        )
-      : new Set<string>();
-    return templates.map((t) => {
+    const userIds = [...new Set(items.flatMap((i) => (i.viewer.userId ? [i.viewer.userId] : [])))];
+    const likeKey = (userId: string, templateId: string) => `${userId}\n${templateId}`;
+    const liked =
+      userIds.length > 0
+        ? new Set(
+            (
+              await c.likes.find({
+                userId: userIds.length === 1 ? userIds[0] : { $in: userIds },
+                templateId: { $in: ids },
+                liked: true,
+              })
+            ).map((l) => likeKey(l.userId, l.templateId)),
+          )
+        : new Set<string>();
+    return items.map(({ template: t, viewer }) => {
       const counts = counters.get(t._id) ?? ZERO_COUNTERS;
       const post: UngatedReaderPost = {
         _id: t._id,
@@ -40,7 +55,7 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
         createdAt: t.createdAt,
         totallikes: counts.totallikes,
         totalcomments: counts.totalcomments,
-        like: liked.has(t._id),
+        like: viewer.userId ? liked.has(likeKey(viewer.userId, t._id)) : false,
       };
       return gatePost(post, viewer.role);
     });
@@ -98,7 +113,7 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
     });
   }
 
-  return { readerPosts, adminPosts };
+  return { readerPosts, readerPostsOf, adminPosts };
 }
 
 export type PostViews = ReturnType<typeof createPostViews>;

@@ -1,8 +1,9 @@
 import type { Role } from '@nudge/contracts';
 import { dayKey } from '@nudge/contracts';
 import { DuplicateKeyError, type UserDirectory } from '@nudge/platform';
+import type { TemplateState } from '../domain/template';
 import { pickTodayPost, previousDays } from '../domain/today';
-import type { ContentCollections, FeedEntry } from '../events/collections';
+import type { ContentCollections, FeedEntry, TodayPickDoc } from '../events/collections';
 import type { FeedOrder } from './feed-order';
 import type { PostViews } from './post-views';
 import type { Reads } from './reads';
@@ -10,6 +11,14 @@ import type { Reads } from './reads';
 /** Days whose picks today's post avoids repeating (when other posts exist). */
 export const NO_REPEAT_DAYS = 7;
 export const NO_POST_TODAY = 'No post for today yet';
+
+/** Whose post of which day, and what they may draw from. */
+interface Want {
+  userId: string;
+  day: string;
+  topics: string[];
+  premium: boolean;
+}
 
 /**
  * The signed-in reader's post of the day (reader.md §7 gettodaypost): drawn from their topics (every topic when they
@@ -40,48 +49,132 @@ export function createTodayPost(deps: {
    * topics, then a free post of any topic, and only when no free post is active a premium one (shown locked, as
    * a teaser); a premium reader or admin draws from every post of their topics, then of all topics.
    */
-  async function choose(
-    userId: string,
-    day: string,
-    topics: string[],
-    premium: boolean,
-  ): Promise<string | null> {
-    const active = await typed(await order.active());
-    const mine = new Set(topics);
+  function choose(
+    active: ReadonlyArray<FeedEntry & { type: number }>,
+    want: Want,
+    recent: ReadonlySet<string>,
+  ): string | null {
+    const mine = new Set(want.topics);
     const ofMine = active.filter((p) => mine.has(p.topic));
-    const pools = premium
+    const pools = want.premium
       ? [ofMine, active]
       : [ofMine.filter((p) => p.type === 0), active.filter((p) => p.type === 0), ofMine, active];
     const candidates = (pools.find((pool) => pool.length > 0) ?? []).map((p) => p.id);
-    const recent = await c.todayPicks.find({ userId, day: { $in: previousDays(day, NO_REPEAT_DAYS) } });
-    return pickTodayPost(candidates, new Set(recent.map((p) => p.templateId)), `${userId}:${day}`);
+    return pickTodayPost(candidates, recent, `${want.userId}:${want.day}`);
   }
 
-  /** The remembered pick of the day if it is still active; otherwise a new one, remembered. */
-  async function pickFor(userId: string, day: string, topics: string[], role: Role) {
-    const premium = role === 'premium' || role === 'admin';
-    const _id = `${userId}:${day}`;
-    const remembered = await c.todayPicks.findOne({ _id });
-    if (remembered) {
-      const post = await c.templates.findOne({ _id: remembered.templateId, status: true });
-      if (post) return post;
+  /** The active posts of these ids (status on), by id. */
+  async function activePosts(ids: string[]): Promise<Map<string, TemplateState>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    const found = await c.templates.find({ _id: { $in: unique }, status: true });
+    return new Map(found.map((t) => [t._id, t]));
+  }
+
+  /**
+   * Each reader's post of their day: the remembered pick if it is still active; otherwise a new one, remembered.
+   * A batch costs a few lookups and one insert of the new picks together, whatever its size.
+   */
+  async function picksFor(wants: Want[]): Promise<Map<string, TemplateState>> {
+    const picks = new Map<string, TemplateState>();
+    if (wants.length === 0) return picks;
+    const keyOf = (w: Want) => `${w.userId}:${w.day}`;
+    const keys = [...new Set(wants.map(keyOf))];
+    const remembered = new Map(
+      (await c.todayPicks.find({ _id: keys.length === 1 ? keys[0] : { $in: keys } })).map((p) => [p._id, p]),
+    );
+    const stillActive = await activePosts([...remembered.values()].map((p) => p.templateId));
+    const open: Want[] = [];
+    for (const w of wants) {
+      const post = stillActive.get(remembered.get(keyOf(w))?.templateId ?? '');
+      if (post) picks.set(keyOf(w), post);
+      else open.push(w);
     }
-    const templateId = await choose(userId, day, topics, premium);
-    if (!templateId) return null;
-    const doc = { _id, userId, day, templateId, pickedAt: clock().toISOString() };
-    if (remembered) {
-      // The day's post was paused since: replace it (unless a parallel call already did).
-      await c.todayPicks.updateOne({ _id, templateId: remembered.templateId }, { $set: doc });
-    } else {
+    if (open.length > 0) {
+      const active = await typed(await order.active());
+      // A batch's readers share a few local days: each day's previous days are computed once.
+      const before = new Map<string, ReadonlySet<string>>();
+      const daysBefore = (day: string) => {
+        let found = before.get(day);
+        if (!found) {
+          found = new Set(previousDays(day, NO_REPEAT_DAYS));
+          before.set(day, found);
+        }
+        return found;
+      };
+      const days = [...new Set([...new Set(open.map((w) => w.day))].flatMap((day) => [...daysBefore(day)]))];
+      const userIds = [...new Set(open.map((w) => w.userId))];
+      const recentByUser = new Map<string, Array<{ day: string; templateId: string }>>();
+      for (const p of await c.todayPicks.find({
+        userId: userIds.length === 1 ? userIds[0] : { $in: userIds },
+        day: { $in: days },
+      }))
+        recentByUser.set(p.userId, [...(recentByUser.get(p.userId) ?? []), p]);
+      const fresh: TodayPickDoc[] = [];
+      const freshKeys = new Set<string>();
+      const replaced: Array<{ doc: TodayPickDoc; was: string }> = [];
+      const pickedAt = clock().toISOString();
+      for (const w of open) {
+        const mine = daysBefore(w.day);
+        const recent = new Set(
+          (recentByUser.get(w.userId) ?? []).filter((p) => mine.has(p.day)).map((p) => p.templateId),
+        );
+        const templateId = choose(active, w, recent);
+        if (!templateId) continue;
+        const doc = { _id: keyOf(w), userId: w.userId, day: w.day, templateId, pickedAt };
+        const was = remembered.get(doc._id);
+        // The day's post was paused since: replace it (unless a parallel call already did).
+        if (was) replaced.push({ doc, was: was.templateId });
+        else if (!freshKeys.has(doc._id)) {
+          freshKeys.add(doc._id);
+          fresh.push(doc);
+        }
+      }
+      await insertPicks(fresh);
+      for (const { doc, was } of replaced)
+        await c.todayPicks.updateOne({ _id: doc._id, templateId: was }, { $set: doc });
+      // What is stored now (a parallel call may have picked first) is the pick of the day.
+      const settledKeys = [...fresh, ...replaced.map((r) => r.doc)].map((d) => d._id);
+      if (settledKeys.length > 0) {
+        const settled = await c.todayPicks.find({
+          _id: settledKeys.length === 1 ? settledKeys[0] : { $in: settledKeys },
+        });
+        const posts = await activePosts(settled.map((p) => p.templateId));
+        for (const p of settled) {
+          const post = posts.get(p.templateId);
+          if (post) picks.set(p._id, post);
+        }
+      }
+    }
+    return new Map(
+      wants.flatMap((w) => (picks.has(keyOf(w)) ? [[w.userId, picks.get(keyOf(w)) as TemplateState]] : [])),
+    );
+  }
+
+  /** New picks in one write; when a parallel call stored some first, the others one by one (theirs stay). */
+  async function insertPicks(docs: TodayPickDoc[]) {
+    if (docs.length === 0) return;
+    try {
+      await c.todayPicks.insertMany(docs);
+      return;
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+    for (const doc of docs) {
       try {
         await c.todayPicks.insertOne(doc);
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
     }
-    const settled = await c.todayPicks.findOne({ _id });
-    return c.templates.findOne({ _id: settled?.templateId ?? templateId, status: true });
   }
+
+  const wantOf = (userId: string, day: string, topics: string[] | undefined, role: Role): Want => ({
+    userId,
+    day,
+    topics: topics ?? [],
+    premium: role === 'premium' || role === 'admin',
+  });
 
   /**
    * The reminder sender's batch: each reader's post of their local day (the same pick the web shows that day),
@@ -92,6 +185,39 @@ export function createTodayPost(deps: {
     recommend: number,
   ) {
     const active = await order.active();
+    const users = await directory.byIds([...new Set(readers.map((r) => r.userId))]);
+    const picks = await picksFor(
+      readers.map((r) => wantOf(r.userId, r.localDate, users.get(r.userId)?.topics, r.role)),
+    );
+    const chosen = readers.flatMap((r) => {
+      const post = picks.get(r.userId);
+      return post ? [{ reader: r, post }] : [];
+    });
+    const templates = await views.readerPostsOf(
+      chosen.map(({ reader, post }) => ({
+        template: post,
+        viewer: { userId: reader.userId, role: reader.role },
+      })),
+    );
+    // Recommendations depend on the post alone: looked up once per post of the batch.
+    const recommendations = new Map<string, Promise<{ _id: string; heading: string }[]>>();
+    const recommendationsOf = (post: TemplateState) => {
+      let found = recommendations.get(post._id);
+      if (!found) {
+        const others = active.filter((p) => p.topic === post.topic && p.id !== post._id).slice(0, recommend);
+        found =
+          recommend > 0
+            ? order
+                .posts(
+                  others.map((p) => p.id),
+                  active,
+                )
+                .then((posts) => posts.map((p) => ({ _id: p._id, heading: p.heading })))
+            : Promise.resolve([]);
+        recommendations.set(post._id, found);
+      }
+      return found;
+    };
     const posts: Record<
       string,
       {
@@ -100,24 +226,13 @@ export function createTodayPost(deps: {
         recommendations: { _id: string; heading: string }[];
       }
     > = {};
-    for (const r of readers) {
-      const user = await directory.byId(r.userId);
-      const post = await pickFor(r.userId, r.localDate, user?.topics ?? [], r.role);
-      if (!post) continue;
-      const [template] = await views.readerPosts([post], { userId: r.userId, role: r.role });
+    for (const [i, { reader, post }] of chosen.entries()) {
+      const template = templates[i];
       if (!template) continue;
-      const others = active.filter((p) => p.topic === post.topic && p.id !== post._id).slice(0, recommend);
-      const recommended =
-        recommend > 0
-          ? await order.posts(
-              others.map((p) => p.id),
-              active,
-            )
-          : [];
-      posts[r.userId] = {
+      posts[reader.userId] = {
         template,
         subjects: post.subjects.filter((s) => s.status).map((s) => ({ id: s.id, title: s.title })),
-        recommendations: recommended.map((p) => ({ _id: p._id, heading: p.heading })),
+        recommendations: (await recommendationsOf(post)).map((r) => ({ ...r })),
       };
     }
     return posts;
@@ -128,7 +243,7 @@ export function createTodayPost(deps: {
     async forUser(userId: string, role: Role, event: string | undefined) {
       const user = await directory.byId(userId);
       const day = dayKey(clock(), user?.timeZone);
-      const post = await pickFor(userId, day, user?.topics ?? [], role);
+      const post = (await picksFor([wantOf(userId, day, user?.topics, role)])).get(userId);
       if (!post) return { status: false, template: null, message: NO_POST_TODAY };
       const [template] = await views.readerPosts([post], { userId, role });
       if (template && !template.locked && event === 'continue_reading')

@@ -1,5 +1,11 @@
 import { eventData, ReminderEvents } from '@nudge/contracts';
-import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
+import {
+  type Collection,
+  type DocumentStore,
+  DuplicateKeyError,
+  type EventEnvelope,
+  type Projection,
+} from '@nudge/platform';
 
 /** One reminder sent (stream `reminder-<sendId>`): whether it was opened, how many clicks. */
 export interface ReminderSendDoc {
@@ -34,19 +40,23 @@ export function createRemindersProjection(
       const sendId = event.stream.slice('reminder-'.length);
       if (event.type === ReminderEvents.ReminderSent.type) {
         const d = eventData(ReminderEvents.ReminderSent, event);
-        if (await sends.findOne({ _id: sendId })) return;
-        await sends.insertOne({
-          _id: sendId,
-          userId: d.userId,
-          channel: d.channel,
-          localDate: d.localDate,
-          templateId: d.templateId,
-          subjectId: d.subjectId,
-          sentAt: d.sentAt,
-          opened: false,
-          clicks: 0,
-          version: event.version,
-        });
+        // A replay of a send already projected is refused by its _id (one write per send, no lookup first).
+        await sends
+          .insertOne({
+            _id: sendId,
+            userId: d.userId,
+            channel: d.channel,
+            localDate: d.localDate,
+            templateId: d.templateId,
+            subjectId: d.subjectId,
+            sentAt: d.sentAt,
+            opened: false,
+            clicks: 0,
+            version: event.version,
+          })
+          .catch((err: unknown) => {
+            if (!(err instanceof DuplicateKeyError)) throw err;
+          });
         return;
       }
       const current = await sends.findOne({ _id: sendId });

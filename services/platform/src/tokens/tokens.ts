@@ -2,6 +2,7 @@ import { KeyObject, sign } from 'node:crypto';
 import { type CryptoKey, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { randomToken } from '../ids';
+import { type BatchSigner, createBatchSigner } from './batch-signer';
 import { TOKEN_ALG } from './keys';
 
 export type Role = 'user' | 'premium' | 'admin';
@@ -42,6 +43,16 @@ export interface TokenIssuer {
   /** `now` (tests) defaults to the current time; it is the token's issue time (`iat`, and `iatms` in milliseconds). */
   signSession(claims: SessionClaims, now?: Date): Promise<string>;
   signLink(userId: string, purpose: LinkPurpose, ttlSeconds: number): Promise<string>;
+  /** Many link tokens at once (in order), signed off the event loop. */
+  signLinks(requests: LinkRequest[]): Promise<string[]>;
+  /** Stops the batch signer's worker thread, if one was started. */
+  close(): Promise<void>;
+}
+
+export interface LinkRequest {
+  userId: string;
+  purpose: LinkPurpose;
+  ttlSeconds: number;
 }
 
 /** Every service holds one of these: verification needs only the public key. */
@@ -55,6 +66,11 @@ const LINK_HEADER = Buffer.from(JSON.stringify({ alg: TOKEN_ALG })).toString('ba
 
 export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number): TokenIssuer {
   let signingKey: KeyObject | undefined;
+  let batchSigner: BatchSigner | undefined;
+  const keyObject = () => {
+    signingKey ??= KeyObject.from(privateKey);
+    return signingKey;
+  };
   return {
     signSession: ({ userId, email, role }, now = new Date()) => {
       const issuedAt = Math.floor(now.getTime() / 1000);
@@ -67,24 +83,44 @@ export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number)
         .setExpirationTime(issuedAt + sessionTtlDays * 86_400)
         .sign(privateKey);
     },
-    // A compact JWS like jose's, signed synchronously with node:crypto: a reminder slot mints two per reader, and
-    // WebCrypto's asynchronous Ed25519 cost several times as much per token (verified by jose as any other).
+    // A compact JWS like jose's, signed with node:crypto: WebCrypto's asynchronous Ed25519 cost several times as
+    // much per token (verified by jose as any other). One token: the signature on libuv's thread pool (crypto.sign
+    // with a callback), beside the event loop.
     signLink: async (userId, purpose, ttlSeconds) => {
-      signingKey ??= KeyObject.from(privateKey);
-      const issuedAt = Math.floor(Date.now() / 1000);
-      const payload = {
-        typ: 'link',
-        sub: userId,
-        iss: ISSUER,
-        aud: linkAudience(purpose),
-        jti: randomToken(12),
-        iat: issuedAt,
-        exp: issuedAt + ttlSeconds,
-      };
-      const input = `${LINK_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-      return `${input}.${sign(null, Buffer.from(input), signingKey).toString('base64url')}`;
+      const input = linkInput({ userId, purpose, ttlSeconds });
+      const key = keyObject();
+      const signature = await new Promise<Buffer>((resolve, reject) =>
+        sign(null, Buffer.from(input), key, (err, sig) => (err ? reject(err) : resolve(sig))),
+      );
+      return `${input}.${signature.toString('base64url')}`;
+    },
+    // Many tokens (a reminder batch mints two per reader): signed in a worker thread, one message per batch.
+    signLinks: async (requests) => {
+      const inputs = requests.map(linkInput);
+      batchSigner ??= createBatchSigner(keyObject());
+      const signatures = await batchSigner.sign(inputs);
+      return inputs.map((input, i) => `${input}.${signatures[i]}`);
+    },
+    close: async () => {
+      await batchSigner?.close();
+      batchSigner = undefined;
     },
   };
+}
+
+/** The header and payload of a link token (`<header>.<payload>`, base64url), the part its signature covers. */
+function linkInput({ userId, purpose, ttlSeconds }: LinkRequest): string {
+  const issuedAt = Math.floor(Date.now() / 1000);
+  const payload = {
+    typ: 'link',
+    sub: userId,
+    iss: ISSUER,
+    aud: linkAudience(purpose),
+    jti: randomToken(12),
+    iat: issuedAt,
+    exp: issuedAt + ttlSeconds,
+  };
+  return `${LINK_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
 }
 
 /** Verified tokens remembered per verifier (most recently used kept): about 0.5 KB each. */

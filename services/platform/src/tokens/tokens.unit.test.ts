@@ -52,6 +52,46 @@ describe('e-mail link tokens', () => {
   });
 });
 
+describe('link tokens in a batch', () => {
+  it('are signed in order in the worker thread, each for its own user and purpose, and verify as any other', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nudge-tokens-'));
+    const keys = await loadOrCreateSigningKeys(dir);
+    const issuer = createTokenIssuer(keys.privateKey, 30);
+    const verifier = createTokenVerifier(keys.publicKey);
+    try {
+      const requests = Array.from({ length: 50 }, (_, i) => ({
+        userId: `u${i}`,
+        purpose: i % 2 === 0 ? ('signin' as const) : ('unsubscribe' as const),
+        ttlSeconds: 600,
+      }));
+      // Two batches at once: each answer goes to its own caller.
+      const [first, second] = await Promise.all([
+        issuer.signLinks(requests),
+        issuer.signLinks(requests.slice(0, 3)),
+      ]);
+      expect(first).toHaveLength(50);
+      expect(second).toHaveLength(3);
+      for (const [i, r] of requests.entries()) {
+        const claims = await verifier.verifyLink(first[i], r.purpose);
+        expect(claims).toMatchObject({ userId: r.userId, purpose: r.purpose });
+        expect(
+          await verifier.verifyLink(first[i], r.purpose === 'signin' ? 'unsubscribe' : 'signin'),
+        ).toBeNull();
+      }
+      expect(await verifier.verifyLink(second[2], 'signin')).toMatchObject({ userId: 'u2' });
+      expect(new Set(first).size).toBe(50);
+      expect(await issuer.signLinks([])).toEqual([]);
+      // Closed: a later batch starts the worker again.
+      await issuer.close();
+      const [again] = await issuer.signLinks([requests[0] as (typeof requests)[number]]);
+      expect(await verifier.verifyLink(again, 'signin')).toMatchObject({ userId: 'u0' });
+    } finally {
+      await issuer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('session tokens', () => {
   afterEach(() => {
     vi.useRealTimers();
