@@ -49,7 +49,7 @@ function fakeServices(opts: { recorded?: string[]; refuse?: string } = {}) {
       '/internal/reminders/posts': () => ({
         status: true,
         settings: {
-          subjectprefix: 'Nudge: ',
+          subjectprefix: 'Nudge:',
           emailcheckin: false,
           emailrecommendation: false,
           sitetitle: 'Nudge',

@@ -9,6 +9,7 @@ import type {
   RemindersPostsResponse,
   SendsRecordedResponse,
 } from '@nudge/contracts';
+import { prefixedSubject } from '@nudge/email';
 import {
   type Logger,
   type MailSender,
@@ -193,7 +194,7 @@ export function createReminderActivities(deps: ReminderDeps) {
         `${base}/api/reminder/go/${signTracking(deps.trackingSecret, { ...facts, link: kind, to })}`;
       const uid = encodeURIComponent(link.signin);
       const postPath = (id: string) => `/post/${id}?uid=${uid}`;
-      const subjectLine = `${settings.subjectprefix}${subject?.title ?? post.template.heading}`;
+      const subjectLine = prefixedSubject(settings.subjectprefix, subject?.title ?? post.template.heading);
       const continueUrl = tracked('continue_reading', postPath(post.template._id));
       try {
         if (channel === 'whatsapp') {
