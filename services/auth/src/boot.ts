@@ -10,6 +10,7 @@ import {
   openServiceRuntime,
   topicFor,
 } from '@nudge/platform';
+import { REMINDER_IDEMPOTENT_TYPES } from './events/reminder-consumer';
 import { createAuthService } from './service';
 
 /** Builds the auth service from configuration: what both the container (main.ts) and the standalone process run. */
@@ -64,6 +65,7 @@ export async function bootAuth(opts: {
     groupId: 'auth',
     topics: [topicFor('billing'), topicFor('engagement')],
     handlers: { ...service.billingHandlers, ...service.reminderHandlers },
+    idempotentTypes: REMINDER_IDEMPOTENT_TYPES,
     log,
   });
   await service.start();

@@ -22,6 +22,7 @@ import {
   newId,
   PROCESSED_EVENTS,
   requireInternal,
+  sendIdOf,
   type ServiceEventStore,
   type TokenIssuer,
   toBusMessage,
@@ -37,6 +38,22 @@ import { createEngagementService, type EngagementService } from '../src/service'
 export const log = createLogger('engagement-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 export const INTERNAL_TOKEN = 'e'.repeat(40);
 export const PUBLIC_URL = 'http://nudge.test';
+
+/** One e-mail reminder send of `userId` on `localDate`, as the workflows record it (POST /internal/reminders/sent). */
+export const sendOf = (userId: string, localDate: string) => ({
+  sendId: sendIdOf(userId, localDate, 'email'),
+  userId,
+  channel: 'email' as const,
+  localDate,
+  templateId: 'b'.repeat(24),
+  subjectId: 's1',
+  subject: 'Breathe',
+  slot: '08:00',
+  timeZone: 'UTC',
+  checkinQuestionId: null,
+  locked: false,
+  sentAt: '2026-11-24T08:00:01.000Z',
+});
 
 /** Polls until check() holds; fails after the deadline. Never a fixed sleep. */
 export async function waitFor(

@@ -4,7 +4,8 @@ import { createQuestionsProjection } from '../src/events/checkin-questions-proje
 import { createCheckinsProjection } from '../src/events/checkins-projection';
 import { createCommentsProjection } from '../src/events/comments-projection';
 import { createLikesProjection } from '../src/events/likes-projection';
-import { dump, type Harness, INTERNAL_TOKEN, startEngagement } from './harness';
+import { createRemindersProjection } from '../src/events/reminders-projection';
+import { dump, type Harness, INTERNAL_TOKEN, sendOf, startEngagement } from './harness';
 
 let h: Harness;
 beforeEach(async () => {
@@ -14,7 +15,7 @@ afterEach(async () => {
   await h.close();
 });
 
-const OWN_READ_MODELS = ['likes', 'comments', 'checkin_questions', 'checkins'];
+const OWN_READ_MODELS = ['likes', 'comments', 'checkin_questions', 'checkins', 'reminder_sends'];
 const CONSUMED_READ_MODELS = ['directory_users', 'posts', 'site_settings', 'reading_history'];
 
 const dumpAll = async (names: string[]) =>
@@ -56,6 +57,12 @@ async function scenario() {
   });
   await h.opened(readers[0]?.userId ?? '', free, 1, '2026-03-09T08:00:00.000Z');
   await h.opened(readers[0]?.userId ?? '', paid, 2, '2026-03-10T08:00:00.000Z');
+  const sent = await fetch(`${h.url}/internal/reminders/sent`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-token': INTERNAL_TOKEN },
+    body: JSON.stringify({ sends: readers.map((r) => sendOf(r.userId, '2026-03-10')) }),
+  });
+  expect(sent.status).toBe(200);
   await h.updatePost(free, { heading: 'Renamed' });
   await h.setSettings({ isCommentsVisible: false });
   return { readers, free, paid };
@@ -69,6 +76,7 @@ describe('read models rebuild from engagement’s own events', () => {
     expect(live.comments).toHaveLength(2);
     expect(live.checkin_questions).toHaveLength(1);
     expect(live.checkins).toHaveLength(2);
+    expect(live.reminder_sends).toHaveLength(2);
     const token = readers[1]?.token ?? '';
     const likedBefore = await h.post('/api/like/getalllikedpost?page=1&limit=5', { token });
     const commentsBefore = await h.get(`/api/comment/comments/${free}`);
@@ -90,6 +98,7 @@ describe('read models rebuild from engagement’s own events', () => {
       createCommentsProjection(h.store),
       createQuestionsProjection(h.store),
       createCheckinsProjection(h.store),
+      createRemindersProjection(h.store),
     ];
     for (const event of await h.ownEvents()) for (const p of again) await p.apply(event);
     expect(await dumpAll(OWN_READ_MODELS)).toEqual(live);

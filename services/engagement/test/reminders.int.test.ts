@@ -1,8 +1,8 @@
 import { ReminderEvents } from '@nudge/contracts';
-import { sendIdOf, signTracking, trackingSecret } from '@nudge/platform';
+import { signTracking, trackingSecret } from '@nudge/platform';
 import { internalPost } from '@nudge/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, INTERNAL_TOKEN, PUBLIC_URL, startEngagement } from './harness';
+import { type Harness, INTERNAL_TOKEN, PUBLIC_URL, sendOf, startEngagement } from './harness';
 
 // Engagement owns the reminder facts: sends (once per send key), opens (once per send), clicks; and issues
 // check-in questions for a batch of readers.
@@ -21,20 +21,6 @@ const internal = (
 ) => internalPost(harness.url, path, body, credential);
 
 const USER = 'a'.repeat(24);
-const sendOf = (userId: string, localDate: string) => ({
-  sendId: sendIdOf(userId, localDate, 'email'),
-  userId,
-  channel: 'email' as const,
-  localDate,
-  templateId: 'b'.repeat(24),
-  subjectId: 's1',
-  subject: 'Breathe',
-  slot: '08:00',
-  timeZone: 'UTC',
-  checkinQuestionId: null,
-  locked: false,
-  sentAt: '2026-11-24T08:00:01.000Z',
-});
 const secret = trackingSecret(INTERNAL_TOKEN);
 const claims = (s: ReturnType<typeof sendOf>) => ({
   sendId: s.sendId,

@@ -9,6 +9,13 @@ type UnopenedDoc = { _id: string; unopened: number; counted: string[] };
 export const REMINDER_COUNTS = 'reminder_unopened';
 
 /**
+ * A send is counted once by its key (`counted`), so its delivery needs no processed-event record: the consumer skips
+ * that read and write for it (two statements and a commit per send of a reminder slot). Opens and clicks keep the
+ * record: an old open delivered again after newer sends would reset their count.
+ */
+export const REMINDER_IDEMPOTENT_TYPES: readonly string[] = [ReminderEvents.ReminderSent.type];
+
+/**
  * Engagement's reminder facts (topic nudge.engagement.events, consumer group 'auth') drive the cold / autoactive
  * status: each e-mail sent counts one more unopened; an open or click resets the count and warms a cold reader.
  */
