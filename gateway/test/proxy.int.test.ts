@@ -136,7 +136,9 @@ describe('a service built on the http kit, handed requests in process', () => {
   const served = async (labels: Record<string, string>) => {
     const { values } = await processMetrics().httpRequests.get();
     return values
-      .filter((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want))
+      .filter((v) =>
+        Object.entries(labels).every(([k, want]) => (v.labels as Record<string, unknown>)[k] === want),
+      )
       .reduce((n, v) => n + v.value, 0);
   };
 
