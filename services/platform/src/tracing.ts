@@ -2,6 +2,7 @@ import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
   type Link,
   propagation,
   ROOT_CONTEXT,
@@ -83,6 +84,8 @@ export function traceRequests(
       { kind: SpanKind.SERVER, attributes: { 'nudge.service': service, 'http.request.method': req.method } },
       parent,
     );
+    // Nothing recorded (no tracer provider) and no trace to pass on (the caller sent none): a span would change nothing.
+    if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return next();
     endWithResponse(span, req, res, routeOf);
     context.with(trace.setSpan(parent, span), next);
   };
