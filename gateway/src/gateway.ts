@@ -1,4 +1,4 @@
-import { findRoute, type ServiceName } from '@nudge/contracts';
+import type { ServiceName } from '@nudge/contracts';
 import {
   type DocumentStore,
   expressRoute,
@@ -15,6 +15,7 @@ import { docsRouter } from './docs';
 import { createLinkPreviews } from './link-preview';
 import { buildOpenApiDocument } from './openapi';
 import { createServiceProxy, type ServiceApp } from './proxy';
+import { contractRoute, readClientOnce } from './request-facts';
 import { requestIdAndLog, requestIdOf } from './request-id';
 import { sharedLimitStore } from './shared-limit';
 import { webRouter } from './web';
@@ -66,14 +67,22 @@ export function createGateway(opts: GatewayOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', opts.trustProxy ?? false);
 
-  app.use(httpMetrics('gateway', gatewayRoute));
-  app.use(traceRequests('gateway', gatewayRoute));
-  app.use(requestIdAndLog(opts.log));
-  app.use(securityHeaders());
-  // Responses above 1 KB (JSON from the services included, as it streams back through the proxy) go out
-  // compressed when the client accepts it. Request bodies are never touched: they stream to the services as sent.
-  // Precompressed web assets already carry a Content-Encoding, which compression leaves alone.
-  app.use(compression({ threshold: 1024 }));
+  app.use(
+    inSequence([
+      (req, _res, next) => {
+        readClientOnce(req);
+        next();
+      },
+      httpMetrics('gateway', gatewayRoute),
+      traceRequests('gateway', gatewayRoute),
+      requestIdAndLog(opts.log),
+      securityHeaders(),
+      // Responses above 1 KB (JSON from the services included, as it streams back through the proxy) go out
+      // compressed when the client accepts it. Request bodies are never touched: they stream to the services as
+      // sent. Precompressed web assets already carry a Content-Encoding, which compression leaves alone.
+      compressWhenAccepted(compression({ threshold: 1024 })),
+    ]),
+  );
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: true });
@@ -134,8 +143,33 @@ const PROXIED = /^\/(?:api|auth)(?:\/|$)/;
 function gatewayRoute(req: Request): string {
   if (req.route) return expressRoute(req);
   const path = req.originalUrl.split('?')[0] ?? '/';
-  if (PROXIED.test(path)) return findRoute(req.method, path)?.path ?? 'unmatched';
+  if (PROXIED.test(path)) return contractRoute(req)?.path ?? 'unmatched';
   return 'web';
+}
+
+/**
+ * Middlewares that run on every request, one after the other, as one step of express's router (every step of the
+ * router costs about as much as a small middleware). Each handler's `next(err)` goes on to express's error handling.
+ */
+function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return handlers.reduceRight<RequestHandler>(
+    (rest, handler) => (req, res, next) =>
+      handler(req, res, (err?: unknown) => (err ? next(err) : rest(req, res, next))),
+    (_req, _res, next) => next(),
+  );
+}
+
+/**
+ * `compression` for requests that accept an encoding: it wraps the response's write, end and writeHead and negotiates
+ * at the headers of every answer, about 40 µs of a small API call even when nothing is compressed. A request without
+ * Accept-Encoding (or with only identity) can only get identity, so it skips that. (Browsers always send it.)
+ */
+function compressWhenAccepted(compress: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const accepted = req.headers['accept-encoding'];
+    if (!accepted || accepted === 'identity') next();
+    else compress(req, res, next);
+  };
 }
 
 /**

@@ -1,9 +1,10 @@
 import { Agent, type ServerResponse } from 'node:http';
-import { findRoute, type ServiceName } from '@nudge/contracts';
-import { injectTraceContext } from '@nudge/platform';
+import type { ServiceName } from '@nudge/contracts';
+import { handInProcess, injectTraceContext } from '@nudge/platform';
 import type { Request, RequestHandler, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
+import { contractRoute } from './request-facts';
 import { requestIdOf } from './request-id';
 
 /** Headers a client must never be able to hand to a service through the gateway. */
@@ -39,7 +40,7 @@ function prepareForwarding(req: Request, res: Response, client: { ip: string; pr
   delete req.headers.forwarded;
 }
 
-/** The client's address and protocol by the gateway's `trust proxy` rule (each an express getter: read once). */
+/** The client's address and protocol by the gateway's `trust proxy` rule (read once: see readClientOnce). */
 const clientOf = (req: Request) => ({ ip: req.ip ?? req.socket.remoteAddress ?? '', protocol: req.protocol });
 
 const isResponse = (res: unknown): res is ServerResponse =>
@@ -96,22 +97,16 @@ function httpProxy(service: ServiceName, target: string, log: Logger): RequestHa
 /**
  * Hands the request to a service's express app in this process (the standalone topology): no second HTTP hop, no
  * loopback socket. The service sees what it would see behind the HTTP proxy: the same headers (X-Forwarded-*, the
- * request id, the trace context), and the gateway's reading of the client address and protocol.
+ * request id, the trace context), and the gateway's reading of the client address and protocol. It is marked as handed
+ * in (handInProcess), so the service's app does not do again what the gateway did: the request id, the access log,
+ * parsing the trace context (its span is a child of the gateway's, which is active).
  */
 function inProcess(app: ServiceApp): RequestHandler {
   return (req, res, next) => {
-    // Read with the gateway's `trust proxy` rule before the service's app (whose rule trusts its loopback gateway)
-    // takes the request over: the service sees the client the gateway saw.
-    const client = clientOf(req);
-    const ips = req.ips;
-    prepareForwarding(req, res, client);
-    const own = (value: unknown) => ({ value, configurable: true, enumerable: true, writable: true });
-    Object.defineProperties(req, {
-      ip: own(client.ip),
-      ips: own(ips),
-      protocol: own(client.protocol),
-      secure: own(client.protocol === 'https'),
-    });
+    // The client as the gateway read it (readClientOnce, the first thing the gateway does), kept on the request: the
+    // service's app, whose `trust proxy` rule trusts its loopback gateway, sees the client the gateway saw.
+    prepareForwarding(req, res, clientOf(req));
+    handInProcess(req);
     app(req, res, next);
   };
 }
@@ -136,7 +131,7 @@ export function createServiceProxy(
     if (app) handlers.set(service, inProcess(app));
   }
   return (req, res, next) => {
-    const route = findRoute(req.method, req.path);
+    const route = contractRoute(req);
     if (!route) {
       res.status(404).json({ status: false, message: `No such API route: ${req.method} ${req.path}` });
       return;

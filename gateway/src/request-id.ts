@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { findRoute } from '@nudge/contracts';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
+import { contractRoute } from './request-facts';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -24,11 +24,11 @@ export function requestIdAndLog(log: Logger): RequestHandler {
     req.headers['x-request-id'] = requestId;
     res.locals.requestId = requestId;
     res.setHeader('x-request-id', requestId);
+    // One line per request (warn for a 5xx); nothing to build when neither would be written.
+    if (!log.isLevelEnabled('warn')) return next();
     const started = process.hrtime.bigint();
-    let logged = false;
-    const done = () => {
-      if (logged) return;
-      logged = true;
+    // 'close' comes once per response: after 'finish' when it was answered, alone when the client went away first.
+    res.once('close', () => {
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10;
       const line = {
         requestId,
@@ -40,15 +40,12 @@ export function requestIdAndLog(log: Logger): RequestHandler {
       };
       if (res.statusCode >= 500) log.warn(line, 'request');
       else log.info(line, 'request');
-    };
-    res.once('finish', done);
-    res.once('close', done);
+    });
     next();
   };
 }
 
 function loggablePath(req: Request): string {
-  const path = req.path;
-  const route = findRoute(req.method, path);
-  return route?.access === 'link' ? route.path : path;
+  const route = contractRoute(req);
+  return route?.access === 'link' ? route.path : req.path;
 }

@@ -1,8 +1,14 @@
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
-import { SERVER_KEEP_ALIVE_TIMEOUT_MS } from '@nudge/platform';
+import {
+  createHttpApp,
+  currentRequestId,
+  finishApp,
+  processMetrics,
+  SERVER_KEEP_ALIVE_TIMEOUT_MS,
+} from '@nudge/platform';
 import express, { type Express } from 'express';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -113,5 +119,89 @@ describe('a service app in the same process (the standalone topology)', () => {
     expect(((await auth.json()) as { service: string }).service).toBe('auth');
     const unknown = await fetch(`${gateway}/api/nope`);
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe('a service built on the http kit, handed requests in process', () => {
+  const service = () => {
+    const app = createHttpApp({ log, bodyLimit: '100kb', service: 'handed-in-test' });
+    app.get('/api/topic/getalltopics', (_req, res) => {
+      res.json({ status: true, requestId: currentRequestId(), topics: ['Sleep'] });
+    });
+    app.post('/api/user/isauth', (req, res) => {
+      res.json({ status: true, requestId: currentRequestId(), ip: req.ip, body: req.body });
+    });
+    return finishApp(app, log);
+  };
+  const served = async (labels: Record<string, string>) => {
+    const { values } = await processMetrics().httpRequests.get();
+    return values
+      .filter((v) =>
+        Object.entries(labels).every(([k, want]) => (v.labels as Record<string, unknown>)[k] === want),
+      )
+      .reduce((n, v) => n + v.value, 0);
+  };
+
+  it("keeps the gateway's request id, counts the request for the gateway and the service, and hashes no POST answer", async () => {
+    const app = service();
+    const gateway = await listen(
+      createGateway({ services: {}, apps: { auth: app, content: app }, rateLimitPerMinute: 1000, log }),
+    );
+    const route = { method: 'POST', route: '/api/user/isauth', status: '200' };
+    const before = {
+      gateway: await served({ ...route, service: 'gateway' }),
+      own: await served({ ...route, service: 'handed-in-test' }),
+    };
+    const reply = await fetch(`${gateway}/api/user/isauth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'client-id-2' },
+      body: '{"token":"t"}',
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.get('x-request-id')).toBe('client-id-2');
+    expect(reply.headers.get('etag')).toBeNull();
+    expect(await reply.json()).toEqual({
+      status: true,
+      requestId: 'client-id-2',
+      ip: '127.0.0.1',
+      body: { token: 't' },
+    });
+    expect(await served({ ...route, service: 'gateway' })).toBe(before.gateway + 1);
+    expect(await served({ ...route, service: 'handed-in-test' })).toBe(before.own + 1);
+  });
+
+  it('answers a read with a weak ETag and a 304 when the client has it already', async () => {
+    const app = service();
+    const gateway = await listen(
+      createGateway({ services: {}, apps: { content: app }, rateLimitPerMinute: 1000, log }),
+    );
+    // node:http, as a browser revalidating its cached copy (fetch() marks a request with If-None-Match no-cache).
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status?: number; etag?: string }>((resolve, reject) => {
+        request(`${gateway}/api/topic/getalltopics`, { headers }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, etag: res.headers.etag });
+        })
+          .on('error', reject)
+          .end();
+      });
+    const first = await get({ 'x-request-id': 'same-id' });
+    expect(first.status).toBe(200);
+    expect(first.etag).toMatch(/^W\/"/);
+    expect(await get({ 'x-request-id': 'same-id', 'if-none-match': first.etag ?? '' })).toEqual({
+      status: 304,
+      etag: first.etag,
+    });
+  });
+
+  it('still gives a request it gets over HTTP its own request id', async () => {
+    const direct = await listen(service());
+    const reply = await fetch(`${direct}/api/user/isauth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'direct-id' },
+      body: '{}',
+    });
+    expect(reply.headers.get('x-request-id')).toBe('direct-id');
+    expect(((await reply.json()) as { requestId: string }).requestId).toBe('direct-id');
   });
 });

@@ -167,22 +167,18 @@ export function httpMetrics(
   const metrics = processMetrics();
   return (req, res, next) => {
     const started = process.hrtime.bigint();
-    let done = false;
-    const record = (aborted: boolean) => {
-      if (done) return;
-      done = true;
+    // 'close' comes once per response: after 'finish' when it was answered, alone when the client went away first.
+    res.once('close', () => {
       const labels: LabelValues<Labels> = {
         service,
         method: req.method,
         route: routeOf(req),
-        status: aborted && !res.writableFinished ? '499' : String(res.statusCode),
+        status: res.writableFinished ? String(res.statusCode) : '499',
       };
       metrics.httpRequests.inc(labels);
       if (res.statusCode >= 500) metrics.httpErrors.inc(labels);
       metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-    };
-    res.once('finish', () => record(false));
-    res.once('close', () => record(true));
+    });
     next();
   };
 }

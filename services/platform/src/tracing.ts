@@ -2,6 +2,7 @@ import {
   type Attributes,
   type Context,
   context,
+  isSpanContextValid,
   type Link,
   propagation,
   ROOT_CONTEXT,
@@ -83,16 +84,50 @@ export function traceRequests(
       { kind: SpanKind.SERVER, attributes: { 'nudge.service': service, 'http.request.method': req.method } },
       parent,
     );
-    res.once('close', () => {
-      const route = routeOf(req);
-      span.updateName(`${req.method} ${route}`);
-      span.setAttribute('http.route', route);
-      span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    });
+    // Nothing recorded (no tracer provider) and no trace to pass on (the caller sent none): a span would change nothing.
+    if (!span.isRecording() && !isSpanContextValid(span.spanContext())) return next();
+    endWithResponse(span, req, res, routeOf);
     context.with(trace.setSpan(parent, span), next);
   };
+}
+
+/**
+ * The SERVER span of a service for a request the gateway handed to it in this process: a child of the gateway's
+ * span, which is the active context already (no `traceparent` to parse). When the gateway's span is not recording (no
+ * tracer provider: nothing is exported), a child would carry the very same trace context, so none is made.
+ */
+export function traceHandedIn(
+  service: string,
+  routeOf: (req: Parameters<RequestHandler>[0]) => string = expressRoute,
+): RequestHandler {
+  return (req, res, next) => {
+    if (!trace.getActiveSpan()?.isRecording()) return next();
+    const parent = context.active();
+    const span = tracer().startSpan(
+      req.method,
+      { kind: SpanKind.SERVER, attributes: { 'nudge.service': service, 'http.request.method': req.method } },
+      parent,
+    );
+    endWithResponse(span, req, res, routeOf);
+    context.with(trace.setSpan(parent, span), next);
+  };
+}
+
+/** Names the span after the route and ends it when the response is done (or the client went away). */
+function endWithResponse(
+  span: Span,
+  req: Parameters<RequestHandler>[0],
+  res: Parameters<RequestHandler>[1],
+  routeOf: (req: Parameters<RequestHandler>[0]) => string,
+) {
+  res.once('close', () => {
+    const route = routeOf(req);
+    span.updateName(`${req.method} ${route}`);
+    span.setAttribute('http.route', route);
+    span.setAttribute('http.response.status_code', res.statusCode);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  });
 }
 
 /** The active trace context as a `traceparent` value (for event meta), if there is one. */

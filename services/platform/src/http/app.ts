@@ -1,10 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import etag from 'etag';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { Logger } from 'pino';
 import { runWithContext } from '../context';
 import { AppError } from '../errors';
 import { httpMetrics } from '../metrics';
-import { traceRequests } from '../tracing';
+import { traceHandedIn, traceRequests } from '../tracing';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -23,22 +30,34 @@ export interface HttpAppOptions {
   service?: string;
 }
 
+const handedIn = new WeakSet<Request>();
+
 /**
- * The express app every service starts from: request id + context, JSON bodies with a limit, /healthz.
- * Mount routers on it, then call finishApp() to add the 404 handler and the error middleware.
+ * Marks a request the gateway hands to a service's app in this same process (the standalone topology, no HTTP hop).
+ * The gateway has already given it its request id (request and response header), logged it and opened its trace
+ * span, so the service does not do those again (see createHttpApp). Only the gateway can mark a request: the mark is
+ * an object in memory, not anything a client sends.
+ */
+export function handInProcess(req: Request): void {
+  handedIn.add(req);
+}
+
+/**
+ * The express app every service starts from: request metrics, a trace span, request id + context, JSON bodies with
+ * a limit, /healthz. Mount routers on it, then call finishApp() to add the 404 handler and the error middleware.
  */
 export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
+  // No SHA-1 of every answer: ETags only where a client can revalidate (etagOnReads).
+  app.set('etag', false);
   const bindings = (typeof options.log.bindings === 'function' ? options.log.bindings() : {}) as {
     service?: unknown;
     name?: unknown;
   };
   const service = options.service ?? String(bindings.service ?? bindings.name ?? 'unknown');
-  app.use(httpMetrics(service));
-  app.use(traceRequests(service));
-  app.use(requestContext(options.log));
+  app.use(requestEdge(service, options.log));
   if (options.largeBodies) {
     const large = express.json({ limit: options.largeBodies.limit });
     for (const route of options.largeBodies.routes) {
@@ -58,6 +77,45 @@ export function finishApp(app: Express, log: Logger): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(log));
   return app;
+}
+
+const noop = () => {};
+
+/**
+ * What every request gets on the way in: the service's request metrics, its SERVER span (child of the caller's
+ * `traceparent`), its request id and context, and ETags on reads (etagOnReads). A request the gateway handed over in process (handInProcess) keeps
+ * the gateway's request id and log line, and its span is a child of the gateway's span, which is already active.
+ */
+function requestEdge(service: string, log: Logger): RequestHandler {
+  const metrics = httpMetrics(service);
+  const trace = traceRequests(service);
+  const traceInProcess = traceHandedIn(service);
+  const context = requestContext(log);
+  return (req, res, next) => {
+    metrics(req, res, noop);
+    etagOnReads(req, res);
+    if (handedIn.has(req)) {
+      const requestId = String(req.headers['x-request-id']);
+      traceInProcess(req, res, () => runWithContext({ requestId }, next));
+      return;
+    }
+    trace(req, res, () => context(req, res, next));
+  };
+}
+
+/**
+ * A weak ETag (as express's default) on GET and HEAD answers, where a client's If-None-Match can turn the answer into
+ * a 304. Other answers (POST: the reader's feed, isauth, every command) never revalidate, so hashing them is waste.
+ */
+function etagOnReads(req: Request, res: Response): void {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const send = res.send;
+    res.send = function sendWithEtag(this: Response, body?: unknown) {
+      if ((typeof body === 'string' || Buffer.isBuffer(body)) && !this.getHeader('etag'))
+        this.setHeader('etag', etag(body, { weak: true }));
+      return send.call(this, body);
+    };
+  }
 }
 
 function requestContext(log: Logger): RequestHandler {
