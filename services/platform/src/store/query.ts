@@ -177,8 +177,12 @@ export function compileFilter(filter: Filter | undefined): Predicate {
   const id = filter._id;
   if (keys.length === 1 && (typeof id === 'string' || (typeof id === 'number' && !Number.isNaN(id))))
     return (doc) => (doc as Obj)._id === id;
-  const query = new Query(filter, queryOptions);
-  return (doc) => query.test(doc as Obj);
+  // Compiled on first use: a filter the store translates to SQL exactly is never tested here.
+  let query: Query | undefined;
+  return (doc) => {
+    query ??= new Query(filter, queryOptions);
+    return query.test(doc as Obj);
+  };
 }
 
 /**
