@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { jsonCall } from '@nudge/platform/testing';
 import type { Standalone } from '../src/index';
 
@@ -33,4 +34,23 @@ export function gatewayClient(app: () => Standalone) {
     return { token: token as string, id: user._id as string };
   };
   return { call, ok, eventually, signIn };
+}
+
+/**
+ * The configuration most system tests start a standalone process with: its own data directory, any free port, no web
+ * app, the reminder scheduler off (the test drives it), admin@example.com as the admin; `extra` adds or overrides keys.
+ */
+export function testStandaloneEnv(
+  dataDir: string,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    PORT: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    ADMIN_EMAILS: 'admin@example.com',
+    WEB_DIST: join(dataDir, 'no-web'),
+    REMINDER_SCHEDULER: 'off',
+    ...extra,
+  };
 }

@@ -5,6 +5,7 @@ import { loadOrCreateSecret, type OutboxMessage } from '@nudge/platform';
 import { internalPost, jsonCall } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
+import { testStandaloneEnv } from './helpers';
 
 // The daily reminders in the standalone process, on a clock the test drives: readers in three zones (+05:30,
 // +05:45, -05:00) get exactly one e-mail each at their local time; every link in it is followed and checked.
@@ -68,18 +69,7 @@ let postIds: string[] = [];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'nudge-reminders-'));
-  app = await startStandalone(
-    {
-      DATA_DIR: dataDir,
-      PORT: '0',
-      PUBLIC_URL,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      ADMIN_EMAILS: 'admin@example.com',
-      WEB_DIST: join(dataDir, 'no-web'),
-      REMINDER_SCHEDULER: 'off',
-    },
-    { clock: () => now },
-  );
+  app = await startStandalone(testStandaloneEnv(dataDir, { PUBLIC_URL }), { clock: () => now });
   const admin = await signIn('admin@example.com', 'UTC');
   await eventually(
     async () => (await call('GET', '/api/template/alltemplates', undefined, admin.token)).status === 200,

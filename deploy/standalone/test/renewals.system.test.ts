@@ -6,7 +6,7 @@ import type { OutboxMessage } from '@nudge/platform';
 import { submitSimulatedCheckout } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
-import { gatewayClient } from './helpers';
+import { gatewayClient, testStandaloneEnv } from './helpers';
 
 // A subscription's renewal in the standalone process, on a scheduler clock the test drives: the notice 7 days
 // before endAt in the site settings an admin chose (content's, fetched by billing), the simulated Razorpay's charge
@@ -42,18 +42,7 @@ const longDate = (iso: string) =>
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'nudge-renewals-'));
-  app = await startStandalone(
-    {
-      DATA_DIR: dataDir,
-      PORT: '0',
-      PUBLIC_URL,
-      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-      ADMIN_EMAILS: 'admin@example.com',
-      WEB_DIST: join(dataDir, 'no-web'),
-      REMINDER_SCHEDULER: 'off',
-    },
-    { clock: () => now },
-  );
+  app = await startStandalone(testStandaloneEnv(dataDir, { PUBLIC_URL }), { clock: () => now });
 }, 120_000);
 afterAll(async () => {
   await app?.close();
