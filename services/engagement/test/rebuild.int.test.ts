@@ -1,10 +1,6 @@
 import { AuthEvents, ContentEvents } from '@nudge/contracts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createQuestionsProjection } from '../src/events/checkin-questions-projection';
-import { createCheckinsProjection } from '../src/events/checkins-projection';
-import { createCommentsProjection } from '../src/events/comments-projection';
-import { createLikesProjection } from '../src/events/likes-projection';
-import { createRemindersProjection } from '../src/events/reminders-projection';
+import { createReadModels, ENGAGEMENT_READ_MODEL_COLLECTIONS } from '../src/events/read-models';
 import { dump, type Harness, INTERNAL_TOKEN, sendOf, startEngagement } from './harness';
 
 let h: Harness;
@@ -15,7 +11,7 @@ afterEach(async () => {
   await h.close();
 });
 
-const OWN_READ_MODELS = ['likes', 'comments', 'checkin_questions', 'checkins', 'reminder_sends'];
+const OWN_READ_MODELS = [...ENGAGEMENT_READ_MODEL_COLLECTIONS];
 const CONSUMED_READ_MODELS = ['directory_users', 'posts', 'site_settings', 'reading_history'];
 
 const dumpAll = async (names: string[]) =>
@@ -93,14 +89,8 @@ describe('read models rebuild from engagement’s own events', () => {
   it('applying every event a second time changes nothing (projections are idempotent)', async () => {
     await scenario();
     const live = await dumpAll(OWN_READ_MODELS);
-    const again = [
-      createLikesProjection(h.store),
-      createCommentsProjection(h.store),
-      createQuestionsProjection(h.store),
-      createCheckinsProjection(h.store),
-      createRemindersProjection(h.store),
-    ];
-    for (const event of await h.ownEvents()) for (const p of again) await p.apply(event);
+    const again = createReadModels(h.store);
+    for (const event of await h.ownEvents()) await again.apply(event);
     expect(await dumpAll(OWN_READ_MODELS)).toEqual(live);
   });
 });

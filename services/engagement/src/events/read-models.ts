@@ -6,6 +6,18 @@ import { createLikesProjection } from './likes-projection';
 import { createRemindersProjection } from './reminders-projection';
 
 /**
+ * The collections these read models keep: everything a rebuild from engagement's own event store gives again (the
+ * rest are copies kept from other services' events). The rebuild test and the crash suite compare them.
+ */
+export const ENGAGEMENT_READ_MODEL_COLLECTIONS = [
+  'likes',
+  'comments',
+  'checkin_questions',
+  'checkins',
+  'reminder_sends',
+] as const;
+
+/**
  * Engagement's read models of its own events, registered as one projection (one checkpoint to move instead of five).
  * Each part ignores the event types it does not own. Every part writes only the documents of the event's own stream
  * (a like, a comment, a check-in, a question, a reminder send: each its own stream and document, keyed by its id), so
