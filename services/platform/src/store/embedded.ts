@@ -64,11 +64,19 @@ type Db = InstanceType<typeof Database>;
 type Param = string | number;
 /** A prepared statement, as this module uses it. */
 interface Stmt {
-  run(...params: Param[]): { changes: number };
-  all(...params: Param[]): unknown[];
+  run(params: Param[]): { changes: number };
+  /** A reader's rows, as arrays of column values (raw mode, set once when prepared). */
+  all(params: Param[]): unknown[][];
+  get(params: Param[]): unknown[] | undefined;
+  raw(on?: boolean): Stmt;
+  readonly reader: boolean;
 }
 
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,119}$/;
+/** Prepared statements kept per store (the least recently used is finalized beyond this). */
+const STATEMENTS = 500;
+/** Filter plans kept per collection, by shape (the oldest dropped beyond this). */
+const PLANS = 200;
 /** SQLite's page cache per store (KiB, as PRAGMA cache_size takes a negative number). */
 const CACHE_KIB = 2 * 1024;
 /** How often the pages freed by deletions are returned to the file system. */
@@ -112,38 +120,72 @@ type Shape = 'array' | 'object' | 'boolean' | 'number' | null;
 type Held = ReadonlySet<Exclude<Shape, null>>;
 const NOTHING_HELD: Held = new Set();
 
-/** The filter's per-field conditions that must all hold: its top-level fields and those of top-level $and. */
-function conjuncts(filter: Filter): { fields: Array<[string, unknown]>; complete: boolean } {
-  const fields: Array<[string, unknown]> = [];
+/** Where a value sits in a filter: the keys (and list positions) leading to it. */
+type ParamPath = ReadonlyArray<string | number>;
+
+/**
+ * A filter's conditions that must all hold (its top-level fields and those of top-level $and), each with its path
+ * in the filter.
+ */
+function conjuncts(
+  filter: Filter,
+  at: ParamPath = [],
+): { fields: Array<[string, unknown, ParamPath]>; complete: boolean } {
+  const fields: Array<[string, unknown, ParamPath]> = [];
   let complete = true;
   for (const [key, value] of Object.entries(filter)) {
     if (key === '$and' && Array.isArray(value)) {
-      for (const part of value) {
+      for (const [i, part] of value.entries()) {
         if (!isPlainObject(part)) continue;
-        const inner = conjuncts(part);
+        const inner = conjuncts(part, [...at, key, i]);
         fields.push(...inner.fields);
         complete &&= inner.complete;
       }
     } else if (key.startsWith('$')) complete = false;
-    else fields.push([key, value]);
+    else fields.push([key, value, [...at, key]]);
   }
   return { fields, complete };
 }
 
-/** A filter translated to SQL: a superset of the matches, or exactly them (then mingo need not judge). */
+/** A filter as an operation holds it: its shape (undefined: not cached) and its test (mingo, compiled on first use). */
+interface Query {
+  filter: Filter;
+  key: string | undefined;
+  test: Predicate;
+}
+
+/**
+ * A filter translated to SQL: a superset of the matches, or exactly them (then mingo need not judge). It depends only
+ * on the filter's shape (see shapeKey) and the collection's indexes and held shapes, so it is cached by that shape:
+ * the values are bound parameters, read from each filter by their paths.
+ */
 interface Plan {
   where: string;
-  params: Param[];
+  /** Where each parameter's value sits in a filter of this shape; `list`: a $in list, bound as one JSON array. */
+  params: ReadonlyArray<{ path: ParamPath; list: boolean }>;
   exact: boolean;
+  /** The SQL texts built on this plan, by use (see EmbeddedCollection.sqlFor). */
+  readonly texts: Map<string, string>;
 }
 
 interface Term {
   sql: string;
-  params: Param[];
+  params: Array<{ path: ParamPath; list: boolean }>;
   exact: boolean;
 }
 
-const sqlValue = (v: string | number | boolean): Param => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+const sqlValue = (v: unknown): Param => (typeof v === 'boolean' ? (v ? 1 : 0) : (v as Param));
+
+/** The parameters of a plan, read from a filter of its shape. */
+function bindings(plan: Plan, filter: Filter): Param[] {
+  const out: Param[] = [];
+  for (const { path, list } of plan.params) {
+    let v: unknown = filter;
+    for (const step of path) v = (v as Record<string | number, unknown>)[step];
+    out.push(list ? JSON.stringify(v) : sqlValue(v));
+  }
+  return out;
+}
 
 /** Whether SQL's comparison with a scalar is MongoDB's, given what the field held (else it over-approximates). */
 const exactFor = (v: string | number | boolean, held: Held): boolean =>
@@ -153,32 +195,39 @@ const exactFor = (v: string | number | boolean, held: Held): boolean =>
       ? !held.has('boolean')
       : !held.has('number');
 
+const isScalar = (v: unknown): v is string | number | boolean =>
+  typeof v === 'string' || isFiniteNumber(v) || typeof v === 'boolean';
+
 /** Equality with a scalar (a boolean is 1 or 0 in SQL). */
-function equalTerm(expr: string, value: unknown, held: Held): Term | null {
+function equalTerm(expr: string, value: unknown, held: Held, at: ParamPath): Term | null {
   if (value === null) return { sql: `${expr} IS NULL`, params: [], exact: true };
-  if (typeof value === 'string' || isFiniteNumber(value) || typeof value === 'boolean')
-    return { sql: `${expr} = ?`, params: [sqlValue(value)], exact: exactFor(value, held) };
+  if (isScalar(value))
+    return { sql: `${expr} = ?`, params: [{ path: at, list: false }], exact: exactFor(value, held) };
   return null;
 }
 
-function inTerm(expr: string, list: unknown[], held: Held): Term | null {
+/**
+ * Membership in a list of scalars, bound as one JSON array (`json_each`: one statement for every length of list;
+ * a boolean is 1 or 0 there too, and a null never matches through IN, hence the IS NULL).
+ */
+function inTerm(expr: string, list: unknown[], held: Held, at: ParamPath): Term | null {
   if (list.length === 0) return { sql: '0', params: [], exact: true };
-  const values: Param[] = [];
+  let values = false;
   let withNull = false;
   let exact = true;
   for (const v of list) {
     if (v === null) withNull = true;
-    else if (typeof v === 'string' || isFiniteNumber(v) || typeof v === 'boolean') {
-      values.push(sqlValue(v));
+    else if (isScalar(v)) {
+      values = true;
       exact &&= exactFor(v, held);
     } else return null;
   }
   const parts: string[] = [];
-  if (values.length) parts.push(`${expr} IN (${values.map(() => '?').join(', ')})`);
+  if (values) parts.push(`${expr} IN (SELECT value FROM json_each(?))`);
   if (withNull) parts.push(`${expr} IS NULL`);
   return {
     sql: parts.length === 1 ? (parts[0] as string) : `(${parts.join(' OR ')})`,
-    params: values,
+    params: values ? [{ path: at, list: true }] : [],
     exact,
   };
 }
@@ -186,42 +235,126 @@ function inTerm(expr: string, list: unknown[], held: Held): Term | null {
 const RANGE_SQL: Record<string, string> = { $gt: '>', $gte: '>=', $lt: '<', $lte: '<=' };
 
 /** A range with MongoDB's type bracketing: a number bound matches numbers only, a string bound strings only. */
-function rangeTerm(expr: string, op: string, bound: unknown, held: Held): Term | null {
+function rangeTerm(expr: string, op: string, bound: unknown, held: Held, at: ParamPath): Term | null {
   const cmp = RANGE_SQL[op] as string;
   const lower = op === '$gt' || op === '$gte';
+  const params = [{ path: at, list: false }];
   // SQL orders NULL < numbers < text: the other side of the bracket closes the range.
   if (isFiniteNumber(bound))
     return {
       sql: lower ? `${expr} ${cmp} ? AND ${expr} < ''` : `${expr} ${cmp} ?`,
-      params: [bound],
+      params,
       exact: exactFor(bound, held),
     };
   if (typeof bound === 'string')
     return {
-      sql: lower ? `${expr} ${cmp} ?` : `${expr} ${cmp} ? AND ${expr} >= ''`,
-      params: [bound],
+      sql: lower ? `${expr} ${cmp} ? AND ${expr} >= ''` : `${expr} ${cmp} ?`,
+      params,
       exact: exactFor(bound, held),
     };
   return null;
 }
 
 /** One field's condition as SQL terms (ANDed), and whether they are exactly the condition. */
-function conditionTerms(expr: string, value: unknown, held: Held): { terms: Term[]; exact: boolean } {
+function conditionTerms(
+  expr: string,
+  value: unknown,
+  held: Held,
+  at: ParamPath,
+): { terms: Term[]; exact: boolean } {
   if (!isOperatorObject(value)) {
-    const term = value instanceof RegExp ? null : equalTerm(expr, value, held);
+    const term = value instanceof RegExp ? null : equalTerm(expr, value, held, at);
     return term ? { terms: [term], exact: term.exact } : { terms: [], exact: false };
   }
   const terms: Term[] = [];
   let exact = true;
   for (const [op, operand] of Object.entries(value)) {
     let term: Term | null = null;
-    if (op === '$eq' && !(operand instanceof RegExp)) term = equalTerm(expr, operand, held);
-    else if (op === '$in' && Array.isArray(operand)) term = inTerm(expr, operand, held);
-    else if (op in RANGE_SQL) term = rangeTerm(expr, op, operand, held);
+    if (op === '$eq' && !(operand instanceof RegExp)) term = equalTerm(expr, operand, held, [...at, op]);
+    else if (op === '$in' && Array.isArray(operand)) term = inTerm(expr, operand, held, [...at, op]);
+    else if (op in RANGE_SQL) term = rangeTerm(expr, op, operand, held, [...at, op]);
     if (term) terms.push(term);
     exact &&= term?.exact ?? false;
   }
   return { terms, exact };
+}
+
+// --- the shape of a filter ---------------------------------------------------------------------
+
+/** A scalar's kind in a shape: string, number, boolean, null; undefined for anything else (not cached). */
+const scalarCode = (v: unknown): string | undefined =>
+  typeof v === 'string'
+    ? 's'
+    : typeof v === 'number'
+      ? Number.isFinite(v)
+        ? 'n'
+        : undefined
+      : typeof v === 'boolean'
+        ? 'b'
+        : v === null
+          ? '0'
+          : undefined;
+
+/** The operators a cached shape may hold (the others, $regex with its $options, are planned per call). */
+const SHAPE_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists']);
+
+/**
+ * A filter's shape: its keys in order (each prefixed by its length, so no key can forge another's), its operators,
+ * and the kind of each value (for a $in or $nin list, which kinds it holds, not how many). Two filters with one
+ * shape have one plan, and its parameters at the same paths. Undefined (planned per call, unchecked by any cache)
+ * for what a shape does not describe: an embedded document or array as a value, a RegExp, $regex, a non-finite
+ * number, undefined, an unknown operator, a nested or empty operator object. A shape is only cached after its
+ * first filter passed the port's checks, and the checks depend on nothing a shape leaves out.
+ */
+export function shapeKey(filter: Raw): string | undefined {
+  let key = '';
+  for (const k in filter) {
+    const v = filter[k];
+    key += `${k.length}:${k}`;
+    if (k === '$and' || k === '$or') {
+      if (!Array.isArray(v) || v.length === 0) return undefined;
+      key += '[';
+      for (const part of v) {
+        if (!isPlainObject(part)) return undefined;
+        const inner = shapeKey(part);
+        if (inner === undefined) return undefined;
+        key += `{${inner}}`;
+      }
+      key += ']';
+      continue;
+    }
+    const code = scalarCode(v);
+    if (code !== undefined) {
+      key += code;
+      continue;
+    }
+    if (!isPlainObject(v)) return undefined;
+    key += '{';
+    let ops = 0;
+    for (const op in v) {
+      if (!SHAPE_OPERATORS.has(op)) return undefined;
+      ops += 1;
+      const operand = v[op];
+      key += op;
+      if (op === '$in' || op === '$nin') {
+        if (!Array.isArray(operand)) return undefined;
+        let kinds = 0;
+        for (const e of operand) {
+          const c = scalarCode(e);
+          if (c === undefined) return undefined;
+          kinds |= c === 's' ? 1 : c === 'n' ? 2 : c === 'b' ? 4 : 8;
+        }
+        key += `[${kinds}]`;
+      } else {
+        const c = scalarCode(operand);
+        if (c === undefined) return undefined;
+        key += c;
+      }
+    }
+    if (ops === 0) return undefined;
+    key += '}';
+  }
+  return key;
 }
 
 /** MongoDB's duplicate key error for a key. */
@@ -267,14 +400,22 @@ class SqliteDatabase {
     );
   }
 
-  /** A prepared statement, cached by its text. */
+  /**
+   * A prepared statement, cached by its text: each distinct text is prepared once while it stays among the
+   * STATEMENTS most recently used. A reader returns its rows as arrays (raw mode), with no object per row.
+   */
   prepare(sql: string): Stmt {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      if (this.statements.size >= 1_000) this.statements.clear();
-      stmt = this.db.prepare(sql) as unknown as Stmt;
-      this.statements.set(sql, stmt);
+    const statements = this.statements;
+    let stmt = statements.get(sql);
+    if (stmt) {
+      statements.delete(sql);
+      statements.set(sql, stmt);
+      return stmt;
     }
+    stmt = this.db.prepare(sql) as unknown as Stmt;
+    if (stmt.reader) stmt.raw(true);
+    if (statements.size >= STATEMENTS) statements.delete(statements.keys().next().value as string);
+    statements.set(sql, stmt);
     return stmt;
   }
 
@@ -282,41 +423,40 @@ class SqliteDatabase {
   run(sql: string, params: Param[] = []): { changes: number } {
     this.begin();
     try {
-      return this.prepare(sql).run(...params);
+      return this.prepare(sql).run(params);
     } catch (err) {
       this.noteFailure(err);
       throw err;
     }
   }
 
-  /** The `doc` column of each row. */
+  /** The first column of each row (the `doc` of a document query). */
   docs(sql: string, params: Param[] = []): string[] {
-    return (this.prepare(sql).all(...params) as Array<{ doc: string }>).map((r) => r.doc);
+    const rows = this.prepare(sql).all(params);
+    const out = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) out[i] = (rows[i] as unknown[])[0] as string;
+    return out;
   }
 
+  /** The first column of the first row (one step of the statement), or undefined when there is none. */
   value<T>(sql: string, params: Param[] = []): T | undefined {
-    const row = this.prepare(sql).all(...params)[0] as Record<string, unknown> | undefined;
-    return row ? (Object.values(row)[0] as T) : undefined;
+    return this.prepare(sql).get(params)?.[0] as T | undefined;
   }
 
   meta(coll: string, kind: string): Array<{ name: string; value: string | null }> {
-    return this.prepare('SELECT name, value FROM "_nudge_meta" WHERE coll = ? AND kind = ?').all(
-      coll,
-      kind,
-    ) as Array<{
-      name: string;
-      value: string | null;
-    }>;
+    return this.prepare('SELECT name, value FROM "_nudge_meta" WHERE coll = ? AND kind = ?')
+      .all([coll, kind])
+      .map(([name, value]) => ({ name: name as string, value: value as string | null }));
   }
 
   setMeta(coll: string, kind: string, name: string, value: string | null = null): void {
     this.begin();
-    this.prepare('INSERT OR REPLACE INTO "_nudge_meta" (coll, kind, name, value) VALUES (?, ?, ?, ?)').run(
+    this.prepare('INSERT OR REPLACE INTO "_nudge_meta" (coll, kind, name, value) VALUES (?, ?, ?, ?)').run([
       coll,
       kind,
       name,
       value ?? '',
-    );
+    ]);
   }
 
   /**
@@ -389,17 +529,20 @@ class SqliteDatabase {
    * An operation's outcome, released when it is committed: at once when no transaction is open (a read of committed
    * data), else after the group's commit (and an operation whose transaction failed to commit fails with it).
    */
-  async settle<R>(task: () => R): Promise<R> {
+  settle<R>(task: () => R): Promise<R> {
     let result: R;
     try {
       result = task();
     } catch (err) {
       this.noteFailure(err);
-      if (this.group) await this.group.committed;
-      throw err;
+      if (this.group)
+        return this.group.committed.then(() => {
+          throw err;
+        });
+      return Promise.reject(err);
     }
-    if (this.group) await this.group.committed;
-    return result;
+    if (this.group) return this.group.committed.then(() => result);
+    return Promise.resolve(result);
   }
 
   /** Returns the free pages to the file system (cheap: no rewrite of the live pages). */
@@ -442,14 +585,23 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly indexedFields = new Set<string>();
   private readonly arrays = new Set<string>();
   private readonly held = new Map<string, Set<Exclude<Shape, null>>>();
+  /** Plans by filter shape (see shapeKey); emptied whenever what SQL can answer changes (indexes, held shapes). */
+  private readonly plans = new Map<string, Plan>();
+  private readonly insertSql: string;
+  private readonly updateSql: string;
+  private readonly deleteSql: string;
   private closed = false;
 
   constructor(
     readonly name: string,
     private readonly sql: SqliteDatabase,
-    private readonly ready: () => Promise<void>,
+    /** The import of older datafiles under way, if any: operations wait for it. */
+    private readonly ready: () => Promise<void> | null,
   ) {
     this.table = quoteId(`doc:${name}`);
+    this.insertSql = `INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`;
+    this.updateSql = `UPDATE ${this.table} SET doc = ? WHERE _id = ?`;
+    this.deleteSql = `DELETE FROM ${this.table} WHERE _id = ?`;
     sql.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
     for (const { name: key, value } of sql.meta(name, 'index'))
       this.indexes.set(key, { fields: key.split(','), unique: value === 'unique' });
@@ -466,13 +618,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
 
   size(): { docs: number; jsonBytes: number } {
     if (this.closed) return { docs: 0, jsonBytes: 0 };
-    const row = this.sql
-      .prepare(`SELECT count(*) AS n, coalesce(sum(length(doc)), 0) AS b FROM ${this.table}`)
-      .all()[0] as {
-      n: number;
-      b: number;
-    };
-    return { docs: row.n, jsonBytes: row.b };
+    const [docs, jsonBytes] = this.sql
+      .prepare(`SELECT count(*), coalesce(sum(length(doc)), 0) FROM ${this.table}`)
+      .get([]) as [number, number];
+    return { docs, jsonBytes };
   }
 
   markClosed(): void {
@@ -481,23 +630,59 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   /** Runs a task once the store is open (and any import is done); errors become rejections. */
-  private async run<R>(task: () => R): Promise<R> {
-    if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
-    await this.ready();
-    if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
-    return this.sql.settle(task);
+  private run<R>(task: () => R): Promise<R> {
+    if (this.closed) return Promise.reject(new Error(`document store is closed (collection ${this.name})`));
+    const importing = this.ready();
+    if (!importing) return this.sql.settle(task);
+    return importing.then(() => {
+      if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
+      return this.sql.settle(task);
+    });
   }
 
   // --- reading -------------------------------------------------------------------------------
 
-  /** The filter as SQL over the indexed fields and _id (a superset of the matches). */
-  private plan(filter: Filter | undefined): Plan {
-    if (!filter) return { where: '', params: [], exact: true };
+  /**
+   * A filter checked against the port, with its shape. A shape this collection has planned before was checked with
+   * its first filter, so a filter of that shape is not checked again, and mingo compiles it only if a row needs
+   * judging (a plan that is not exact).
+   */
+  private query(filter: Filter): Query {
+    if (filter === undefined) assertFilterDefined(filter);
+    const key = isPlainObject(filter) ? shapeKey(filter) : undefined;
+    if (key !== undefined && this.plans.has(key)) {
+      let compiled: Predicate | undefined;
+      const test = (doc: unknown): boolean => {
+        compiled ??= compileFilter(filter);
+        return compiled(doc);
+      };
+      return { filter, key, test };
+    }
+    return { filter, key, test: compileFilter(filter) };
+  }
+
+  /** The query's plan (cached by shape) and its parameters. */
+  private planOf(q: Query): { plan: Plan; params: Param[] } {
+    if (q.key === undefined) {
+      const plan = this.translate(q.filter);
+      return { plan, params: bindings(plan, q.filter) };
+    }
+    let plan = this.plans.get(q.key);
+    if (!plan) {
+      plan = this.translate(q.filter);
+      if (this.plans.size >= PLANS) this.plans.delete(this.plans.keys().next().value as string);
+      this.plans.set(q.key, plan);
+    }
+    return { plan, params: plan.params.length ? bindings(plan, q.filter) : [] };
+  }
+
+  /** The filter as SQL over the indexed fields and _id (a superset of the matches, or exactly them). */
+  private translate(filter: Filter): Plan {
     const { fields, complete } = conjuncts(filter);
     const where: string[] = [];
-    const params: Param[] = [];
+    const params: Plan['params'][number][] = [];
     let exact = complete;
-    for (const [field, condition] of fields) {
+    for (const [field, condition, at] of fields) {
       const usable = field === '_id' || (this.indexedFields.has(field) && !this.arrays.has(field));
       if (!usable) {
         exact = false;
@@ -507,6 +692,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         fieldExpr(field),
         condition,
         this.held.get(field) ?? NOTHING_HELD,
+        at,
       );
       for (const term of terms) {
         where.push(term.sql);
@@ -514,22 +700,37 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       }
       exact &&= termsExact;
     }
-    return { where: where.join(' AND '), params, exact };
+    return { where: where.join(' AND '), params, exact, texts: new Map() };
+  }
+
+  /** An SQL text built on a plan, once per plan and use. */
+  private sqlFor(plan: Plan, use: string, build: () => string): string {
+    let text = plan.texts.get(use);
+    if (text === undefined) {
+      text = build();
+      plan.texts.set(use, text);
+    }
+    return text;
+  }
+
+  private whereSql(plan: Plan, extra?: string): string {
+    const conditions = [plan.where, extra].filter(Boolean);
+    return conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : '';
   }
 
   private selectSql(plan: Plan, extra?: string): string {
-    const conditions = [plan.where, extra].filter(Boolean);
-    return `SELECT doc FROM ${this.table}${conditions.length ? ` WHERE ${conditions.map((c) => `(${c})`).join(' AND ')}` : ''}`;
+    return `SELECT doc FROM ${this.table}${this.whereSql(plan, extra)}`;
   }
 
   /**
    * A sorted page read in index order: `sort` on one field (or a field and `_id`) that an index covers and that
-   * never held arrays, documents or booleans, so SQL's order within each type bracket is MongoDB's. The brackets
-   * (null or missing, numbers, strings) are read one after another, in batches, until the page is full.
+   * never held arrays, documents or booleans, so SQL's order is MongoDB's: SQLite orders NULL (null or missing) <
+   * numbers < text, MongoDB's brackets, and within each its order. Read in batches until the page is full.
    */
   private pageInIndexOrder(
+    q: Query,
     plan: Plan,
-    predicate: Predicate,
+    params: Param[],
     sort: Sort,
     skip: number,
     limit: number,
@@ -545,52 +746,55 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       (!this.indexedFields.has(field) || this.arrays.has(field) || held.has('object') || held.has('boolean'))
     )
       return null;
-    const expr = fieldExpr(field);
-    const order = `ORDER BY ${expr} ${dir === 1 ? 'ASC' : 'DESC'}, ${
-      second ? `_id ${second[1] === 1 ? 'ASC' : 'DESC'}` : 'rowid ASC'
-    }`;
-    const brackets = [`${expr} IS NULL`, `${expr} < ''`, `${expr} >= ''`];
-    if (dir === -1) brackets.reverse();
+    const sql = this.sqlFor(plan, `page ${dir} ${second?.[1] ?? 0} ${field}`, () => {
+      const expr = fieldExpr(field);
+      const order = `ORDER BY ${expr} ${dir === 1 ? 'ASC' : 'DESC'}, ${
+        second ? `_id ${second[1] === 1 ? 'ASC' : 'DESC'}` : 'rowid ASC'
+      }`;
+      return `${this.selectSql(plan)} ${order} LIMIT ? OFFSET ?`;
+    });
     const want = skip + limit;
     const found: Raw[] = [];
-    for (const bracket of brackets) {
-      const sql = `${this.selectSql(plan, bracket)} ${order} LIMIT ? OFFSET ?`;
-      let offset = 0;
-      let batch = Math.max(want, 16);
-      for (;;) {
-        const rows = this.sql.docs(sql, [...plan.params, batch, offset]);
-        for (const text of rows) {
-          const doc = JSON.parse(text) as Raw;
-          if (plan.exact || predicate(doc)) found.push(doc);
-          if (found.length >= want) return found.slice(skip);
-        }
-        if (rows.length < batch) break;
-        offset += rows.length;
-        batch = Math.min(batch * 4, 10_000);
+    let offset = 0;
+    let batch = plan.exact ? want : Math.max(want, 16);
+    for (;;) {
+      const rows = this.sql.docs(sql, [...params, batch, offset]);
+      for (const text of rows) {
+        const doc = JSON.parse(text) as Raw;
+        if (plan.exact || q.test(doc)) found.push(doc);
+        if (found.length >= want) return found.slice(skip);
       }
+      if (rows.length < batch) break;
+      offset += rows.length;
+      batch = Math.min(batch * 4, 10_000);
     }
     return found.slice(skip);
   }
 
   /** The matching documents (fresh copies, parsed from SQLite), sorted, skipped and limited. */
-  private select(filter: Filter | undefined, predicate: Predicate, opts: FindOptions = {}): Raw[] {
-    const plan = this.plan(filter);
+  private select(q: Query, opts: FindOptions = {}): Raw[] {
+    const { plan, params } = this.planOf(q);
     const skip = opts.skip ?? 0;
     const limit = opts.limit ?? 0;
     const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
     if (hasSort && limit) {
-      const page = this.pageInIndexOrder(plan, predicate, opts.sort as Sort, skip, limit);
+      const page = this.pageInIndexOrder(q, plan, params, opts.sort as Sort, skip, limit);
       if (page) return page;
     }
     if (!hasSort && limit && plan.exact) {
-      return this.sql
-        .docs(`${this.selectSql(plan)} ORDER BY rowid LIMIT ? OFFSET ?`, [...plan.params, limit, skip])
-        .map((t) => JSON.parse(t) as Raw);
+      if (limit === 1 && skip === 0) {
+        const sql = this.sqlFor(plan, 'first', () => `${this.selectSql(plan)} ORDER BY rowid LIMIT 1`);
+        const text = this.sql.value<string>(sql, params);
+        return text === undefined ? [] : [JSON.parse(text) as Raw];
+      }
+      const sql = this.sqlFor(plan, 'page', () => `${this.selectSql(plan)} ORDER BY rowid LIMIT ? OFFSET ?`);
+      return this.sql.docs(sql, [...params, limit, skip]).map((t) => JSON.parse(t) as Raw);
     }
     const found: Raw[] = [];
-    for (const text of this.sql.docs(`${this.selectSql(plan)} ORDER BY rowid`, plan.params)) {
+    const sql = this.sqlFor(plan, 'all', () => `${this.selectSql(plan)} ORDER BY rowid`);
+    for (const text of this.sql.docs(sql, params)) {
       const doc = JSON.parse(text) as Raw;
-      if (!plan.exact && !predicate(doc)) continue;
+      if (!plan.exact && !q.test(doc)) continue;
       found.push(doc);
       if (!hasSort && limit && found.length >= skip + limit) break;
     }
@@ -598,15 +802,21 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return limit ? ordered.slice(skip, skip + limit) : skip ? ordered.slice(skip) : ordered;
   }
 
-  private count(filter: Filter | undefined, predicate: Predicate): number {
-    const plan = this.plan(filter);
-    if (plan.exact) {
-      const sql = `SELECT count(*) AS n FROM ${this.table}${plan.where ? ` WHERE ${plan.where}` : ''}`;
-      return this.sql.value<number>(sql, plan.params) ?? 0;
-    }
+  private count(q: Query): number {
+    const { plan, params } = this.planOf(q);
+    if (plan.exact)
+      return (
+        this.sql.value<number>(
+          this.sqlFor(plan, 'count', () => `SELECT count(*) FROM ${this.table}${this.whereSql(plan)}`),
+          params,
+        ) ?? 0
+      );
     let n = 0;
-    for (const text of this.sql.docs(this.selectSql(plan), plan.params))
-      if (predicate(JSON.parse(text))) n += 1;
+    for (const text of this.sql.docs(
+      this.sqlFor(plan, 'all', () => `${this.selectSql(plan)} ORDER BY rowid`),
+      params,
+    ))
+      if (q.test(JSON.parse(text))) n += 1;
     return n;
   }
 
@@ -634,6 +844,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       if (shape === null || this.held.get(field)?.has(shape)) return;
       this.heldBy(field).add(shape);
     }
+    // What SQL can answer exactly changed: every plan is made again.
+    this.plans.clear();
     this.sql.setMeta(this.name, shape, field);
   }
 
@@ -652,11 +864,23 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         const v = resolve(doc, field);
         filter[field] = v === undefined ? null : v;
       }
-      const plan = this.plan(filter);
-      const rows = this.sql.docs(this.selectSql(plan, '_id <> ?'), [...plan.params, doc._id as Param]);
-      if (rows.length === 0) continue;
-      const predicate = plan.exact ? null : compileFilter(filter);
-      if (!predicate || rows.some((text) => predicate(JSON.parse(text)))) throw duplicate(this.name, filter);
+      const q = this.query(filter);
+      const { plan, params } = this.planOf(q);
+      params.push(doc._id as Param);
+      if (plan.exact) {
+        const sql = this.sqlFor(
+          plan,
+          'taken',
+          () => `SELECT 1 FROM ${this.table}${this.whereSql(plan, '_id <> ?')} LIMIT 1`,
+        );
+        if (this.sql.value(sql, params) !== undefined) throw duplicate(this.name, filter);
+        continue;
+      }
+      const rows = this.sql.docs(
+        this.sqlFor(plan, 'others', () => this.selectSql(plan, '_id <> ?')),
+        params,
+      );
+      if (rows.some((text) => q.test(JSON.parse(text)))) throw duplicate(this.name, filter);
     }
   }
 
@@ -666,7 +890,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       throw new Error(`The embedded store keeps string or number _id values only (got ${safeJson(id)})`);
     this.checkUnique(doc);
     try {
-      this.sql.run(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`, [id, JSON.stringify(doc)]);
+      this.sql.run(this.insertSql, [id, JSON.stringify(doc)]);
     } catch (err) {
       if (isSqliteConstraint(err)) throw duplicate(this.name, { _id: id });
       throw err;
@@ -677,7 +901,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   /** Writes the new version of a stored document (previous: the stored one, whose unique keys need no check). */
   private replaceRaw(doc: Raw, previous: Raw): void {
     this.checkUnique(doc, previous);
-    this.sql.run(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`, [JSON.stringify(doc), doc._id as Param]);
+    this.sql.run(this.updateSql, [JSON.stringify(doc), doc._id as Param]);
     this.noteShapes(doc);
   }
 
@@ -705,19 +929,17 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'skip' | 'limit'> = {}): Promise<T | null> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
+    const q = this.query(filter);
     const project = compileProjection(options.projection);
     return this.run(() => {
-      const [doc] = this.select(filter, predicate, { sort: options.sort, limit: 1 });
+      const [doc] = this.select(q, { sort: options.sort, limit: 1 });
       if (!doc) return null;
       return (project ? project(doc) : doc) as T;
     });
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
+    const q = this.query(filter);
     const project = compileProjection(options.projection);
     const skip = options.skip ?? 0;
     if (!Number.isInteger(skip) || skip < 0)
@@ -725,15 +947,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const limit = options.limit === undefined ? 0 : Math.abs(options.limit);
     if (!Number.isInteger(limit)) throw new Error(`limit has to be an integer, got ${options.limit}`);
     return this.run(() => {
-      const docs = this.select(filter, predicate, { sort: options.sort, skip, limit });
+      const docs = this.select(q, { sort: options.sort, skip, limit });
       return (project ? docs.map(project) : docs) as T[];
     });
   }
 
   async countDocuments(filter: Filter = {}): Promise<number> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
-    return this.run(() => this.count(filter, predicate));
+    const q = this.query(filter);
+    return this.run(() => this.count(q));
   }
 
   async updateOne(filter: Filter, update: Update, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
@@ -753,11 +974,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     update: Update,
     options: { upsert?: boolean; sort?: Sort },
   ): Promise<{ result: UpdateResult; doc: Raw | null }> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
+    const q = this.query(filter);
     const apply = compileUpdate(update);
     return this.run(() => {
-      const [found] = this.select(filter, predicate, { sort: options.sort, limit: 1 });
+      const [found] = this.select(q, { sort: options.sort, limit: 1 });
       if (found) {
         const next = apply(found, false);
         assertSameId(found, next);
@@ -774,12 +994,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
+    const q = this.query(filter);
     const apply = compileUpdate(update);
     return this.run(() =>
       this.sql.batch(() => {
-        const found = this.select(filter, predicate);
+        const found = this.select(q);
         let modifiedCount = 0;
         for (const doc of found) {
           const next = apply(doc, false);
@@ -794,14 +1013,13 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async replaceOne(filter: Filter, doc: T, options: { upsert?: boolean } = {}): Promise<UpdateResult> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
+    const q = this.query(filter);
     if (!isPlainObject(doc)) throw new Error('A replacement has to be an object');
     if (Object.keys(doc).some((k) => k.startsWith('$')))
       throw new Error('Replacement document must not contain atomic operators');
     const replacement = JSON.parse(JSON.stringify(doc)) as Raw;
     return this.run(() => {
-      const [found] = this.select(filter, predicate, { limit: 1 });
+      const [found] = this.select(q, { limit: 1 });
       if (found) {
         if (replacement._id !== undefined && !valuesEqual(replacement._id, found._id)) {
           throw new Error(
@@ -822,33 +1040,29 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<{ deletedCount: number }> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
+    const q = this.query(filter);
     return this.run(() => {
-      const [found] = this.select(filter, predicate, { limit: 1 });
+      const [found] = this.select(q, { limit: 1 });
       if (!found) return { deletedCount: 0 };
-      return {
-        deletedCount: this.sql.run(`DELETE FROM ${this.table} WHERE _id = ?`, [found._id as Param]).changes,
-      };
+      return { deletedCount: this.sql.run(this.deleteSql, [found._id as Param]).changes };
     });
   }
 
   async deleteMany(filter: Filter = {}): Promise<{ deletedCount: number }> {
-    assertFilterDefined(filter);
-    const predicate = compileFilter(filter);
+    const q = this.query(filter);
     return this.run(() => {
-      const plan = this.plan(filter);
+      const { plan, params } = this.planOf(q);
       if (plan.exact)
         return {
           deletedCount: this.sql.run(
-            `DELETE FROM ${this.table}${plan.where ? ` WHERE ${plan.where}` : ''}`,
-            plan.params,
+            this.sqlFor(plan, 'delete', () => `DELETE FROM ${this.table}${this.whereSql(plan)}`),
+            params,
           ).changes,
         };
       return this.sql.batch(() => {
         let deletedCount = 0;
-        for (const doc of this.select(filter, predicate))
-          deletedCount += this.sql.run(`DELETE FROM ${this.table} WHERE _id = ?`, [doc._id as Param]).changes;
+        for (const doc of this.select(q))
+          deletedCount += this.sql.run(this.deleteSql, [doc._id as Param]).changes;
         return { deletedCount };
       });
     });
@@ -890,6 +1104,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       });
       this.indexes.set(key, { fields, unique });
       for (const f of fields) this.indexedFields.add(f);
+      this.plans.clear();
     });
   }
 
@@ -915,6 +1130,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         );
         this.arrays.clear();
         this.held.clear();
+        this.plans.clear();
       }),
     );
   }
@@ -948,7 +1164,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Documen
   importing?.catch(() => undefined);
   const vacuum = dir ? setInterval(() => sql.vacuum(), VACUUM_EVERY_MS) : null;
   vacuum?.unref();
-  const ready = (): Promise<void> => importing ?? Promise.resolve();
+  const ready = (): Promise<void> | null => importing;
 
   return {
     kind: 'embedded',
