@@ -71,7 +71,7 @@ const timed = (key: string, t0: number) => {
   };
   dbProto.prepare = function (this: unknown, sql: unknown) {
     const stmt = prepare.call(this, sql as string);
-    for (const m of ['run', 'all'] as const) {
+    for (const m of ['run', 'all', 'get'] as const) {
       const original = stmt[m] as (...args: unknown[]) => unknown;
       stmt[m] = (...args: unknown[]) => {
         const t0 = performance.now();
@@ -163,6 +163,7 @@ try {
   const idle = new Map(counts);
   counts.clear();
   const started = Date.now();
+  const cpuAtStart = process.cpuUsage();
   const latencies: number[] = [];
   await Promise.all(
     postIds.map(async (templateid, lane) => {
@@ -180,6 +181,8 @@ try {
     (latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0).toFixed(0);
   await sleep(3_000);
   counting = false;
+  // The whole process: the standalone services and this client's fetches (the same for every run of the tool).
+  const cpu = process.cpuUsage(cpuAtStart);
   const elapsed = Date.now() - started;
   for (const [key, n] of idle) counts.set(key, (counts.get(key) ?? 0) - (n * elapsed) / IDLE_MS);
   const rows = [...counts].filter(([, c]) => Math.abs(c / LIKES) >= 0.05).sort((a, b) => b[1] - a[1]);
@@ -191,6 +194,9 @@ try {
   for (const [key, count] of rows)
     process.stdout.write(`${(count / LIKES).toFixed(2).padStart(7)}  ${key}\n`);
   process.stdout.write(`${(total / LIKES).toFixed(2).padStart(7)}  total\n`);
+  process.stdout.write(
+    `\nprocess CPU per like (services and this client, until settled): ${((cpu.user + cpu.system) / LIKES).toFixed(0)} us\n`,
+  );
   const sqlRows = [...sqlTime].sort((a, b) => b[1].ms - a[1].ms);
   const sqlTotal = sqlRows.reduce((n, [, v]) => n + v.ms, 0);
   process.stdout.write(

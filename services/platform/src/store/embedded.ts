@@ -147,11 +147,25 @@ function conjuncts(
   return { fields, complete };
 }
 
-/** A filter as an operation holds it: its shape (undefined: not cached) and its test (mingo, compiled on first use). */
-interface Query {
-  filter: Filter;
-  key: string | undefined;
-  test: Predicate;
+/**
+ * A filter as an operation holds it: its shape (undefined: not cached) and its test, mingo's, compiled only if a row
+ * needs judging (a class, not a closure per call: tsx names every closure it creates).
+ */
+class Query {
+  private compiled: Predicate | undefined;
+
+  constructor(
+    readonly filter: Filter,
+    readonly key: string | undefined,
+    compiled?: Predicate,
+  ) {
+    this.compiled = compiled;
+  }
+
+  test(doc: unknown): boolean {
+    this.compiled ??= compileFilter(this.filter);
+    return this.compiled(doc);
+  }
 }
 
 /**
@@ -430,8 +444,12 @@ class SqliteDatabase {
     }
   }
 
+  /** Sees every read statement (with its parameters) while set: explain's probe. */
+  trace: ((sql: string, params: Param[]) => void) | undefined;
+
   /** The first column of each row (the `doc` of a document query). */
   docs(sql: string, params: Param[] = []): string[] {
+    this.trace?.(sql, params);
     const rows = this.prepare(sql).all(params);
     const out = new Array<string>(rows.length);
     for (let i = 0; i < rows.length; i++) out[i] = (rows[i] as unknown[])[0] as string;
@@ -440,6 +458,7 @@ class SqliteDatabase {
 
   /** The first column of the first row (one step of the statement), or undefined when there is none. */
   value<T>(sql: string, params: Param[] = []): T | undefined {
+    this.trace?.(sql, params);
     return this.prepare(sql).get(params)?.[0] as T | undefined;
   }
 
@@ -650,15 +669,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private query(filter: Filter): Query {
     if (filter === undefined) assertFilterDefined(filter);
     const key = isPlainObject(filter) ? shapeKey(filter) : undefined;
-    if (key !== undefined && this.plans.has(key)) {
-      let compiled: Predicate | undefined;
-      const test = (doc: unknown): boolean => {
-        compiled ??= compileFilter(filter);
-        return compiled(doc);
-      };
-      return { filter, key, test };
-    }
-    return { filter, key, test: compileFilter(filter) };
+    if (key !== undefined && this.plans.has(key)) return new Query(filter, key);
+    return new Query(filter, key, compileFilter(filter));
   }
 
   /** The query's plan (cached by shape) and its parameters. */
@@ -818,6 +830,29 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     ))
       if (q.test(JSON.parse(text))) n += 1;
     return n;
+  }
+
+  /**
+   * SQLite's query plan of each statement a find runs (EXPLAIN QUERY PLAN's details, one string per statement, lines
+   * joined by '; '). Not part of the port: a debugging aid, and the probe of the tests that keep queries on their
+   * indexes.
+   */
+  explain(filter: Filter, options: FindOptions = {}): string[] {
+    const q = this.query(filter);
+    const statements: Array<[string, Param[]]> = [];
+    this.sql.trace = (sql, params) => statements.push([sql, [...params]]);
+    try {
+      this.select(q, { skip: options.skip ?? 0, limit: options.limit ?? 0, sort: options.sort });
+    } finally {
+      this.sql.trace = undefined;
+    }
+    return statements.map(([sql, params]) =>
+      this.sql
+        .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .all(params)
+        .map((row) => String(row[3]))
+        .join('; '),
+    );
   }
 
   // --- writing -------------------------------------------------------------------------------
