@@ -1,0 +1,118 @@
+/**
+ * The event store's queries stay on their indexes in the embedded store (EXPLAIN QUERY PLAN), and a relay pass that
+ * finds nothing to publish costs one store query.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEmbeddedStore } from '../store/embedded';
+import type { Collection, DocumentStore, Filter, FindOptions } from '../store/types';
+import { type CommitDoc, EVENTS } from './commits';
+import { createEventStore } from './event-store';
+import { createRelay } from './relay';
+import { counterProjection, silentLog } from './testing';
+import type { BusMessage, EventBus } from './types';
+
+const log = silentLog();
+
+type Explain = (filter: Filter, options?: FindOptions) => string[];
+const explainOf = (c: Collection<CommitDoc>): Explain =>
+  (c as unknown as { explain: Explain }).explain.bind(c);
+
+/** The store, counting every collection call by `collection.method` while `counting` is on. */
+function countingStore(store: DocumentStore) {
+  const calls: string[] = [];
+  let counting = false;
+  const counted: DocumentStore = {
+    kind: store.kind,
+    collection: (name) =>
+      new Proxy(store.collection(name), {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            if (counting) calls.push(`${name}.${String(key)}`);
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      }),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  } as DocumentStore;
+  return {
+    store: counted,
+    calls,
+    count(on: boolean) {
+      counting = on;
+    },
+  };
+}
+
+let store: DocumentStore | undefined;
+afterEach(async () => {
+  await store?.close();
+  store = undefined;
+});
+
+async function appended() {
+  store = createEmbeddedStore();
+  const counted = countingStore(store);
+  const events = createEventStore({ store: counted.store, service: 'orders', log, validate: () => {} });
+  events.register(counterProjection(counted.store));
+  await events.catchUp();
+  for (let i = 0; i < 30; i++) {
+    await events.append(`order-${i % 3}`, Math.floor(i / 3), [{ type: 'orders.Placed', data: { n: i } }]);
+  }
+  return { ...counted, events, commits: store.collection<CommitDoc>(EVENTS) };
+}
+
+describe('event store queries on the embedded store', () => {
+  it("stay on the events collection's indexes", async () => {
+    const { commits } = await appended();
+    const explain = explainOf(commits);
+    // The append's head check.
+    expect(explain({ stream: 'order-1', toVersion: 3 })).toEqual([
+      expect.stringMatching(
+        /^SEARCH doc:events USING INDEX ix:events:stream,toVersion \(<expr>=\? AND <expr>=\?\)/,
+      ),
+    ]);
+    // The relay's page of unpublished commits, in seq order: read in index order, no sort step.
+    const relayPage = explain({ published: false }, { sort: { seq: 1 }, limit: 100 });
+    expect(relayPage).toHaveLength(1);
+    expect(relayPage[0]).toMatch(/^SEARCH doc:events USING INDEX ix:events:published,seq \(<expr>=\?\)$/);
+    // Catch-up's pages of unprojected commits.
+    const catchUp = explain({ projected: false, seq: { $gt: 0 } }, { sort: { seq: 1 }, limit: 100 });
+    expect(catchUp).toEqual([
+      expect.stringMatching(/^SEARCH doc:events USING INDEX ix:events:projected,seq /),
+    ]);
+    // readAll's pages.
+    expect(explain({ seq: { $gt: 10 } }, { sort: { seq: 1 }, limit: 200 })).toEqual([
+      expect.stringMatching(/^SEARCH doc:events USING INDEX ix:events:seq \(<expr>>\? AND <expr><\?\)$/),
+    ]);
+    // A stream's earlier unprojected commits (the gap before a commit).
+    expect(explain({ stream: 'order-1', projected: false, toVersion: { $lte: 5 } }).join()).toMatch(
+      /USING INDEX ix:events:(stream,toVersion|projected,seq)/,
+    );
+  });
+
+  it('a relay pass that finds nothing to publish is one query', async () => {
+    const { store: counted, calls, count, events } = await appended();
+    const published: BusMessage[] = [];
+    const bus = {
+      kind: 'recording',
+      async publish(messages: BusMessage[]) {
+        published.push(...messages);
+      },
+    } as unknown as EventBus;
+    const relay = createRelay({ store: counted, bus, service: 'orders', log, pollMs: 60_000 });
+    expect(await relay.flush()).toBe(30);
+    expect(published).toHaveLength(30);
+    count(true);
+    expect(await relay.flush()).toBe(0);
+    expect(await relay.flush()).toBe(0);
+    count(false);
+    expect(calls).toEqual(['events.find', 'events.find']);
+    // Something appended is found by the next pass.
+    await events.append('order-0', 10, [{ type: 'orders.Placed', data: { n: 30 } }]);
+    expect(await relay.flush()).toBe(1);
+    await relay.stop();
+  });
+});
