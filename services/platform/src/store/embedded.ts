@@ -610,6 +610,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly updateSql: string;
   private readonly deleteSql: string;
   private closed = false;
+  /** Whether any index is unique (else a write checks nothing before it runs). */
+  private hasUnique = false;
 
   constructor(
     readonly name: string,
@@ -625,6 +627,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     for (const { name: key, value } of sql.meta(name, 'index'))
       this.indexes.set(key, { fields: key.split(','), unique: value === 'unique' });
     for (const spec of this.indexes.values()) for (const f of spec.fields) this.indexedFields.add(f);
+    this.hasUnique = [...this.indexes.values()].some((spec) => spec.unique);
     for (const { name: field } of sql.meta(name, 'array')) this.arrays.add(field);
     for (const kind of ['object', 'boolean', 'number'] as const)
       for (const { name: field } of sql.meta(name, kind)) this.heldBy(field).add(kind);
@@ -746,6 +749,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     sort: Sort,
     skip: number,
     limit: number,
+    texts?: string[],
   ): Raw[] | null {
     const keys = Object.entries(sort);
     if (keys.length === 0 || keys.length > 2) return null;
@@ -767,51 +771,70 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     });
     const want = skip + limit;
     const found: Raw[] = [];
+    const foundTexts: string[] = [];
+    const page = (): Raw[] => {
+      if (texts) texts.push(...foundTexts.slice(skip));
+      return found.slice(skip);
+    };
     let offset = 0;
     let batch = plan.exact ? want : Math.max(want, 16);
     for (;;) {
       const rows = this.sql.docs(sql, [...params, batch, offset]);
       for (const text of rows) {
         const doc = JSON.parse(text) as Raw;
-        if (plan.exact || q.test(doc)) found.push(doc);
-        if (found.length >= want) return found.slice(skip);
+        if (plan.exact || q.test(doc)) {
+          found.push(doc);
+          if (texts) foundTexts.push(text);
+        }
+        if (found.length >= want) return page();
       }
       if (rows.length < batch) break;
       offset += rows.length;
       batch = Math.min(batch * 4, 10_000);
     }
-    return found.slice(skip);
+    return page();
   }
 
-  /** The matching documents (fresh copies, parsed from SQLite), sorted, skipped and limited. */
-  private select(q: Query, opts: FindOptions = {}): Raw[] {
+  /**
+   * The matching documents (fresh copies, parsed from SQLite), sorted, skipped and limited; with `texts`, their JSON
+   * as stored is pushed onto it, in the same order (for sorts in JS: not given).
+   */
+  private select(q: Query, opts: FindOptions = {}, texts?: string[]): Raw[] {
     const { plan, params } = this.planOf(q);
     const skip = opts.skip ?? 0;
     const limit = opts.limit ?? 0;
     const hasSort = opts.sort !== undefined && Object.keys(opts.sort).length > 0;
     if (hasSort && limit) {
-      const page = this.pageInIndexOrder(q, plan, params, opts.sort as Sort, skip, limit);
+      const page = this.pageInIndexOrder(q, plan, params, opts.sort as Sort, skip, limit, texts);
       if (page) return page;
     }
     if (!hasSort && limit && plan.exact) {
       if (limit === 1 && skip === 0) {
         const sql = this.sqlFor(plan, 'first', () => `${this.selectSql(plan)} ORDER BY rowid LIMIT 1`);
         const text = this.sql.value<string>(sql, params);
-        return text === undefined ? [] : [JSON.parse(text) as Raw];
+        if (text === undefined) return [];
+        texts?.push(text);
+        return [JSON.parse(text) as Raw];
       }
       const sql = this.sqlFor(plan, 'page', () => `${this.selectSql(plan)} ORDER BY rowid LIMIT ? OFFSET ?`);
-      return this.sql.docs(sql, [...params, limit, skip]).map((t) => JSON.parse(t) as Raw);
+      const rows = this.sql.docs(sql, [...params, limit, skip]);
+      texts?.push(...rows);
+      return rows.map((t) => JSON.parse(t) as Raw);
     }
     const found: Raw[] = [];
+    const textOf = texts ? new Map<Raw, string>() : undefined;
     const sql = this.sqlFor(plan, 'all', () => `${this.selectSql(plan)} ORDER BY rowid`);
     for (const text of this.sql.docs(sql, params)) {
       const doc = JSON.parse(text) as Raw;
       if (!plan.exact && !q.test(doc)) continue;
       found.push(doc);
+      textOf?.set(doc, text);
       if (!hasSort && limit && found.length >= skip + limit) break;
     }
     const ordered = hasSort ? sortDocs(found, opts.sort) : found;
-    return limit ? ordered.slice(skip, skip + limit) : skip ? ordered.slice(skip) : ordered;
+    const result = limit ? ordered.slice(skip, skip + limit) : skip ? ordered.slice(skip) : ordered;
+    if (textOf && texts) for (const doc of result) texts.push(textOf.get(doc) as string);
+    return result;
   }
 
   private count(q: Query): number {
@@ -923,7 +946,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const id = doc._id;
     if (typeof id !== 'string' && !isFiniteNumber(id))
       throw new Error(`The embedded store keeps string or number _id values only (got ${safeJson(id)})`);
-    this.checkUnique(doc);
+    if (this.hasUnique) this.checkUnique(doc);
     try {
       this.sql.run(this.insertSql, [id, JSON.stringify(doc)]);
     } catch (err) {
@@ -933,11 +956,33 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     this.noteShapes(doc);
   }
 
-  /** Writes the new version of a stored document (previous: the stored one, whose unique keys need no check). */
-  private replaceRaw(doc: Raw, previous: Raw): void {
-    this.checkUnique(doc, previous);
-    this.sql.run(this.updateSql, [JSON.stringify(doc), doc._id as Param]);
+  /**
+   * Writes the new version of a stored document. previous: the stored one (whose unique keys need no check), or its
+   * JSON as stored (parsed only if the collection has a unique index); text: the new version's JSON, if made.
+   */
+  private replaceRaw(doc: Raw, previous: Raw | string, text = JSON.stringify(doc)): void {
+    if (this.hasUnique)
+      this.checkUnique(doc, typeof previous === 'string' ? (JSON.parse(previous) as Raw) : previous);
+    this.sql.run(this.updateSql, [text, doc._id as Param]);
     this.noteShapes(doc);
+  }
+
+  /**
+   * Applies an update to a document just read (in place: it is a fresh parse) and writes it when its JSON changed
+   * (MongoDB's "modified": the same fields, values and order). Returns the document after the update.
+   */
+  private updateRead(
+    found: Raw,
+    stored: string,
+    apply: (doc: Raw, isInsert: boolean, inPlace?: boolean) => Raw,
+  ): { doc: Raw; modified: boolean } {
+    const id = found._id;
+    const next = apply(found, false, true);
+    if (!valuesEqual(id, next._id)) throw new Error(IMMUTABLE_ID);
+    const text = JSON.stringify(next);
+    const modified = text !== stored;
+    if (modified) this.replaceRaw(next, stored, text);
+    return { doc: next, modified };
   }
 
   private prepareInsert(doc: T): Raw {
@@ -1012,13 +1057,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const q = this.query(filter);
     const apply = compileUpdate(update);
     return this.run(() => {
-      const [found] = this.select(q, { sort: options.sort, limit: 1 });
+      const texts: string[] = [];
+      const [found] = this.select(q, { sort: options.sort, limit: 1 }, texts);
       if (found) {
-        const next = apply(found, false);
-        assertSameId(found, next);
-        const modified = !valuesEqual(found, next);
-        if (modified) this.replaceRaw(next, found);
-        return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc: next };
+        const { doc, modified } = this.updateRead(found, texts[0] as string, apply);
+        return { result: { matchedCount: 1, modifiedCount: modified ? 1 : 0, upsertedCount: 0 }, doc };
       }
       if (!options.upsert)
         return { result: { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 }, doc: null };
@@ -1033,15 +1076,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const apply = compileUpdate(update);
     return this.run(() =>
       this.sql.batch(() => {
-        const found = this.select(q);
+        const texts: string[] = [];
+        const found = this.select(q, {}, texts);
         let modifiedCount = 0;
-        for (const doc of found) {
-          const next = apply(doc, false);
-          assertSameId(doc, next);
-          if (valuesEqual(doc, next)) continue;
-          this.replaceRaw(next, doc);
-          modifiedCount += 1;
-        }
+        for (const [i, doc] of found.entries())
+          if (this.updateRead(doc, texts[i] as string, apply).modified) modifiedCount += 1;
         return { matchedCount: found.length, modifiedCount, upsertedCount: 0 };
       }),
     );
@@ -1138,6 +1177,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
         this.sql.setMeta(this.name, 'index', key, unique ? 'unique' : 'plain');
       });
       this.indexes.set(key, { fields, unique });
+      this.hasUnique ||= unique;
       for (const f of fields) this.indexedFields.add(f);
       this.plans.clear();
     });
@@ -1171,15 +1211,11 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 }
 
+const IMMUTABLE_ID = "Performing an update on the path '_id' would modify the immutable field '_id'";
+
 function withId(doc: Raw): Raw {
   const { _id, ...rest } = doc;
   return { _id: _id ?? newId(), ...rest };
-}
-
-function assertSameId(before: Raw, after: Raw): void {
-  if (!valuesEqual(before._id, after._id)) {
-    throw new Error("Performing an update on the path '_id' would modify the immutable field '_id'");
-  }
 }
 
 /** Creates the embedded store. Collections are opened lazily, on first use, and cached. */

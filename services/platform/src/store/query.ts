@@ -309,11 +309,66 @@ function assertNoConflicts(paths: string[]): void {
   }
 }
 
-type Mutator = (doc: Obj) => string[];
+type Mutator = (doc: Obj) => unknown;
 type UpdateOperator = (expr: Obj) => Mutator;
 
-/** Validates an update document and returns a function applying it (mingo's operators) to a copy of a document. */
-export function compileUpdate(update: Update): (doc: Obj, isInsert: boolean) => Obj {
+/** What $set, $inc and $unset do to the object holding a path's last step. */
+const DIRECT: Record<string, (parent: Obj, key: string, value: unknown) => void> = {
+  $set: (parent, key, value) => {
+    parent[key] = value !== null && typeof value === 'object' ? cloneValue(value) : value;
+  },
+  $inc: (parent, key, value) => {
+    const current = parent[key];
+    parent[key] = (typeof current === 'number' ? current : 0) + (value as number);
+  },
+  $unset: (parent, key) => {
+    delete parent[key];
+  },
+};
+
+/**
+ * $set, $inc or $unset applied directly when every path runs through embedded documents only (or through fields
+ * that are missing: $set and $inc create them, $unset has nothing to remove); mingo's operator for anything else
+ * (a path through an array or a scalar), checked before any field is touched. mingo walks a generic expression
+ * graph per document, several times the cost of these few steps for the common update.
+ */
+function directOr(op: string, fields: Obj, viaMingo: Mutator): Mutator {
+  const direct = DIRECT[op];
+  if (!direct) return viaMingo;
+  const entries = Object.entries(fields).map(([path, value]) => ({ steps: path.split('.'), value }));
+  const plainAlong = (doc: Obj, steps: string[]): boolean => {
+    let cur: unknown = doc;
+    for (let i = 0; i < steps.length - 1; i++) {
+      cur = (cur as Obj)[steps[i] as string];
+      if (cur === undefined) return true;
+      if (!isPlainObject(cur)) return false;
+    }
+    return true;
+  };
+  return (doc) => {
+    if (!entries.every(({ steps }) => plainAlong(doc, steps))) return viaMingo(doc);
+    for (const { steps, value } of entries) {
+      let parent: Obj | undefined = doc;
+      for (let i = 0; i < steps.length - 1 && parent; i++) {
+        const step = steps[i] as string;
+        let next = parent[step] as Obj | undefined;
+        if (next === undefined && op !== '$unset') {
+          next = {};
+          parent[step] = next;
+        }
+        parent = next;
+      }
+      if (parent) direct(parent, steps[steps.length - 1] as string, value);
+    }
+    return undefined;
+  };
+}
+
+/**
+ * Validates an update document and returns a function applying it (mingo's operators) to a copy of a document, or to
+ * the document itself with `inPlace` (a fresh document the caller owns, e.g. just parsed).
+ */
+export function compileUpdate(update: Update): (doc: Obj, isInsert: boolean, inPlace?: boolean) => Obj {
   if (!isPlainObject(update)) throw new Error('An update has to be an object of update operators');
   if (Object.keys(update).length === 0) throw new Error('Update document requires atomic operators');
   const always: Mutator[] = [];
@@ -359,11 +414,12 @@ export function compileUpdate(update: Update): (doc: Obj, isInsert: boolean) => 
     const operator = (updateOperators as unknown as Record<string, UpdateOperator>)[
       op === '$setOnInsert' ? '$set' : op
     ] as UpdateOperator;
-    (op === '$setOnInsert' ? onInsert : always).push(operator(fields));
+    const name = op === '$setOnInsert' ? '$set' : op;
+    (op === '$setOnInsert' ? onInsert : always).push(directOr(name, fields, operator(fields)));
   }
   assertNoConflicts(paths);
-  return (doc, isInsert) => {
-    const out = cloneValue(doc);
+  return (doc, isInsert, inPlace = false) => {
+    const out = inPlace ? doc : cloneValue(doc);
     for (const [op, path] of typed) {
       const current = resolve(out, path);
       if (current === undefined || Array.isArray(resolveParent(out, path))) continue;
