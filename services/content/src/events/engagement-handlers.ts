@@ -13,24 +13,34 @@ const isNewer = (event: EventEnvelope, state: { at: string; stream: string; vers
  * delivering an event twice (or a whole stream again) leaves the same numbers: the like count is the number of
  * (user, post) pairs whose state is liked, the comment count the number of comments not deleted. So the consumer
  * records no processed ids for these types (ContentService.idempotentTypes).
+ *
+ * The bus runs the events of different streams at the same time (two readers liking one post), so two recounts of
+ * one post may overlap, and a count taken before the other reader's state was written must not be the last one
+ * set: a recount sets its number and counts again until the two agree. The last set is then followed by a count
+ * that no later state write escapes (its writer recounts and sets after it).
  */
 export function engagementHandlers(c: ContentCollections): Record<string, EventHandler> {
-  const recountLikes = async (templateId: string) => {
-    const totallikes = await c.likes.countDocuments({ templateId, liked: true });
-    await c.counters.updateOne(
-      { _id: templateId },
-      { $set: { totallikes }, $setOnInsert: { totalcomments: 0 } },
-      { upsert: true },
-    );
+  const settle = async (
+    templateId: string,
+    field: 'totallikes' | 'totalcomments',
+    count: () => Promise<number>,
+  ) => {
+    const other = field === 'totallikes' ? 'totalcomments' : 'totallikes';
+    for (let n = await count(); ; ) {
+      await c.counters.updateOne(
+        { _id: templateId },
+        { $set: { [field]: n }, $setOnInsert: { [other]: 0 } },
+        { upsert: true },
+      );
+      const again = await count();
+      if (again === n) return;
+      n = again;
+    }
   };
-  const recountComments = async (templateId: string) => {
-    const totalcomments = await c.comments.countDocuments({ templateId, deleted: false });
-    await c.counters.updateOne(
-      { _id: templateId },
-      { $set: { totalcomments }, $setOnInsert: { totallikes: 0 } },
-      { upsert: true },
-    );
-  };
+  const recountLikes = (templateId: string) =>
+    settle(templateId, 'totallikes', () => c.likes.countDocuments({ templateId, liked: true }));
+  const recountComments = (templateId: string) =>
+    settle(templateId, 'totalcomments', () => c.comments.countDocuments({ templateId, deleted: false }));
 
   return {
     [EngagementEvents.LikeSet.type]: async (event) => {

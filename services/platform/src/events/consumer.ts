@@ -36,6 +36,13 @@ export interface ConsumerOptions {
    * read or recorded for them: two store operations fewer per message.
    */
   idempotentTypes?: readonly string[];
+  /**
+   * The bus hands events of different keys (streams) to the handlers at the same time (one key at a time per key).
+   * Handlers whose state is shared by several streams (a user's counters fed by one stream per send, a user's
+   * role fed by one stream per subscription) name that state here: events with the same name are handled one after
+   * another in this process, in the order they reach the consumer. Undefined: no such constraint.
+   */
+  serializeBy?: (event: EventEnvelope) => string | undefined;
 }
 
 export interface Consumer {
@@ -79,6 +86,23 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   const idempotent = new Set(opts.idempotentTypes ?? []);
   let subscription: Subscription | undefined;
   let lastSweep = clock().getTime();
+  /** Per serializeBy name: the end of the last handling queued under it (never rejects). */
+  const tails = new Map<string, Promise<void>>();
+
+  /** Runs fn after every earlier fn of the same name has settled (a promise chain per name, dropped when idle). */
+  const inTurn = (name: string | undefined, fn: () => Promise<void>): Promise<void> => {
+    if (name === undefined) return fn();
+    const run = (tails.get(name) ?? Promise.resolve()).then(fn);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    tails.set(name, tail);
+    void tail.then(() => {
+      if (tails.get(name) === tail) tails.delete(name);
+    });
+    return run;
+  };
 
   /** Deletes this group's ids older than the retention, at most once per sweep interval (no timer: on traffic). */
   const expireOld = async (now: Date): Promise<void> => {
@@ -119,6 +143,16 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
     const handler = handlers[current.type];
     // No handler: nothing to do, and nothing to remember (a redelivery is ignored again).
     if (!handler) return;
+    await inTurn(opts.serializeBy?.(current), () => run(message, event, current, handler));
+  };
+
+  /** The handler, once per group (processed ids) unless its type is idempotent. */
+  const run = async (
+    message: BusMessage,
+    event: EventEnvelope,
+    current: EventEnvelope,
+    handler: EventHandler,
+  ): Promise<void> => {
     const recorded = !idempotent.has(current.type);
     const id = `${groupId}:${event.id}`;
     if (recorded && (await processed.findOne({ _id: id }))) {
