@@ -15,30 +15,30 @@ const isNewer = (event: EventEnvelope, state: { at: string; stream: string; vers
  * records no processed ids for these types (ContentService.idempotentTypes).
  *
  * The bus runs the events of different streams at the same time (two readers liking one post), so two recounts of
- * one post may overlap, and a count taken before the other reader's state was written must not be the last one
- * set: a recount sets its number and counts again until the two agree. The last set is then followed by a count
- * that no later state write escapes (its writer recounts and sets after it).
+ * one post may overlap, and a count taken before the other reader's state was written must not be the last number
+ * set. So a handler ends by settling the counter: it counts the states and reads the counter, and sets the count
+ * while the two differ. The last set is then followed by its writer's settle, which no state write escapes (a state
+ * written later is followed by its own writer's settle), so the counter ends equal to the count.
  */
 export function engagementHandlers(c: ContentCollections): Record<string, EventHandler> {
-  const settle = async (
-    templateId: string,
-    field: 'totallikes' | 'totalcomments',
-    count: () => Promise<number>,
-  ) => {
-    const other = field === 'totallikes' ? 'totalcomments' : 'totallikes';
-    for (let n = await count(); ; ) {
-      await c.counters.updateOne(
-        { _id: templateId },
-        { $set: { [field]: n }, $setOnInsert: { [other]: 0 } },
-        { upsert: true },
-      );
-      const again = await count();
-      if (again === n) return;
-      n = again;
+  type Field = 'totallikes' | 'totalcomments';
+  const setCounter = (templateId: string, field: Field, n: number) =>
+    c.counters.updateOne(
+      { _id: templateId },
+      {
+        $set: { [field]: n },
+        $setOnInsert: { [field === 'totallikes' ? 'totalcomments' : 'totallikes']: 0 },
+      },
+      { upsert: true },
+    );
+  const settle = async (templateId: string, field: Field, count: () => Promise<number>) => {
+    for (;;) {
+      const [n, counter] = await Promise.all([count(), c.counters.findOne({ _id: templateId })]);
+      if (counter?.[field] === n) return;
+      await setCounter(templateId, field, n);
     }
   };
-  const recountLikes = (templateId: string) =>
-    settle(templateId, 'totallikes', () => c.likes.countDocuments({ templateId, liked: true }));
+  const likesOf = (templateId: string) => () => c.likes.countDocuments({ templateId, liked: true });
   const recountComments = (templateId: string) =>
     settle(templateId, 'totalcomments', () => c.comments.countDocuments({ templateId, deleted: false }));
 
@@ -46,23 +46,31 @@ export function engagementHandlers(c: ContentCollections): Record<string, EventH
     [EngagementEvents.LikeSet.type]: async (event) => {
       const d = eventData(EngagementEvents.LikeSet, event);
       const _id = `${d.userId}:${d.templateId}`;
-      const current = await c.likes.findOne({ _id });
+      // The state and the other readers' likes are read together; a newer state and the count it makes are written
+      // together (one commit on the embedded store), and the settle catches a like stored meanwhile.
+      const [current, others] = await Promise.all([
+        c.likes.findOne({ _id }),
+        c.likes.countDocuments({ templateId: d.templateId, liked: true, _id: { $ne: _id } }),
+      ]);
       if (!current || isNewer(event, current)) {
-        await c.likes.replaceOne(
-          { _id },
-          {
-            _id,
-            userId: d.userId,
-            templateId: d.templateId,
-            liked: d.liked,
-            at: event.occurredAt,
-            stream: event.stream,
-            version: event.version,
-          },
-          { upsert: true },
-        );
+        await Promise.all([
+          c.likes.replaceOne(
+            { _id },
+            {
+              _id,
+              userId: d.userId,
+              templateId: d.templateId,
+              liked: d.liked,
+              at: event.occurredAt,
+              stream: event.stream,
+              version: event.version,
+            },
+            { upsert: true },
+          ),
+          setCounter(d.templateId, 'totallikes', others + (d.liked ? 1 : 0)),
+        ]);
       }
-      await recountLikes(d.templateId);
+      await settle(d.templateId, 'totallikes', likesOf(d.templateId));
     },
     [EngagementEvents.CommentAdded.type]: async (event) => {
       const d = eventData(EngagementEvents.CommentAdded, event);
