@@ -1,6 +1,7 @@
 import { checkEvent, EventEnvelopeSchema } from '@nudge/contracts';
 import type { Logger } from 'pino';
 import { DuplicateKeyError } from '../errors';
+import { createKeyedQueue } from '../keyed-queue';
 import type { DocumentStore } from '../store/types';
 import { withConsumerSpan } from '../tracing';
 import { PROCESSED_EVENTS } from './commits';
@@ -86,23 +87,8 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   const idempotent = new Set(opts.idempotentTypes ?? []);
   let subscription: Subscription | undefined;
   let lastSweep = clock().getTime();
-  /** Per serializeBy name: the end of the last handling queued under it (never rejects). */
-  const tails = new Map<string, Promise<void>>();
-
-  /** Runs fn after every earlier fn of the same name has settled (a promise chain per name, dropped when idle). */
-  const inTurn = (name: string | undefined, fn: () => Promise<void>): Promise<void> => {
-    if (name === undefined) return fn();
-    const run = (tails.get(name) ?? Promise.resolve()).then(fn);
-    const tail = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    tails.set(name, tail);
-    void tail.then(() => {
-      if (tails.get(name) === tail) tails.delete(name);
-    });
-    return run;
-  };
+  /** Handlings of one serializeBy name run one after another. */
+  const inTurn = createKeyedQueue();
 
   /** Deletes this group's ids older than the retention, at most once per sweep interval (no timer: on traffic). */
   const expireOld = async (now: Date): Promise<void> => {
@@ -143,7 +129,9 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
     const handler = handlers[current.type];
     // No handler: nothing to do, and nothing to remember (a redelivery is ignored again).
     if (!handler) return;
-    await inTurn(opts.serializeBy?.(current), () => run(message, event, current, handler));
+    const name = opts.serializeBy?.(current);
+    const handling = () => run(message, event, current, handler);
+    await (name === undefined ? handling() : inTurn(name, handling));
   };
 
   /** The handler, once per group (processed ids) unless its type is idempotent. */
