@@ -62,41 +62,41 @@ afterEach(async () => {
   close = undefined;
 });
 
-describe("content's counters under per-key concurrency", () => {
-  it('two likes of one post recounted at the same time count two, whatever order their counts land in', async () => {
-    const store = createEmbeddedStore();
-    close = () => store.close();
-    const c = contentCollections(store);
-    const { collections, release, counted } = withHeldCount(c, 'likes');
-    const handle = engagementHandlers(collections)[EngagementEvents.LikeSet.type];
-    // A's count (1: only A's like) is taken, and its reply is slow; B's like is stored, counted and set meanwhile.
-    const first = handle?.(like('aaaaaaaaaaaaaaaaaaaaaaaa', 'post-1'));
-    await until(counted);
-    await handle?.(like('bbbbbbbbbbbbbbbbbbbbbbbb', 'post-1'));
-    release();
-    await first;
-    expect(await c.counters.findOne({ _id: 'post-1' })).toEqual({
-      _id: 'post-1',
-      totallikes: 2,
-      totalcomments: 0,
-    });
-  });
+const cases = [
+  {
+    what: 'likes',
+    collection: 'likes' as const,
+    type: EngagementEvents.LikeSet.type,
+    first: like('aaaaaaaaaaaaaaaaaaaaaaaa', 'post-1'),
+    second: like('bbbbbbbbbbbbbbbbbbbbbbbb', 'post-1'),
+    expected: { _id: 'post-1', totallikes: 2, totalcomments: 0 },
+  },
+  {
+    what: 'comments',
+    collection: 'comments' as const,
+    type: EngagementEvents.CommentAdded.type,
+    first: comment('c1', 'post-2'),
+    second: comment('c2', 'post-2'),
+    expected: { _id: 'post-2', totallikes: 0, totalcomments: 2 },
+  },
+];
 
-  it('two comments of one post recounted at the same time count two', async () => {
-    const store = createEmbeddedStore();
-    close = () => store.close();
-    const c = contentCollections(store);
-    const { collections, release, counted } = withHeldCount(c, 'comments');
-    const handle = engagementHandlers(collections)[EngagementEvents.CommentAdded.type];
-    const first = handle?.(comment('c1', 'post-2'));
-    await until(counted);
-    await handle?.(comment('c2', 'post-2'));
-    release();
-    await first;
-    expect(await c.counters.findOne({ _id: 'post-2' })).toEqual({
-      _id: 'post-2',
-      totallikes: 0,
-      totalcomments: 2,
-    });
-  });
+describe("content's counters under per-key concurrency", () => {
+  it.each(cases)(
+    'two $what of one post recounted at the same time count two, whatever order their counts land in',
+    async ({ collection, type, first, second, expected }) => {
+      const store = createEmbeddedStore();
+      close = () => store.close();
+      const c = contentCollections(store);
+      const { collections, release, counted } = withHeldCount(c, collection);
+      const handle = engagementHandlers(collections)[type];
+      // The first event's count is taken and its reply is slow; the second is stored, counted and set meanwhile.
+      const running = handle?.(first);
+      await until(counted);
+      await handle?.(second);
+      release();
+      await running;
+      expect(await c.counters.findOne({ _id: expected._id })).toEqual(expected);
+    },
+  );
 });
