@@ -57,22 +57,37 @@ const timed = (key: string, t0: number) => {
   entry.ms += performance.now() - t0;
   sqlTime.set(key, entry);
 };
+/** The collections each database's statements named, to tell the stores apart. */
+const collectionsOf = new WeakMap<object, Set<string>>();
+const MARKERS: Record<string, string> = {
+  bus_log: 'bus',
+  like_states: 'content',
+  likes: 'engagement',
+  users: 'auth',
+  subscriptions: 'billing',
+};
 {
   const dbProto = Database.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
   const prepare = dbProto.prepare as (sql: string) => Record<string, (...args: unknown[]) => unknown>;
   const exec = dbProto.exec as (sql: string) => unknown;
-  dbProto.exec = function (this: unknown, sql: unknown) {
+  dbProto.exec = function (this: object, sql: unknown) {
     const t0 = performance.now();
     try {
       return exec.call(this, sql as string);
     } finally {
-      timed(`exec ${String(sql).slice(0, 60)}`, t0);
+      // Per store (a service's, the bus's), named by a collection only it has: which stores commit how often.
+      const names = collectionsOf.get(this) ?? new Set<string>();
+      const store = Object.entries(MARKERS).find(([marker]) => names.has(marker))?.[1] ?? 'other';
+      timed(`exec ${String(sql).slice(0, 60)} (${store})`, t0);
       // Commits over 1 ms: those that ran a WAL checkpoint (copying the WAL into the database file and syncing).
       if (counting && sql === 'COMMIT' && performance.now() - t0 > 1) timed('exec COMMIT over 1 ms', t0);
     }
   };
-  dbProto.prepare = function (this: unknown, sql: unknown) {
+  dbProto.prepare = function (this: object, sql: unknown) {
     const stmt = prepare.call(this, sql as string);
+    const names = collectionsOf.get(this) ?? new Set<string>();
+    for (const [, name] of String(sql).matchAll(/"doc:([A-Za-z0-9_]+)"/g)) names.add(name as string);
+    collectionsOf.set(this, names);
     for (const m of ['run', 'all', 'get'] as const) {
       const original = stmt[m] as (...args: unknown[]) => unknown;
       stmt[m] = (...args: unknown[]) => {

@@ -96,6 +96,37 @@ export interface ReminderMeasurement {
   peakSelfRssMb: number;
   peakHeapMb: number;
   withinTarget: boolean;
+  /**
+   * Seconds from the slot's start until every relay has published and every consumer group has caught up (the bus
+   * work the slot caused: auth's counts, reporting's ingest ...), or null when they did not within 2 minutes.
+   */
+  settledSeconds: number | null;
+  /** CPU of the standalone process (user + system) per send over that whole time: the figure runs can compare. */
+  cpuUsPerSend: number | null;
+}
+
+/** Relay commits still to publish plus consumer lag, summed from the process's /metrics (null if unreadable). */
+async function busBacklog(metricsUrl: string): Promise<number | null> {
+  const text = await fetch(metricsUrl)
+    .then((res) => res.text())
+    .catch(() => null);
+  if (text === null) return null;
+  let backlog = 0;
+  for (const line of text.split('\n')) {
+    const m = /^(nudge_relay_pending_commits|nudge_consumer_lag_messages)\{[^}]*\} (\S+)$/.exec(line);
+    if (m) backlog += Number(m[2]);
+  }
+  return backlog;
+}
+
+/** Waits until busBacklog is 0; resolves the seconds since `started`, or null after 2 minutes. */
+async function settled(metricsUrl: string, started: number): Promise<number | null> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if ((await busBacklog(metricsUrl)) === 0) return (performance.now() - started) / 1000;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return null;
 }
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
@@ -154,8 +185,11 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
     const sampler = treeSampler(250);
     const profile = process.env.REMINDER_BENCH_PROFILE ? await startCpuProfile() : null;
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     const reports = await app.reminders.runDue();
     const seconds = (performance.now() - started) / 1000;
+    const settledSeconds = await settled(app.metricsUrl, started);
+    const cpu = process.cpuUsage(cpuBefore);
     const peak = await sampler.stop();
     if (profile) await profile.stop(process.env.REMINDER_BENCH_PROFILE as string);
     const sent = reports.reduce((n, r) => n + r.sent, 0);
@@ -169,6 +203,8 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
       peakSelfRssMb: peak.selfMb,
       peakHeapMb: peak.heapMb,
       withinTarget: seconds <= REMINDER_TARGET.seconds && peakRssMb <= REMINDER_TARGET.rssMb,
+      settledSeconds: settledSeconds === null ? null : Math.round(settledSeconds * 10) / 10,
+      cpuUsPerSend: settledSeconds === null || sent === 0 ? null : Math.round((cpu.user + cpu.system) / sent),
     };
   } finally {
     await app.close();
@@ -182,7 +218,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
     `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s (${Math.round(m.sent / m.seconds)}/s), ` +
       `process tree RSS ${m.seededRssMb} MB after seeding, peak ${m.peakRssMb} MB ` +
-      `(standalone process ${m.peakSelfRssMb} MB, V8 heap ${m.peakHeapMb} MB) ` +
+      `(standalone process ${m.peakSelfRssMb} MB, V8 heap ${m.peakHeapMb} MB), ` +
+      (m.settledSeconds === null
+        ? 'the bus had not caught up after 2 min '
+        : `the bus caught up at ${m.settledSeconds} s, standalone CPU ${m.cpuUsPerSend} us per send `) +
       (m.readers >= 100_000
         ? `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB: ${m.withinTarget ? 'met' : 'NOT met'})`
         : `(the target, ${REMINDER_TARGET.seconds} s and ${REMINDER_TARGET.rssMb} MB, applies at 100,000 readers)`),

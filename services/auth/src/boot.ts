@@ -10,6 +10,7 @@ import {
   openServiceRuntime,
   topicFor,
 } from '@nudge/platform';
+import { byUser } from './events/by-user';
 import { REMINDER_IDEMPOTENT_TYPES } from './events/reminder-consumer';
 import { createAuthService } from './service';
 
@@ -66,6 +67,8 @@ export async function bootAuth(opts: {
     topics: [topicFor('billing'), topicFor('engagement')],
     handlers: { ...service.billingHandlers, ...service.reminderHandlers },
     idempotentTypes: REMINDER_IDEMPOTENT_TYPES,
+    // Several streams feed one user's role and unopened count: their handlers run one after another.
+    serializeBy: byUser,
     log,
   });
   await service.start();

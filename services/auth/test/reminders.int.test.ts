@@ -2,6 +2,7 @@ import { checkEvent, ReminderEvents } from '@nudge/contracts';
 import { type EventEnvelope, newId, sendIdOf } from '@nudge/platform';
 import { internalPost } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REMINDER_COUNTS } from '../src/events/reminder-consumer';
 import { type AuthHarness, startAuth } from './harness';
 
 // Auth's side of the daily reminders: which readers are due (only proven addresses), link tokens in batch,
@@ -201,6 +202,37 @@ describe('cold and autoactive', () => {
     const event = fact(ReminderEvents.ReminderSent.type, r.id, '2026-10-01', sent);
     for (let i = 0; i < 5; i++) await auth.reminderHandlers[ReminderEvents.ReminderSent.type]?.(event);
     expect((await statusOf(r.id)).body.user.notification_status).toBe('active');
+  });
+
+  it('sends of one reader handled at the same time (each on its own stream, as the bus delivers them) all count', async () => {
+    const r = await reader('together@example.com', 'UTC', '12:30');
+    const handler = auth.reminderHandlers[ReminderEvents.ReminderSent.type];
+    // coldAfter is 3: three sends at once make the reader cold, however their store calls interleave.
+    await Promise.all(
+      ['2026-10-01', '2026-10-02', '2026-10-03'].map((day) =>
+        handler?.(fact(ReminderEvents.ReminderSent.type, r.id, day, sent)),
+      ),
+    );
+    expect((await statusOf(r.id)).body.user).toMatchObject({ notification_status: 'autppause', type: 1 });
+    const counts = await auth.store.collection<any>(REMINDER_COUNTS).findOne({ _id: r.id });
+    expect(counts).toMatchObject({ unopened: 3 });
+  });
+
+  it('keeps the send keys bounded, and a recent send redelivered still counts once', async () => {
+    const r = await reader('many@example.com', 'UTC', '12:45');
+    const handler = auth.reminderHandlers[ReminderEvents.ReminderSent.type];
+    const days = Array.from(
+      { length: 40 },
+      (_, i) => `2026-0${1 + Math.floor(i / 20)}-${String(1 + (i % 20)).padStart(2, '0')}`,
+    );
+    for (const day of days) await handler?.(fact(ReminderEvents.ReminderSent.type, r.id, day, sent));
+    const last = days.at(-1) as string;
+    await handler?.(fact(ReminderEvents.ReminderSent.type, r.id, last, sent));
+    const counts = await auth.store.collection<any>(REMINDER_COUNTS).findOne({ _id: r.id });
+    expect(counts.unopened).toBe(40);
+    // coldAfter 3: at most 2 * (3 + 5) keys are kept, the newest among them.
+    expect(counts.counted.length).toBeLessThanOrEqual(16);
+    expect(counts.counted).toContain(sendIdOf(r.id, last, 'email'));
   });
 
   it('a sign-in warms a cold reader; a click does too', async () => {

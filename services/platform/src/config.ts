@@ -103,6 +103,14 @@ export const configSchema = z.object({
     .min(0)
     .default(30_000)
     .describe('Cap of the backoff between attempts of a failed event (ms).'),
+  BUS_LANES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(32)
+    .describe(
+      "How many keys (streams) of a consumer group's events are handled at the same time: events of one key always one after another, in order. In-process bus: keys of a page at once; Kafka: partitions at once. 1 handles one event at a time.",
+    ),
   RELAY_LEASE_MS: z.coerce
     .number()
     .int()

@@ -9,6 +9,7 @@ export * from './errors';
 export * from './events';
 export * from './http';
 export * from './ids';
+export * from './keyed-queue';
 export * from './lease';
 export * from './logger';
 export * from './messaging';

@@ -108,6 +108,7 @@ export async function openEventBus(
     maxAttempts: config.BUS_MAX_ATTEMPTS,
     retryBaseMs: config.BUS_RETRY_BASE_MS,
     retryMaxMs: config.BUS_RETRY_MAX_MS,
+    lanes: config.BUS_LANES,
   };
   if (config.EVENT_BUS === 'kafka') {
     const bus = createEventBus({

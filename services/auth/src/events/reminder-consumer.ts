@@ -1,11 +1,20 @@
 import { eventData, ReminderEvents } from '@nudge/contracts';
-import { ConcurrencyError, type DocumentStore, type EventEnvelope, type EventHandler } from '@nudge/platform';
+import {
+  ConcurrencyError,
+  type DocumentStore,
+  DuplicateKeyError,
+  type EventEnvelope,
+  type EventHandler,
+} from '@nudge/platform';
 import type { UserRepository } from '../app/user-repository';
 import { decideCold, decideWarm } from '../domain/cold';
 import type { DecidedEvent, UserState } from '../domain/user';
 
-/** Per user: reminder e-mails sent since the last open or click (and the sends counted, so a redelivery counts once). */
-type UnopenedDoc = { _id: string; unopened: number; counted: string[] };
+/**
+ * Per user: reminder e-mails sent since the last open or click, the last sends counted (so a redelivery counts once)
+ * and how many sends were ever counted (`sends`, which guards trimming `counted`).
+ */
+type UnopenedDoc = { _id: string; unopened: number; counted: string[]; sends?: number };
 export const REMINDER_COUNTS = 'reminder_unopened';
 
 /**
@@ -39,16 +48,37 @@ export function createReminderHandlers(deps: {
     }
   }
 
+  // The last few send keys are enough to make a redelivered event count once; `counted` is trimmed back to this many
+  // when it has grown to twice as many.
+  const keep = deps.coldAfter + 5;
+
+  /**
+   * Counts a send once per send key in one atomic update (sends of one user arrive on different streams, so at the
+   * same time): the filter misses when the key was counted, and the upsert then meets the user's document.
+   */
   const sent: EventHandler = async (event: EventEnvelope) => {
     const d = eventData(ReminderEvents.ReminderSent, event);
     if (d.channel !== 'email') return;
-    const doc = await counts.findOne({ _id: d.userId });
-    if (doc?.counted?.includes(d.sendId)) return;
-    const unopened = (doc?.unopened ?? 0) + 1;
-    // The last few send keys are enough to make a redelivered event count once.
-    const counted = [...(doc?.counted ?? []), d.sendId].slice(-deps.coldAfter - 5);
-    await counts.updateOne({ _id: d.userId }, { $set: { unopened, counted } }, { upsert: true });
+    let doc: UnopenedDoc | null;
+    try {
+      doc = await counts.findOneAndUpdate(
+        { _id: d.userId, counted: { $ne: d.sendId } },
+        { $inc: { unopened: 1, sends: 1 }, $push: { counted: d.sendId } },
+        { upsert: true },
+      );
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return; // counted before
+      throw err;
+    }
+    if (!doc) return;
+    if (doc.counted.length >= 2 * keep)
+      // Only if no other send was counted since (then `sends` moved, and a later send trims).
+      await counts.updateOne(
+        { _id: d.userId, sends: doc.sends },
+        { $set: { counted: doc.counted.slice(-keep) } },
+      );
     // Below the threshold decideCold decides nothing: the user is not read (a reminder slot sends many).
+    const { unopened } = doc;
     if (unopened >= deps.coldAfter)
       await record(d.userId, (user) => decideCold(user, unopened, deps.coldAfter));
   };

@@ -2,6 +2,7 @@ import { PaymentConfirmRequest, PaymentTokenRequest, TransactionsQuery, type Use
 import {
   authenticate,
   claimsOf,
+  createKeyedQueue,
   parseBody,
   parseQuery,
   requireRole,
@@ -12,7 +13,6 @@ import {
 import { type Response, Router } from 'express';
 import { type Checkout, CheckoutRefusal } from '../app/checkout';
 import { type createTransactions, paymentHistory } from '../app/history';
-import { createKeyedQueue } from '../app/per-user';
 import type { Renewal } from '../app/renewal';
 import type { SubscriptionRepository } from '../app/subscription-repository';
 import type { UserRecords } from '../infra/auth-users';
@@ -32,6 +32,9 @@ export function paymentRoutes(deps: {
     authenticate({ verifier: deps.verifier, currentUser: deps.directory.currentUser }),
     requireUser,
   ];
+  // A double-clicked checkout or cancel does its provider calls once. A courtesy, not the guard of money: across pods,
+  // the refund ledger (../app/refunds, unique per payment) makes a second refund impossible, and the event store's
+  // expected versions refuse a second write.
   const perUser = createKeyedQueue();
   const withUser = async (userId: string): Promise<{ user?: User }> => {
     const user = await deps.users.get(userId);

@@ -13,46 +13,64 @@ const isNewer = (event: EventEnvelope, state: { at: string; stream: string; vers
  * delivering an event twice (or a whole stream again) leaves the same numbers: the like count is the number of
  * (user, post) pairs whose state is liked, the comment count the number of comments not deleted. So the consumer
  * records no processed ids for these types (ContentService.idempotentTypes).
+ *
+ * The bus runs the events of different streams at the same time (two readers liking one post), so two recounts of
+ * one post may overlap, and a count taken before the other reader's state was written must not be the last number
+ * set. So a handler ends by settling the counter: it counts the states and reads the counter, and sets the count
+ * while the two differ. The last set is then followed by its writer's settle, which no state write escapes (a state
+ * written later is followed by its own writer's settle), so the counter ends equal to the count.
  */
 export function engagementHandlers(c: ContentCollections): Record<string, EventHandler> {
-  const recountLikes = async (templateId: string) => {
-    const totallikes = await c.likes.countDocuments({ templateId, liked: true });
-    await c.counters.updateOne(
+  type Field = 'totallikes' | 'totalcomments';
+  const setCounter = (templateId: string, field: Field, n: number) =>
+    c.counters.updateOne(
       { _id: templateId },
-      { $set: { totallikes }, $setOnInsert: { totalcomments: 0 } },
+      {
+        $set: { [field]: n },
+        $setOnInsert: { [field === 'totallikes' ? 'totalcomments' : 'totallikes']: 0 },
+      },
       { upsert: true },
     );
+  const settle = async (templateId: string, field: Field, count: () => Promise<number>) => {
+    for (;;) {
+      const [n, counter] = await Promise.all([count(), c.counters.findOne({ _id: templateId })]);
+      if (counter?.[field] === n) return;
+      await setCounter(templateId, field, n);
+    }
   };
-  const recountComments = async (templateId: string) => {
-    const totalcomments = await c.comments.countDocuments({ templateId, deleted: false });
-    await c.counters.updateOne(
-      { _id: templateId },
-      { $set: { totalcomments }, $setOnInsert: { totallikes: 0 } },
-      { upsert: true },
-    );
-  };
+  const likesOf = (templateId: string) => () => c.likes.countDocuments({ templateId, liked: true });
+  const recountComments = (templateId: string) =>
+    settle(templateId, 'totalcomments', () => c.comments.countDocuments({ templateId, deleted: false }));
 
   return {
     [EngagementEvents.LikeSet.type]: async (event) => {
       const d = eventData(EngagementEvents.LikeSet, event);
       const _id = `${d.userId}:${d.templateId}`;
-      const current = await c.likes.findOne({ _id });
+      // The state and the other readers' likes are read together; a newer state and the count it makes are written
+      // together (one commit on the embedded store), and the settle catches a like stored meanwhile.
+      const [current, others] = await Promise.all([
+        c.likes.findOne({ _id }),
+        c.likes.countDocuments({ templateId: d.templateId, liked: true, _id: { $ne: _id } }),
+      ]);
       if (!current || isNewer(event, current)) {
-        await c.likes.replaceOne(
-          { _id },
-          {
-            _id,
-            userId: d.userId,
-            templateId: d.templateId,
-            liked: d.liked,
-            at: event.occurredAt,
-            stream: event.stream,
-            version: event.version,
-          },
-          { upsert: true },
-        );
+        await Promise.all([
+          c.likes.replaceOne(
+            { _id },
+            {
+              _id,
+              userId: d.userId,
+              templateId: d.templateId,
+              liked: d.liked,
+              at: event.occurredAt,
+              stream: event.stream,
+              version: event.version,
+            },
+            { upsert: true },
+          ),
+          setCounter(d.templateId, 'totallikes', others + (d.liked ? 1 : 0)),
+        ]);
       }
-      await recountLikes(d.templateId);
+      await settle(d.templateId, 'totallikes', likesOf(d.templateId));
     },
     [EngagementEvents.CommentAdded.type]: async (event) => {
       const d = eventData(EngagementEvents.CommentAdded, event);

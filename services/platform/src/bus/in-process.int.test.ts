@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { silentLog, waitFor } from '../events/testing';
 import type { BusMessage } from '../events/types';
 import { createEmbeddedStore } from '../store';
-import { BUS_META, createInProcessBus } from './in-process';
+import type { DocumentStore } from '../store/types';
+import { BUS_META, BUS_OFFSETS, createInProcessBus } from './in-process';
 
 // The in-process bus reads a consumer's next page by keys up to the topic's counter: a gap that a failed publish
 // left (offsets counted, messages never inserted) must not stop the consumer, and a long log of another topic
@@ -30,6 +31,111 @@ describe('in-process bus paging', () => {
     await bus.publish([message('t', 'd'), message('t', 'e')]);
     await waitFor(() => got.length === 5);
     expect(got).toEqual(['a', 'b', 'c', 'd', 'e']);
+    await bus.close();
+    await store.close();
+  });
+});
+
+// Per-message subscriptions deliver a page by key: one lane per key (in offset order), different keys at the same
+// time; the committed offset never passes a message whose handler has not resolved.
+describe('in-process bus lanes', () => {
+  const gate = () => {
+    let open: () => void = () => undefined;
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    return { opened, open };
+  };
+  const positionOf = async (store: DocumentStore, id: string) =>
+    (await store.collection<{ _id: string; offset: number }>(BUS_OFFSETS).findOne({ _id: id }))?.offset ?? 0;
+
+  it("runs other keys while one key's first handler is slow, keeps each key's order, and commits only the delivered prefix", async () => {
+    const store = createEmbeddedStore({});
+    const bus = createInProcessBus({ store, pollMs: 20, retryBaseMs: 20, log: silentLog() });
+    // Offsets 1..5: A, B, A, C, D. A's first is held; D fails once, so its backoff commits the delivered prefix.
+    await bus.publish(['A', 'B', 'A', 'C', 'D'].map((key) => message('t', key)));
+    const slow = gate();
+    const events: string[] = [];
+    const positions: number[] = [];
+    let dFailures = 0;
+    const seen = new Map<string, number>();
+    await bus.subscribe('g', ['t'], async (m) => {
+      const n = (seen.get(m.key) ?? 0) + 1;
+      seen.set(m.key, n);
+      const name = `${m.key}${n}`;
+      events.push(`start ${name}`);
+      if (name === 'A1') await slow.opened;
+      if (m.key === 'D' && dFailures === 0) {
+        dFailures += 1;
+        throw new Error('D fails once (expected by the test)');
+      }
+      positions.push(await positionOf(store, 'g:t'));
+      events.push(`end ${name}`);
+    });
+    await waitFor(() => events.includes('end B1') && events.includes('end C1') && events.includes('end D2'));
+    // D's backoff committed what was delivered: nothing, since A1 (offset 1) is still in its handler.
+    expect(await positionOf(store, 'g:t')).toBe(0);
+    expect(events).not.toContain('end A1');
+    expect(events).not.toContain('start A2');
+    slow.open();
+    await waitFor(() => events.includes('end A2'));
+    await waitFor(async () => (await positionOf(store, 'g:t')) === 5);
+    expect(events.indexOf('start A2')).toBeGreaterThan(events.indexOf('end A1'));
+    expect(events.indexOf('end B1')).toBeLessThan(events.indexOf('end A1'));
+    expect(events.indexOf('end C1')).toBeLessThan(events.indexOf('end A1'));
+    expect(Math.max(...positions)).toBe(0);
+    await bus.close();
+    await store.close();
+  });
+
+  it('a stop in the middle of a page commits the delivered prefix; the restarted group gets the rest, each key in order', async () => {
+    const store = createEmbeddedStore({});
+    let bus = createInProcessBus({ store, pollMs: 20, log: silentLog() });
+    await bus.publish(
+      ['A', 'B', 'A', 'C'].map((key, i) => ({ ...message('t', key), value: `${key}@${i + 1}` })),
+    );
+    const slow = gate();
+    const ended: string[] = [];
+    const subscription = await bus.subscribe('g', ['t'], async (m) => {
+      if (m.value === 'A@1') await slow.opened;
+      ended.push(m.value);
+    });
+    await waitFor(() => ended.includes('B@2') && ended.includes('C@4'));
+    // Stopping waits for the handler in flight (A@1); A@3 is not taken. B@2 is delivered, C@4 is past A@3.
+    const closing = subscription.close();
+    slow.open();
+    await closing;
+    expect(ended).toEqual(['B@2', 'C@4', 'A@1']);
+    expect(await positionOf(store, 'g:t')).toBe(2);
+    await bus.close();
+
+    bus = createInProcessBus({ store, pollMs: 20, log: silentLog() });
+    const again: string[] = [];
+    await bus.subscribe('g', ['t'], async (m) => void again.push(m.value));
+    await waitFor(() => again.length === 2);
+    expect(again).toEqual(['A@3', 'C@4']);
+    await waitFor(async () => (await positionOf(store, 'g:t')) === 4);
+    await bus.close();
+    await store.close();
+  });
+
+  it('with lanes: 1 a page goes one message at a time', async () => {
+    const store = createEmbeddedStore({});
+    const bus = createInProcessBus({ store, pollMs: 20, lanes: 1, log: silentLog() });
+    await bus.publish(['A', 'B', 'C'].map((key) => message('t', key)));
+    let inFlight = 0;
+    let most = 0;
+    const got: string[] = [];
+    await bus.subscribe('g', ['t'], async (m) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+      got.push(m.key);
+    });
+    await waitFor(() => got.length === 3);
+    expect(got).toEqual(['A', 'B', 'C']);
+    expect(most).toBe(1);
     await bus.close();
     await store.close();
   });

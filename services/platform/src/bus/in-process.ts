@@ -32,6 +32,11 @@ export interface InProcessBusOptions {
   /** Attempts of a message (or batch) before it is dead-lettered (default 8). */
   maxAttempts?: number;
   /**
+   * Per-message subscriptions: how many keys of a page are handled at the same time (default 32). Messages of one
+   * key are handled one after another in offset order (one lane per key); 1 handles the page one message at a time.
+   */
+  lanes?: number;
+  /**
    * How long a message stays in the log once every consumer group of its topic has committed past it (ms,
    * default 60 s); then it is deleted (see trimBusLog), so the log stays proportional to unconsumed traffic.
    */
@@ -44,6 +49,7 @@ export interface InProcessBusOptions {
 }
 
 export const DEFAULT_LOG_RETENTION_MS = 60_000;
+export const DEFAULT_LANES = 32;
 
 export const BUS_LOG = 'bus_log';
 export const BUS_OFFSETS = 'bus_offsets';
@@ -173,9 +179,11 @@ const hashKey = (key: string): number => {
  * The embedded event bus: a durable log on the document store, with Kafka's semantics where they matter.
  * - publish appends to `bus_log` with a per-topic offset (counter in `bus_meta`) and wakes subscribers.
  * - A group's position per topic is in `bus_offsets` (`${groupId}:${topic}`); a new group starts at the
- *   beginning. Delivery is one message at a time per group and topic, in offset order (so per key too);
- *   the offset is committed once per page read (up to 100 messages), after their handlers resolved, and before a
- *   throwing handler gets its message again after a backoff. Several members of one group share the messages (by key), each message goes to one of them.
+ *   beginning. A page (up to 100 messages) is delivered by key: one message at a time per key, in offset order,
+ *   up to `lanes` keys at once (deliverPage). The offset is committed once per page, for the prefix of the page
+ *   whose handlers all resolved (or whose messages were dead-lettered), and before a throwing handler gets its
+ *   message again after a backoff. Several members of one group share the messages (by key), each message goes to
+ *   one of them.
  * - Values are strings and headers string -> string (checked at publish), exactly like the Kafka adapter.
  * Meant for one process per store (the embedded topology): publishes are serialised in this process (per
  * store object, across bus instances) so offsets become visible in order.
@@ -194,6 +202,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
   const logRetentionMs = Math.max(0, opts.logRetentionMs ?? DEFAULT_LOG_RETENTION_MS);
   const trimEveryMs = Math.max(0, opts.trimEveryMs ?? 30_000);
   const clock = opts.clock ?? (() => new Date());
+  const lanes = Math.max(1, Math.floor(opts.lanes ?? DEFAULT_LANES));
   const deliveries = new Map<string, Delivery>();
 
   /** Trims the log at most once per trimEveryMs per store, after a group committed (on traffic, no timer). */
@@ -297,19 +306,19 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     }
 
     private async run(): Promise<void> {
-      let committed: number | undefined;
       let storeFailures = 0;
       while (!this.stopped) {
         try {
-          if (committed === undefined) {
+          if (this.committed === undefined) {
             // A group's position exists from its first subscription on, so trimming keeps what it has not read.
             const position = await offsets.findOneAndUpdate(
               { _id: this.id },
               { $setOnInsert: { groupId: this.groupId, topic: this.topic, offset: 0 } },
               { upsert: true },
             );
-            committed = position?.offset ?? 0;
+            this.committed = position?.offset ?? 0;
           }
+          const committed: number = this.committed;
           this.wakePending = false;
           const page = await this.after(committed, PAGE);
           storeFailures = 0;
@@ -327,28 +336,21 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
               { _id: this.id, groupId: this.groupId, topic: this.topic, offset: last.offset },
               { upsert: true },
             );
-            committed = last.offset;
+            this.committed = last.offset;
             maybeTrim();
             continue;
           }
-          // The page's offset is committed once, after its last message (or the last delivered before a stop): a
-          // crash in between delivers the page's handled messages again (at least once; consumers deduplicate).
-          // A handler that fails commits what was delivered before it first (see retryHooks), so a group stuck on
-          // one message keeps its position (for the trim and the lag) as before.
-          let stopped = false;
-          for (const doc of page) {
-            if (!(await this.deliver(doc))) {
-              stopped = true;
-              break;
-            }
-            this.uncommitted = doc.offset;
-          }
-          committed = (await this.commitDelivered()) ?? committed;
-          if (stopped) return;
+          // The page goes out by key (deliverPage); its offset is committed once, for the longest prefix of the page
+          // whose messages were all delivered or dead-lettered: a crash or a stop delivers the rest again (at least
+          // once; consumers deduplicate). A failing handler commits that prefix before its backoff (see
+          // retryHooks), so a group stuck on one message keeps its position (for the trim and the lag) as before.
+          const whole = await this.deliverPage(page);
+          await this.commitDelivered();
+          if (!whole) continue; // stopped (the loop ends), or the rest of the page is read again
           maybeTrim();
           // Caught up with the head read for this page: sleep until a publish wakes us (or the poll), without reading
           // the head again first.
-          if (committed >= this.head && !this.wakePending) await this.sleep(pollMs, true);
+          if ((this.committed ?? 0) >= this.head && !this.wakePending) await this.sleep(pollMs, true);
         } catch (err) {
           if (this.stopped) return;
           storeFailures += 1;
@@ -381,20 +383,88 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     /** The topic's head offset as last read (see after). */
     private head = 0;
 
-    /** The offset of the last message delivered and not committed yet (per-message delivery commits per page). */
+    /** The group's committed position on the topic (undefined until read from bus_offsets). */
+    private committed: number | undefined;
+
+    /**
+     * The offset of the page's delivered prefix (every message of the page up to it delivered or dead-lettered),
+     * when it is past the committed position.
+     */
     private uncommitted: number | undefined;
 
-    /** Commits the position of the messages delivered so far; resolves to it (undefined: nothing to commit). */
-    private async commitDelivered(): Promise<number | undefined> {
-      const offset = this.uncommitted;
-      if (offset === undefined) return undefined;
-      await offsets.replaceOne(
-        { _id: this.id },
-        { _id: this.id, groupId: this.groupId, topic: this.topic, offset },
-        { upsert: true },
-      );
-      if (this.uncommitted === offset) this.uncommitted = undefined;
-      return offset;
+    /** Commits run one at a time (lanes in backoff and the page's end may ask together), so the position only grows. */
+    private readonly serialCommit = createSerial();
+
+    /** Commits the position of the page's delivered prefix, if it moved. */
+    private commitDelivered(): Promise<void> {
+      return this.serialCommit(async () => {
+        const offset = this.uncommitted;
+        if (offset === undefined || offset <= (this.committed ?? 0)) return;
+        await offsets.replaceOne(
+          { _id: this.id },
+          { _id: this.id, groupId: this.groupId, topic: this.topic, offset },
+          { upsert: true },
+        );
+        this.committed = offset;
+        if (this.uncommitted === offset) this.uncommitted = undefined;
+      });
+    }
+
+    /**
+     * Delivers a page by key: one lane per key hands its messages to the handler one after another, in offset
+     * order; up to `lanes` keys run at the same time, so the store calls of different keys' handlers land in the same
+     * event-loop turns and share the store's commits. A lane whose handler fails retries it (backoff, then the dead
+     * letter) before its key's next message; the other keys go on meanwhile. `uncommitted` follows the page's
+     * delivered prefix. Resolves true once every message of the page was delivered or dead-lettered, false when the
+     * subscription stopped first (no lane takes a further message); a store failure in a lane stops the others from
+     * taking more, and is thrown once every lane has ended (so no message is ever in two handlers at once).
+     */
+    private async deliverPage(page: LogDoc[]): Promise<boolean> {
+      const done = new Array<boolean>(page.length).fill(false);
+      let prefix = 0;
+      let halted = false;
+      let failure: { error: unknown } | undefined;
+      const queues = new Map<string, number[]>();
+      const running = new Set<Promise<void>>();
+      const lane = async (key: string, queue: number[]): Promise<void> => {
+        try {
+          for (let index = queue.shift(); index !== undefined; index = queue.shift()) {
+            const doc = page[index] as LogDoc;
+            if (halted || !(await this.deliver(doc))) {
+              halted = true;
+              return;
+            }
+            done[index] = true;
+            while (prefix < page.length && done[prefix]) {
+              this.uncommitted = (page[prefix] as LogDoc).offset;
+              prefix += 1;
+            }
+          }
+        } catch (error) {
+          failure ??= { error };
+          halted = true;
+        } finally {
+          // In the same turn as the last empty shift: the dispatcher cannot queue to a lane that has ended.
+          queues.delete(key);
+        }
+      };
+      for (let index = 0; index < page.length && !halted; index++) {
+        const key = (page[index] as LogDoc).key;
+        const queue = queues.get(key);
+        if (queue) {
+          queue.push(index);
+          continue;
+        }
+        while (running.size >= lanes && !halted) await Promise.race(running);
+        if (halted) break;
+        const fresh = [index];
+        queues.set(key, fresh);
+        const started: Promise<void> = lane(key, fresh).finally(() => running.delete(started));
+        running.add(started);
+      }
+      await Promise.all(running);
+      if (failure) throw failure.error;
+      return prefix === page.length;
     }
 
     private retryHooks(what: Record<string, unknown>, text: string): RetryHooks {

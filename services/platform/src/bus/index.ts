@@ -11,6 +11,7 @@ export {
   BUS_META,
   BUS_OFFSETS,
   createInProcessBus,
+  DEFAULT_LANES,
   DEFAULT_LOG_RETENTION_MS,
   type InProcessBusOptions,
   trimBusLog,
@@ -34,6 +35,8 @@ export interface EventBusOptions {
   retryMaxMs?: number;
   /** In-process bus: how long a message every group consumed stays in the log (BUS_LOG_RETENTION_MS). */
   logRetentionMs?: number;
+  /** Keys (in-process) or partitions (Kafka) a per-message subscription handles at the same time (BUS_LANES). */
+  lanes?: number;
 }
 
 /** Builds the configured bus adapter (called from the composition root). */
@@ -42,6 +45,7 @@ export function createEventBus(opts: EventBusOptions): EventBus {
     ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
     ...(opts.retryBaseMs !== undefined ? { retryBaseMs: opts.retryBaseMs } : {}),
     ...(opts.retryMaxMs !== undefined ? { retryMaxMs: opts.retryMaxMs } : {}),
+    ...(opts.lanes !== undefined ? { lanes: opts.lanes } : {}),
   };
   if (opts.kind === 'inprocess') {
     if (!opts.store) throw new Error('event bus: kind inprocess needs a document store');

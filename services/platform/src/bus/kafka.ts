@@ -44,6 +44,11 @@ export interface KafkaBusOptions {
   retryMaxMs?: number;
   /** Attempts of a message (or batch) before it goes to the group's dead-letter topic (default 8). */
   maxAttempts?: number;
+  /**
+   * Per-message subscriptions: partitions handled at the same time by one consumer (kafkajs's
+   * partitionsConsumedConcurrently; default 1). Keys keep their order: a key always lands on one partition.
+   */
+  lanes?: number;
 }
 
 /** Headers a dead letter carries on its topic besides the original message's. */
@@ -288,6 +293,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
 
   const subscribe = (groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> =>
     joinGroup(groupId, topics, {}, (stopping) => ({
+      partitionsConsumedConcurrently: Math.max(1, Math.floor(opts.lanes ?? 1)),
       autoCommit: true,
       autoCommitInterval: 1_000,
       eachMessage: async ({ topic, partition, message, heartbeat }) => {

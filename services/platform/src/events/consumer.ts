@@ -1,6 +1,7 @@
 import { checkEvent, EventEnvelopeSchema } from '@nudge/contracts';
 import type { Logger } from 'pino';
 import { DuplicateKeyError } from '../errors';
+import { createKeyedQueue } from '../keyed-queue';
 import type { DocumentStore } from '../store/types';
 import { withConsumerSpan } from '../tracing';
 import { PROCESSED_EVENTS } from './commits';
@@ -36,6 +37,13 @@ export interface ConsumerOptions {
    * read or recorded for them: two store operations fewer per message.
    */
   idempotentTypes?: readonly string[];
+  /**
+   * The bus hands events of different keys (streams) to the handlers at the same time (one key at a time per key).
+   * Handlers whose state is shared by several streams (a user's counters fed by one stream per send, a user's
+   * role fed by one stream per subscription) name that state here: events with the same name are handled one after
+   * another in this process, in the order they reach the consumer. Undefined: no such constraint.
+   */
+  serializeBy?: (event: EventEnvelope) => string | undefined;
 }
 
 export interface Consumer {
@@ -79,6 +87,8 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   const idempotent = new Set(opts.idempotentTypes ?? []);
   let subscription: Subscription | undefined;
   let lastSweep = clock().getTime();
+  /** Handlings of one serializeBy name run one after another. */
+  const inTurn = createKeyedQueue();
 
   /** Deletes this group's ids older than the retention, at most once per sweep interval (no timer: on traffic). */
   const expireOld = async (now: Date): Promise<void> => {
@@ -119,6 +129,18 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
     const handler = handlers[current.type];
     // No handler: nothing to do, and nothing to remember (a redelivery is ignored again).
     if (!handler) return;
+    const name = opts.serializeBy?.(current);
+    const handling = () => run(message, event, current, handler);
+    await (name === undefined ? handling() : inTurn(name, handling));
+  };
+
+  /** The handler, once per group (processed ids) unless its type is idempotent. */
+  const run = async (
+    message: BusMessage,
+    event: EventEnvelope,
+    current: EventEnvelope,
+    handler: EventHandler,
+  ): Promise<void> => {
     const recorded = !idempotent.has(current.type);
     const id = `${groupId}:${event.id}`;
     if (recorded && (await processed.findOne({ _id: id }))) {

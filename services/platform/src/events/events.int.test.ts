@@ -323,6 +323,66 @@ describe('event mechanism end to end (embedded adapters)', () => {
     await consumer.stop();
   });
 
+  it('serializeBy: events of different keys but one name run one after another, in arrival order; other names overlap', async () => {
+    w = world();
+    const inFlight = new Map<string, number>();
+    let most = 0;
+    let mostForOne = 0;
+    const order: string[] = [];
+    const consumer = createConsumer({
+      store: w.mailerStore,
+      bus: w.bus,
+      groupId: 'serialized',
+      topics: [topicFor('orders')],
+      log,
+      check: (type, data) => ({ type, data }),
+      idempotentTypes: ['orders.Placed.v1'],
+      serializeBy: (event) => (event.data as { user: string }).user,
+      handlers: {
+        'orders.Placed.v1': async (event) => {
+          const { user } = event.data as { user: string };
+          inFlight.set(user, (inFlight.get(user) ?? 0) + 1);
+          mostForOne = Math.max(mostForOne, inFlight.get(user) ?? 0);
+          most = Math.max(
+            most,
+            [...inFlight.values()].reduce((a, b) => a + b, 0),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          inFlight.set(user, (inFlight.get(user) ?? 0) - 1);
+          order.push(event.id);
+        },
+      },
+    });
+    await consumer.start();
+    // Six streams (bus keys), two users: the bus runs the six keys at once.
+    await w.bus.publish(
+      Array.from({ length: 6 }, (_, i): BusMessage => {
+        const id = `e${i}`;
+        return {
+          topic: topicFor('orders'),
+          key: `order-${i}`,
+          value: JSON.stringify({
+            id,
+            type: 'orders.Placed.v1',
+            stream: `order-${i}`,
+            version: 1,
+            occurredAt: new Date().toISOString(),
+            actor: null,
+            data: { user: i % 2 === 0 ? 'even' : 'odd' },
+            meta: {},
+          }),
+          headers: { 'event-id': id, 'event-type': 'orders.Placed.v1' },
+        };
+      }),
+    );
+    await waitFor(() => order.length === 6, 5_000, 'six handled');
+    expect(mostForOne).toBe(1);
+    expect(most).toBe(2);
+    expect(order.filter((id) => ['e0', 'e2', 'e4'].includes(id))).toEqual(['e0', 'e2', 'e4']);
+    expect(order.filter((id) => ['e1', 'e3', 'e5'].includes(id))).toEqual(['e1', 'e3', 'e5']);
+    await consumer.stop();
+  });
+
   it('a handler that throws is retried until it succeeds, and its effect happens once', async () => {
     w = world();
     const events = w.makeEventStore();

@@ -1,7 +1,7 @@
 /**
- * Runs tasks with the same key one after another (in this process), so a double-clicked checkout or cancel does its
- * provider calls once. It is a courtesy, not the guard of money: across pods, the refund ledger (./refunds, unique
- * per payment) makes a second refund impossible, and the event store's expected versions refuse a second write.
+ * Runs tasks with the same key one after another in this process, in call order; tasks of different keys run at
+ * the same time. A task runs whether the one before it resolved or threw. One promise chain per key, dropped when the
+ * key goes idle. Used by createConsumer's serializeBy and billing's per-user payment calls.
  */
 export function createKeyedQueue() {
   const tails = new Map<string, Promise<void>>();

@@ -1,0 +1,102 @@
+import { EngagementEvents } from '@nudge/contracts';
+import { createEmbeddedStore } from '@nudge/platform';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ContentCollections, contentCollections } from '../src/events/collections';
+import { engagementHandlers } from '../src/events/engagement-handlers';
+import { envelope } from './harness';
+
+// The bus hands the events of different streams to content's handlers at the same time: two readers liking one post
+// recount that post's likes together. A recount whose count was taken before the other reader's like was stored
+// must not leave its (smaller) number behind.
+
+const like = (userId: string, templateId: string) =>
+  envelope(EngagementEvents.LikeSet.type, `like-${userId}-${templateId}`, 1, {
+    userId,
+    templateId,
+    liked: true,
+  });
+const comment = (commentId: string, templateId: string) =>
+  envelope(EngagementEvents.CommentAdded.type, `comment-${commentId}`, 1, {
+    commentId,
+    templateId,
+    userId: 'u1',
+    message: 'hello',
+  });
+
+/** The collections, with the result of the next count of `name` held back until `release` (a slow store reply). */
+function withHeldCount(c: ContentCollections, name: 'likes' | 'comments') {
+  let holdNext = true;
+  let counted = false;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const target = c[name];
+  const held = new Proxy(target, {
+    get(obj, prop) {
+      if (prop === 'countDocuments')
+        return async (filter?: Record<string, unknown>) => {
+          const n = await obj.countDocuments(filter);
+          if (holdNext) {
+            holdNext = false;
+            counted = true;
+            await released;
+          }
+          return n;
+        };
+      const value = Reflect.get(obj, prop, obj);
+      return typeof value === 'function' ? value.bind(obj) : value;
+    },
+  });
+  return { collections: { ...c, [name]: held }, release, counted: () => counted };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+  if (!check()) throw new Error('timed out');
+};
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+const cases = [
+  {
+    what: 'likes',
+    collection: 'likes' as const,
+    type: EngagementEvents.LikeSet.type,
+    first: like('aaaaaaaaaaaaaaaaaaaaaaaa', 'post-1'),
+    second: like('bbbbbbbbbbbbbbbbbbbbbbbb', 'post-1'),
+    expected: { _id: 'post-1', totallikes: 2, totalcomments: 0 },
+  },
+  {
+    what: 'comments',
+    collection: 'comments' as const,
+    type: EngagementEvents.CommentAdded.type,
+    first: comment('c1', 'post-2'),
+    second: comment('c2', 'post-2'),
+    expected: { _id: 'post-2', totallikes: 0, totalcomments: 2 },
+  },
+];
+
+describe("content's counters under per-key concurrency", () => {
+  it.each(cases)(
+    'two $what of one post recounted at the same time count two, whatever order their counts land in',
+    async ({ collection, type, first, second, expected }) => {
+      const store = createEmbeddedStore();
+      close = () => store.close();
+      const c = contentCollections(store);
+      const { collections, release, counted } = withHeldCount(c, collection);
+      const handle = engagementHandlers(collections)[type];
+      // The first event's count is taken and its reply is slow; the second is stored, counted and set meanwhile.
+      const running = handle?.(first);
+      await until(counted);
+      await handle?.(second);
+      release();
+      await running;
+      expect(await c.counters.findOne({ _id: expected._id })).toEqual(expected);
+    },
+  );
+});
