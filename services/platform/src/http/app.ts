@@ -12,6 +12,7 @@ import { runWithContext } from '../context';
 import { AppError } from '../errors';
 import { httpMetrics } from '../metrics';
 import { traceHandedIn, traceRequests } from '../tracing';
+import { fixClientReading, readClientOnce } from './client';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -39,6 +40,8 @@ const handedIn = new WeakSet<Request>();
  * an object in memory, not anything a client sends.
  */
 export function handInProcess(req: Request): void {
+  // The client as the gateway read it stands in the service's app (readClientOnce).
+  fixClientReading(req);
   handedIn.add(req);
 }
 
@@ -50,6 +53,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
+  readClientOnce(app);
   // No SHA-1 of every answer: ETags only where a client can revalidate (etagOnReads).
   app.set('etag', false);
   const bindings = (typeof options.log.bindings === 'function' ? options.log.bindings() : {}) as {
