@@ -13,6 +13,7 @@ import { AppError } from '../errors';
 import { httpMetrics } from '../metrics';
 import { traceHandedIn, traceRequests } from '../tracing';
 import { fixClientReading, readClientOnce } from './client';
+import { jsonBodies } from './json-body';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -70,7 +71,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     }
   }
   // A body the large parser already read is left alone (body-parser skips parsed requests).
-  app.use(express.json({ limit: options.bodyLimit }));
+  app.use(jsonBodies(options.bodyLimit));
   app.get('/healthz', (_req, res) => {
     res.json({ status: true });
   });
