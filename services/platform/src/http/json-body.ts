@@ -27,7 +27,9 @@ export function jsonBodies(limit: string): RequestHandler {
   const general = express.json({ limit });
   const max = bytes.parse(limit) ?? 100 * 1024;
   return (req, res, next) => {
-    if ((req as { _body?: boolean })._body) return next();
+    // A body already read (by a larger limit's parser on the image routes) or a stream that ended: express.json's
+    // own checks decide (it skips a finished request).
+    if (!req.readable || (req as { _body?: boolean })._body) return general(req, res, next);
     const { headers } = req;
     const type = headers['content-type'];
     const length = headers['content-length'];
