@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import bytes from 'bytes';
 import express, { type Request, type RequestHandler } from 'express';
 
@@ -48,7 +49,10 @@ export function jsonBodies(limit: string): RequestHandler {
   };
 }
 
-function readJson(req: Request, size: number, next: (err?: unknown) => void): void {
+function readJson(req: Request, size: number, then: (err?: unknown) => void): void {
+  // The body's events come in the socket's async context: the request's (its request id, the active trace span) is
+  // carried on to the next steps, as raw-body does for express.json.
+  const next = AsyncResource.bind(then);
   (req as { _body?: boolean })._body = true;
   const chunks: Buffer[] = [];
   let received = 0;
