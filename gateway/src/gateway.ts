@@ -4,10 +4,17 @@ import {
   expressRoute,
   httpMetrics,
   type DevOutbox as PlatformDevOutbox,
+  readClientOnce,
   traceRequests,
 } from '@nudge/platform';
 import compression from 'compression';
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -15,7 +22,7 @@ import { docsRouter } from './docs';
 import { createLinkPreviews } from './link-preview';
 import { buildOpenApiDocument } from './openapi';
 import { createServiceProxy, type ServiceApp } from './proxy';
-import { contractRoute, readClientOnce } from './request-facts';
+import { contractRoute } from './request-facts';
 import { requestIdAndLog, requestIdOf } from './request-id';
 import { sharedLimitStore } from './shared-limit';
 import { webRouter } from './web';
@@ -66,13 +73,29 @@ export function createGateway(opts: GatewayOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', opts.trustProxy ?? false);
+  // req.ip, req.ips and req.protocol are read once per request by this rule, and stand in the services' apps.
+  readClientOnce(app);
+
+  const limit = apiRateLimit(opts.rateLimitPerMinute, opts.rateLimitStore);
+  const proxy = createServiceProxy(opts.services, opts.log, opts.apps);
+  const shed = loadShedding(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, opts.log);
+  /**
+   * The calls of the contract's routes (every /api and /auth call a service answers) skip the rest of this app's
+   * router: its health, docs and dev-outbox routes (none of them a contract route) are each a step of the router that
+   * every API call used to pass. What they get is what they got before: the rate limit, load shedding, the proxy, and
+   * on an error this app's error handler. The proxy answers every request it takes (a service's app answers its own
+   * 404s), so nothing comes back to this app's later steps.
+   */
+  const apiLane: RequestHandler = (req, res, next) => {
+    if (!PROXIED.test(req.path) || !contractRoute(req)) return next();
+    const fellThrough = (err?: unknown) => (err ? next(err) : notFound(req, res));
+    limit(req, res, (err?: unknown) =>
+      err ? next(err) : shed(req, res, () => proxy(req, res, fellThrough)),
+    );
+  };
 
   app.use(
     inSequence([
-      (req, _res, next) => {
-        readClientOnce(req);
-        next();
-      },
       httpMetrics('gateway', gatewayRoute),
       traceRequests('gateway', gatewayRoute),
       requestIdAndLog(opts.log),
@@ -81,6 +104,8 @@ export function createGateway(opts: GatewayOptions): Express {
       // compressed when the client accepts it. Request bodies are never touched: they stream to the services as
       // sent. Precompressed web assets already carry a Content-Encoding, which compression leaves alone.
       compressWhenAccepted(compression({ threshold: 1024 })),
+      // A call of a contract route goes to its service at once: rate limit, load shedding, proxy.
+      apiLane,
     ]),
   );
 
@@ -109,7 +134,8 @@ export function createGateway(opts: GatewayOptions): Express {
     res.status(404).json({ status: false, message: 'Not found' });
   });
 
-  app.use(['/api', '/auth'], apiRateLimit(opts.rateLimitPerMinute, opts.rateLimitStore));
+  // The API calls that are not contract routes (the docs, the dev outbox, unknown paths) are limited here.
+  app.use(['/api', '/auth'], limit);
   app.use(
     docsRouter(
       buildOpenApiDocument({ devOutbox: Boolean(opts.devOutbox), onSchemaError: schemaWarning(opts.log) }),
@@ -117,8 +143,6 @@ export function createGateway(opts: GatewayOptions): Express {
   );
   if (opts.devOutbox) app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox));
 
-  const proxy = createServiceProxy(opts.services, opts.log, opts.apps);
-  const shed = loadShedding(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, opts.log);
   app.use((req, res, next) => {
     if (PROXIED.test(req.path)) shed(req, res, () => proxy(req, res, next));
     else next();
@@ -130,14 +154,16 @@ export function createGateway(opts: GatewayOptions): Express {
   );
   if (web) app.use(web);
 
-  app.use((req, res) => {
-    res.status(404).json({ status: false, message: `Not found: ${req.method} ${req.path}` });
-  });
+  app.use(notFound);
   app.use(errorHandler(opts.log));
   return app;
 }
 
 const PROXIED = /^\/(?:api|auth)(?:\/|$)/;
+
+function notFound(req: Request, res: Response): void {
+  res.status(404).json({ status: false, message: `Not found: ${req.method} ${req.path}` });
+}
 
 /** The metrics' route label: the contract's pattern of a proxied route, else express's route, else `web`. */
 function gatewayRoute(req: Request): string {
@@ -245,6 +271,9 @@ function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestH
     limit,
     // draft-7's `RateLimit: limit=.., remaining=.., reset=..`: draft-8's form hashes the client key on every request.
     standardHeaders: 'draft-7',
+    // The check that a request is not counted twice keeps a map per request; the gateway counts each request once
+    // (one limiter, on one of two paths: see apiLane).
+    validate: { singleCount: false },
     // The client address (an IPv6 one by its /56, as the default does), without the default's per-request checks of
     // the proxy settings.
     keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),

@@ -103,8 +103,8 @@ function httpProxy(service: ServiceName, target: string, log: Logger): RequestHa
  */
 function inProcess(app: ServiceApp): RequestHandler {
   return (req, res, next) => {
-    // The client as the gateway read it (readClientOnce, the first thing the gateway does), kept on the request: the
-    // service's app, whose `trust proxy` rule trusts its loopback gateway, sees the client the gateway saw.
+    // The client as the gateway read it (readClientOnce) is kept with the request: the service's app, whose `trust
+    // proxy` rule trusts its loopback gateway, sees the client the gateway saw (handInProcess fixes that reading).
     prepareForwarding(req, res, clientOf(req));
     handInProcess(req);
     app(req, res, next);

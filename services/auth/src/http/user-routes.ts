@@ -61,14 +61,18 @@ export function userRoutes(deps: UserRoutesDeps): Router {
   // Roles and session revocations are read from the users read model (updated with each append), so a role change
   // applies at once to older tokens and a logged-out token is refused at once. The user read for that is kept on the
   // response (res.locals.signedInUser), so a handler that needs the user (isauth) does not read it a second time.
-  router.use((req, res, next) => {
-    const currentUser = async (userId: string): Promise<CurrentUser | null> => {
-      const user = await users.get(userId);
-      res.locals.signedInUser = user;
-      return user ? { role: user.role, sessionsRevokedBefore: revokedAt(user.sessionsRevokedBefore) } : null;
-    };
-    authenticate({ verifier, currentUser })(req, res, next);
-  });
+  router.use(
+    authenticate({
+      verifier,
+      currentUser: async (userId: string, res: Response): Promise<CurrentUser | null> => {
+        const user = await users.get(userId);
+        res.locals.signedInUser = user;
+        return user
+          ? { role: user.role, sessionsRevokedBefore: revokedAt(user.sessionsRevokedBefore) }
+          : null;
+      },
+    }),
+  );
   const admins = requireRole('admin');
 
   router.post('/api/user/auth', async (req, res) => {

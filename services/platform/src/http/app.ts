@@ -12,6 +12,8 @@ import { runWithContext } from '../context';
 import { AppError } from '../errors';
 import { httpMetrics } from '../metrics';
 import { traceHandedIn, traceRequests } from '../tracing';
+import { fixClientReading, readClientOnce } from './client';
+import { jsonBodies } from './json-body';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -39,6 +41,8 @@ const handedIn = new WeakSet<Request>();
  * an object in memory, not anything a client sends.
  */
 export function handInProcess(req: Request): void {
+  // The client as the gateway read it stands in the service's app (readClientOnce).
+  fixClientReading(req);
   handedIn.add(req);
 }
 
@@ -50,6 +54,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
+  readClientOnce(app);
   // No SHA-1 of every answer: ETags only where a client can revalidate (etagOnReads).
   app.set('etag', false);
   const bindings = (typeof options.log.bindings === 'function' ? options.log.bindings() : {}) as {
@@ -66,7 +71,7 @@ export function createHttpApp(options: HttpAppOptions): Express {
     }
   }
   // A body the large parser already read is left alone (body-parser skips parsed requests).
-  app.use(express.json({ limit: options.bodyLimit }));
+  app.use(jsonBodies(options.bodyLimit));
   app.get('/healthz', (_req, res) => {
     res.json({ status: true });
   });

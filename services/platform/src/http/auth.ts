@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { forbidden, unauthorized } from '../errors';
 import type { Role, SessionClaims, TokenVerifier, VerifiedSession } from '../tokens';
 
@@ -35,9 +35,10 @@ export interface AuthenticateOptions {
    * Looks up the user in the service's copy, so a role change (premium bought or ended, admin granted or removed)
    * applies at once even to tokens signed before it, and a revoked session is refused. Returns null when the user no
    * longer exists, undefined when this service has not heard of the user yet (their events are still on the bus):
-   * the token's role then stands. Services without a user read model omit it.
+   * the token's role then stands. Services without a user read model omit it. It gets the response too, to keep what
+   * it read for the route (res.locals).
    */
-  currentUser?: (userId: string) => Promise<CurrentUser | null | undefined>;
+  currentUser?: (userId: string, res: Response) => Promise<CurrentUser | null | undefined>;
 }
 
 /** True when the token was issued at or before the user's revocation time (a token of the same millisecond too). */
@@ -51,11 +52,11 @@ export const sessionRevoked = (claims: VerifiedSession, user: CurrentUser | null
  * SESSION_ENDED.
  */
 export function authenticate({ verifier, currentUser }: AuthenticateOptions): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     try {
       const claims = await verifier.verifySession(tokenFrom(req));
       if (claims && currentUser) {
-        const user = await currentUser(claims.userId);
+        const user = await currentUser(claims.userId, res);
         if (sessionRevoked(claims, user)) {
           req.auth = undefined;
           req.sessionEnded = true;
