@@ -86,6 +86,11 @@ export interface ReminderMeasurement {
   sent: number;
   seconds: number;
   /**
+   * CPU time of the standalone process (all its threads: the event loop, libuv's pool, the signing worker, GC) per
+   * message sent during the slot: comparable across runs on a loaded machine, unlike the wall time.
+   */
+  cpuUsPerSend: number;
+  /**
    * Resident memory of the process tree (the standalone process and its children, the chDB engine among them) once
    * the readers are in, before the slot: what the services hold for them.
    */
@@ -153,9 +158,11 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
     const seededRssMb = Math.round(totalRssMb(await processTree()));
     const sampler = treeSampler(250);
     const profile = process.env.REMINDER_BENCH_PROFILE ? await startCpuProfile() : null;
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const reports = await app.reminders.runDue();
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     const peak = await sampler.stop();
     if (profile) await profile.stop(process.env.REMINDER_BENCH_PROFILE as string);
     const sent = reports.reduce((n, r) => n + r.sent, 0);
@@ -164,6 +171,7 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
       readers,
       sent,
       seconds: Math.round(seconds * 10) / 10,
+      cpuUsPerSend: sent > 0 ? Math.round((cpu.user + cpu.system) / sent) : 0,
       seededRssMb,
       peakRssMb,
       peakSelfRssMb: peak.selfMb,
@@ -180,7 +188,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { readers: { type: 'string', default: '100000' } } });
   const m = await measureReminders(Number(values.readers));
   console.log(
-    `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s (${Math.round(m.sent / m.seconds)}/s), ` +
+    `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s (${Math.round(m.sent / m.seconds)}/s, ` +
+      `${m.cpuUsPerSend} us of CPU per send), ` +
       `process tree RSS ${m.seededRssMb} MB after seeding, peak ${m.peakRssMb} MB ` +
       `(standalone process ${m.peakSelfRssMb} MB, V8 heap ${m.peakHeapMb} MB) ` +
       (m.readers >= 100_000
