@@ -5,7 +5,9 @@ import type { DevOutbox, OutboxMessage } from './types';
 
 /**
  * The embedded topology's dev outbox on disk, for any number of messages. Two append-only files in `dir`:
- * - `messages.jsonl`: each message as one JSON line (headers, text and HTML included);
+ * - `messages.jsonl`: each message as a JSON line of its fields and headers, then its text and HTML parts as they
+ *   are, their byte lengths in the line's `parts` (a JSON-escaped 6 KB e-mail cost more than a quarter of its whole
+ *   send); an entry of an older version is the message as one JSON line, text and HTML included, and still read;
  * - `index.bin`: one fixed-size record per message, in arrival order: where its line starts, how long it is, and
  *   the hash of its idempotency key (zero without one).
  * Only the key hashes stay in memory (for the once-per-key rule); a page is read from the index's end (newest
@@ -78,9 +80,9 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
     for (let i = newest - oldest; i >= 0; i--) {
       const start = Number(recs.readBigUInt64BE(i * RECORD));
       const length = recs.readUInt32BE(i * RECORD + 8);
-      const line = Buffer.alloc(length);
-      await data.read(line, 0, length, start);
-      out.push(JSON.parse(line.toString('utf8')) as OutboxMessage);
+      const entry = Buffer.alloc(length);
+      await data.read(entry, 0, length, start);
+      out.push(parseEntry(entry));
     }
     return out;
   }
@@ -93,8 +95,7 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
       // A re-delivery of a message already captured (same idempotency key): stored once.
       if (hash !== ZERO && keys.has(hex)) return;
       if (hash !== ZERO) keys.add(hex);
-      const stored: OutboxMessage = { ...message, createdAt: clock().toISOString() };
-      const line = Buffer.from(`${JSON.stringify(stored)}\n`, 'utf8');
+      const line = entryOf(message, clock().toISOString());
       await new Promise<void>((resolve, reject) => {
         pending.push({
           line,
@@ -125,6 +126,47 @@ export interface FileOutbox extends DevOutbox {
   count(): number;
   close(): Promise<void>;
 }
+
+/**
+ * One message's entry: `<JSON of the other fields, with parts: [text bytes, HTML bytes]>\n<text><HTML>\n` (JSON never
+ * holds a raw newline, so the first one ends the line).
+ */
+function entryOf(message: Omit<OutboxMessage, 'createdAt'>, createdAt: string): Buffer {
+  const { text, html = '', ...fields } = message;
+  const textBytes = Buffer.byteLength(text);
+  const htmlBytes = Buffer.byteLength(html);
+  const head = JSON.stringify({
+    ...fields,
+    createdAt,
+    parts: message.html === undefined ? [textBytes] : [textBytes, htmlBytes],
+  });
+  const headBytes = Buffer.byteLength(head);
+  const entry = Buffer.allocUnsafe(headBytes + 1 + textBytes + htmlBytes + 1);
+  let at = entry.write(head, 0);
+  entry[at++] = NEWLINE;
+  at += entry.write(text, at);
+  at += entry.write(html, at);
+  entry[at] = NEWLINE;
+  return entry;
+}
+
+/** The message of an entry (or of an older version's JSON line). */
+function parseEntry(entry: Buffer): OutboxMessage {
+  const end = entry.indexOf(NEWLINE);
+  const head = JSON.parse(entry.toString('utf8', 0, end < 0 ? entry.length : end)) as OutboxMessage & {
+    parts?: number[];
+  };
+  const { parts, ...message } = head;
+  if (!parts) return message;
+  const [textBytes = 0, htmlBytes] = parts;
+  const textAt = end + 1;
+  message.text = entry.toString('utf8', textAt, textAt + textBytes);
+  if (htmlBytes !== undefined)
+    message.html = entry.toString('utf8', textAt + textBytes, textAt + textBytes + htmlBytes);
+  return message;
+}
+
+const NEWLINE = 0x0a;
 
 /** Bytes per index record: 8 (line offset), 4 (line length), 16 (key hash). */
 const RECORD = 28;

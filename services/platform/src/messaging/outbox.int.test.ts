@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, truncate } from 'node:fs/promises';
+import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,52 @@ describe('dev outbox on files', () => {
     expect((await second.list()).map((m) => m.text)).toEqual(['c', 'b', 'a']);
     expect(second.count()).toBe(3);
     await second.close();
+  });
+
+  it("keeps text and HTML exactly (new lines, quotes, non-ASCII) and still reads an older version's JSON lines", async () => {
+    const dir = await tempDir();
+    // An entry as the previous version wrote it: the whole message as one JSON line, and its index record.
+    const old = Buffer.from(
+      `${JSON.stringify({ channel: 'email', to: 'old@example.com', subject: 'Old', text: 'old\ntext', html: '<p>"old"</p>', createdAt: '2026-01-01T00:00:00.000Z' })}\n`,
+    );
+    const record = Buffer.alloc(28);
+    record.writeBigUInt64BE(0n, 0);
+    record.writeUInt32BE(old.length, 8);
+    await writeFile(join(dir, 'messages.jsonl'), old);
+    await writeFile(join(dir, 'index.bin'), record);
+    const outbox = await openFileOutbox(dir, () => new Date('2026-01-02T00:00:00Z'));
+    const html = '<p class="x">Zoë 😀\n{"parts":[1]}</p>\n';
+    await captureMail(outbox).send({
+      to: 'new@example.com',
+      subject: 'Zoë',
+      text: 'Hi Zoë 😀,\n\n"quoted"\n',
+      html,
+      headers: { 'List-Unsubscribe': '<https://nudge.example/u>' },
+      idempotencyKey: 'k-new',
+    });
+    await captureWhatsApp(outbox).send({ to: '919876543210', text: 'no html\n' });
+    expect(await outbox.list()).toEqual([
+      { channel: 'whatsapp', to: '919876543210', text: 'no html\n', createdAt: '2026-01-02T00:00:00.000Z' },
+      {
+        channel: 'email',
+        to: 'new@example.com',
+        subject: 'Zoë',
+        text: 'Hi Zoë 😀,\n\n"quoted"\n',
+        html,
+        headers: { 'List-Unsubscribe': '<https://nudge.example/u>' },
+        idempotencyKey: 'k-new',
+        createdAt: '2026-01-02T00:00:00.000Z',
+      },
+      {
+        channel: 'email',
+        to: 'old@example.com',
+        subject: 'Old',
+        text: 'old\ntext',
+        html: '<p>"old"</p>',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
+    await outbox.close();
   });
 
   it('pages 100,000 messages newest first, reading only the page from disk', async () => {
