@@ -43,7 +43,7 @@ export function createReadModels(store: DocumentStore): Projection & { ensureInd
     /** New streams' events together: the reminder sends of a batch in one insert (the other parts one by one). */
     async applyMany(events: EventEnvelope[]) {
       for (const part of parts) {
-        if ('applyMany' in part) await part.applyMany(events);
+        if (part.applyMany) await part.applyMany(events);
         else for (const event of events) await part.apply(event);
       }
     },
