@@ -36,9 +36,14 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
   }
   let indexSize = records * RECORD;
 
-  let pending: Array<{ line: Buffer; hash: Buffer; done(err?: unknown): void }> = [];
+  let pending: Array<{ entry: Entry; hash: Buffer; done(err?: unknown): void }> = [];
   let writing: Promise<void> | null = null;
   let closed = false;
+  /**
+   * The bytes of one group of entries, encoded straight from their strings and reused from one write to the next
+   * (one write at a time): no buffer per message for the allocator and the garbage collector to churn through.
+   */
+  let scratch = Buffer.alloc(0);
 
   async function writePending(): Promise<void> {
     try {
@@ -47,17 +52,20 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
         pending = [];
         try {
           const recordBuf = Buffer.alloc(batch.length * RECORD);
-          let at = dataSize;
+          const sizes = batch.map((m) => entrySize(m.entry));
+          const total = sizes.reduce((a, b) => a + b, 0);
+          if (scratch.length < total || scratch.length > SCRATCH_KEPT)
+            scratch = Buffer.allocUnsafe(Math.max(total, Math.min(SCRATCH_KEPT, 2 * scratch.length)));
+          let at = 0;
           batch.forEach((m, i) => {
-            recordBuf.writeBigUInt64BE(BigInt(at), i * RECORD);
-            recordBuf.writeUInt32BE(m.line.length, i * RECORD + 8);
+            recordBuf.writeBigUInt64BE(BigInt(dataSize + at), i * RECORD);
+            recordBuf.writeUInt32BE(sizes[i] as number, i * RECORD + 8);
             m.hash.copy(recordBuf, i * RECORD + 12);
-            at += m.line.length;
+            at = writeEntry(m.entry, scratch, at);
           });
-          const lines = Buffer.concat(batch.map((m) => m.line));
-          await data.write(lines, 0, lines.length, dataSize);
+          await data.write(scratch, 0, total, dataSize);
           await index.write(recordBuf, 0, recordBuf.length, indexSize);
-          dataSize += lines.length;
+          dataSize += total;
           indexSize += recordBuf.length;
           records += batch.length;
           for (const m of batch) m.done();
@@ -95,10 +103,10 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
       // A re-delivery of a message already captured (same idempotency key): stored once.
       if (hash !== ZERO && keys.has(hex)) return;
       if (hash !== ZERO) keys.add(hex);
-      const line = entryOf(message, clock().toISOString());
+      const entry = entryOf(message, clock().toISOString());
       await new Promise<void>((resolve, reject) => {
         pending.push({
-          line,
+          entry,
           hash,
           done: (err) => {
             if (err === undefined) return resolve();
@@ -129,9 +137,18 @@ export interface FileOutbox extends DevOutbox {
 
 /**
  * One message's entry: `<JSON of the other fields, with parts: [text bytes, HTML bytes]>\n<text><HTML>\n` (JSON never
- * holds a raw newline, so the first one ends the line).
+ * holds a raw newline, so the first one ends the line). Kept as strings until its group is written.
  */
-function entryOf(message: Omit<OutboxMessage, 'createdAt'>, createdAt: string): Buffer {
+interface Entry {
+  head: string;
+  headBytes: number;
+  text: string;
+  textBytes: number;
+  html: string;
+  htmlBytes: number;
+}
+
+function entryOf(message: Omit<OutboxMessage, 'createdAt'>, createdAt: string): Entry {
   const { text, html = '', ...fields } = message;
   const textBytes = Buffer.byteLength(text);
   const htmlBytes = Buffer.byteLength(html);
@@ -140,15 +157,23 @@ function entryOf(message: Omit<OutboxMessage, 'createdAt'>, createdAt: string): 
     createdAt,
     parts: message.html === undefined ? [textBytes] : [textBytes, htmlBytes],
   });
-  const headBytes = Buffer.byteLength(head);
-  const entry = Buffer.allocUnsafe(headBytes + 1 + textBytes + htmlBytes + 1);
-  let at = entry.write(head, 0);
-  entry[at++] = NEWLINE;
-  at += entry.write(text, at);
-  at += entry.write(html, at);
-  entry[at] = NEWLINE;
-  return entry;
+  return { head, headBytes: Buffer.byteLength(head), text, textBytes, html, htmlBytes };
 }
+
+const entrySize = (e: Entry) => e.headBytes + 1 + e.textBytes + e.htmlBytes + 1;
+
+/** Encodes the entry into `into` at `at`; returns where it ends. */
+function writeEntry(e: Entry, into: Buffer, at: number): number {
+  let end = at + into.write(e.head, at);
+  into[end++] = NEWLINE;
+  end += into.write(e.text, end);
+  end += into.write(e.html, end);
+  into[end++] = NEWLINE;
+  return end;
+}
+
+/** A group's buffer above this size is not kept for the next group. */
+const SCRATCH_KEPT = 4 * 1024 * 1024;
 
 /** The message of an entry (or of an older version's JSON line). */
 function parseEntry(entry: Buffer): OutboxMessage {
