@@ -195,28 +195,12 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
     const seededSelfRssMb = Math.round(seededTree.find((p) => p.pid === process.pid)?.rssMb ?? 0);
     const sampler = treeSampler(250);
     const profile = process.env.REMINDER_BENCH_PROFILE ? await startCpuProfile() : null;
-    if (process.env.SQL_COUNT)
-      (globalThis as unknown as { __sqlCounts?: Map<string, number> }).__sqlCounts = new Map(); // TEMP-COUNT
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const reports = await app.reminders.runDue();
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const peak = await sampler.stop();
-    const cnt = (globalThis as unknown as { __sqlCounts?: Map<string, number> }).__sqlCounts; // TEMP-COUNT
-    if (cnt) {
-      await new Promise((r) => setTimeout(r, 3000));
-      const rows = [...cnt]
-        .filter(([k]) => !k.endsWith('#us'))
-        .map(([k, n]) => [k, n, cnt.get(`${k}#us`) ?? 0] as const);
-      for (const [k, n, us] of rows.sort((a, b) => b[2] - a[2]).slice(0, 30))
-        console.log(
-          String(n).padStart(7),
-          `${Math.round(us / 1000)} ms`.padStart(8),
-          `${(us / n).toFixed(1)} us`.padStart(9),
-          k,
-        );
-    }
     if (profile) await profile.stop(process.env.REMINDER_BENCH_PROFILE as string);
     const sent = reports.reduce((n, r) => n + r.sent, 0);
     const liveHeapMb = await heapAfterFullGc();
