@@ -121,28 +121,19 @@ describe('dev outbox on files', () => {
     await writeFile(join(dir, 'messages.jsonl'), old);
     await writeFile(join(dir, 'index.bin'), record);
     const outbox = await openFileOutbox(dir, () => new Date('2026-01-02T00:00:00Z'));
-    const html = '<p class="x">Zoë 😀\n{"parts":[1]}</p>\n';
-    await captureMail(outbox).send({
+    const mail = {
       to: 'new@example.com',
       subject: 'Zoë',
       text: 'Hi Zoë 😀,\n\n"quoted"\n',
-      html,
+      html: '<p class="x">Zoë 😀\n{"parts":[1]}</p>\n',
       headers: { 'List-Unsubscribe': '<https://nudge.example/u>' },
       idempotencyKey: 'k-new',
-    });
+    };
+    await captureMail(outbox).send(mail);
     await captureWhatsApp(outbox).send({ to: '919876543210', text: 'no html\n' });
     expect(await outbox.list()).toEqual([
       { channel: 'whatsapp', to: '919876543210', text: 'no html\n', createdAt: '2026-01-02T00:00:00.000Z' },
-      {
-        channel: 'email',
-        to: 'new@example.com',
-        subject: 'Zoë',
-        text: 'Hi Zoë 😀,\n\n"quoted"\n',
-        html,
-        headers: { 'List-Unsubscribe': '<https://nudge.example/u>' },
-        idempotencyKey: 'k-new',
-        createdAt: '2026-01-02T00:00:00.000Z',
-      },
+      { channel: 'email', ...mail, createdAt: '2026-01-02T00:00:00.000Z' },
       {
         channel: 'email',
         to: 'old@example.com',
