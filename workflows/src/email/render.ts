@@ -79,10 +79,10 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
 type CompiledShape = { html: string[]; text: string[] };
 
 /** The pieces with each token number replaced by the reader's value. */
-function fill(pieces: string[], values: string[], escape: (value: string) => string): string {
+function fill(pieces: string[], values: string[], encode: (value: string) => string): string {
   let out = pieces[0] as string;
   for (let i = 1; i < pieces.length; i += 2)
-    out += escape(values[Number(pieces[i])] as string) + (pieces[i + 1] as string);
+    out += encode(values[Number(pieces[i])] as string) + (pieces[i + 1] as string);
   return out;
 }
 
