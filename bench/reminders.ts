@@ -95,6 +95,17 @@ export interface ReminderMeasurement {
   /** At that peak: the standalone process alone, and V8's heap inside it (the rest is SQLite, buffers, code). */
   peakSelfRssMb: number;
   peakHeapMb: number;
+  /** The standalone process on its own: after seeding, its own peak during the slot, and its V8 heap then. */
+  process: {
+    seededRssMb: number;
+    peakRssMb: number;
+    heapAtPeakMb: number;
+    /** V8's heap in use after a full collection, before and after the slot (what it retains). */
+    liveHeapBeforeMb: number;
+    liveHeapAfterMb: number;
+  };
+  /** Its child processes on their own (the chDB engine, which stands in for a ClickHouse server). */
+  children: { seededRssMb: number; peakRssMb: number };
   withinTarget: boolean;
   /**
    * Seconds from the slot's start until every relay has published and every consumer group has caught up (the bus
@@ -144,6 +155,9 @@ async function rssMbOf(pid: number): Promise<number> {
  */
 function treeSampler(everyMs: number) {
   let peak = { treeMb: 0, selfMb: 0, heapMb: 0 };
+  /** Each on its own: the standalone process's peak (and its V8 heap then), its children's (the chDB engine). */
+  let self = { rssMb: 0, heapMb: 0 };
+  let childrenMb = 0;
   let pids: number[] = [process.pid];
   let walkedAt = 0;
   let busy = false;
@@ -155,7 +169,11 @@ function treeSampler(everyMs: number) {
         pids = (await processTree()).map((p) => p.pid);
         walkedAt = Date.now();
       }
-      const treeMb = (await Promise.all(pids.map(rssMbOf))).reduce((a, b) => a + b, 0);
+      const each = await Promise.all(pids.map(rssMbOf));
+      const treeMb = each.reduce((a, b) => a + b, 0);
+      const selfMb = each[pids.indexOf(process.pid)] ?? 0;
+      childrenMb = Math.max(childrenMb, treeMb - selfMb);
+      if (selfMb > self.rssMb) self = { rssMb: selfMb, heapMb: mb(process.memoryUsage().heapUsed) };
       if (treeMb > peak.treeMb) {
         const m = process.memoryUsage();
         peak = { treeMb, selfMb: mb(m.rss), heapMb: mb(m.heapUsed) };
@@ -170,9 +188,25 @@ function treeSampler(everyMs: number) {
     async stop() {
       clearInterval(timer);
       await sample();
-      return { treeMb: Math.round(peak.treeMb), selfMb: peak.selfMb, heapMb: peak.heapMb };
+      return {
+        treeMb: Math.round(peak.treeMb),
+        selfMb: peak.selfMb,
+        heapMb: peak.heapMb,
+        ownPeakMb: Math.round(self.rssMb),
+        ownPeakHeapMb: self.heapMb,
+        childrenPeakMb: Math.round(childrenMb),
+      };
     },
   };
+}
+
+/** V8's heap in use after a full collection: what the process still holds (the rest of a peak is garbage). */
+async function heapAfterFullGc(): Promise<number> {
+  const { setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+  return mb(process.memoryUsage().heapUsed);
 }
 
 /** Seeds, then times one slot's run and samples the process tree's resident memory every 250 ms. */
@@ -181,11 +215,14 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
   const app = await startStandalone(standaloneEnv(dataDir), { clock: SLOT_CLOCK });
   try {
     await seedDueReaders(app, readers);
-    const seededRssMb = Math.round(totalRssMb(await processTree()));
+    const liveBeforeMb = await heapAfterFullGc();
+    const seededTree = await processTree();
+    const seededRssMb = Math.round(totalRssMb(seededTree));
+    const seededSelfRssMb = Math.round(seededTree.find((p) => p.pid === process.pid)?.rssMb ?? 0);
     const sampler = treeSampler(250);
     const profile = process.env.REMINDER_BENCH_PROFILE ? await startCpuProfile() : null;
-    const started = performance.now();
     const cpuBefore = process.cpuUsage();
+    const started = performance.now();
     const reports = await app.reminders.runDue();
     const seconds = (performance.now() - started) / 1000;
     const settledSeconds = await settled(app.metricsUrl, started);
@@ -193,6 +230,7 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
     const peak = await sampler.stop();
     if (profile) await profile.stop(process.env.REMINDER_BENCH_PROFILE as string);
     const sent = reports.reduce((n, r) => n + r.sent, 0);
+    const liveHeapMb = await heapAfterFullGc();
     const peakRssMb = peak.treeMb;
     return {
       readers,
@@ -202,6 +240,14 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
       peakRssMb,
       peakSelfRssMb: peak.selfMb,
       peakHeapMb: peak.heapMb,
+      process: {
+        seededRssMb: seededSelfRssMb,
+        peakRssMb: peak.ownPeakMb,
+        heapAtPeakMb: peak.ownPeakHeapMb,
+        liveHeapBeforeMb: liveBeforeMb,
+        liveHeapAfterMb: liveHeapMb,
+      },
+      children: { seededRssMb: seededRssMb - seededSelfRssMb, peakRssMb: peak.childrenPeakMb },
       withinTarget: seconds <= REMINDER_TARGET.seconds && peakRssMb <= REMINDER_TARGET.rssMb,
       settledSeconds: settledSeconds === null ? null : Math.round(settledSeconds * 10) / 10,
       cpuUsPerSend: settledSeconds === null || sent === 0 ? null : Math.round((cpu.user + cpu.system) / sent),
@@ -216,12 +262,16 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { readers: { type: 'string', default: '100000' } } });
   const m = await measureReminders(Number(values.readers));
   console.log(
-    `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s (${Math.round(m.sent / m.seconds)}/s), ` +
+    `reminders: ${m.sent}/${m.readers} sent in ${m.seconds} s (${Math.round(m.sent / m.seconds)}/s, ` +
+      `${m.cpuUsPerSend} us of CPU per send), ` +
       `process tree RSS ${m.seededRssMb} MB after seeding, peak ${m.peakRssMb} MB ` +
-      `(standalone process ${m.peakSelfRssMb} MB, V8 heap ${m.peakHeapMb} MB), ` +
+      `(standalone process ${m.peakSelfRssMb} MB, V8 heap ${m.peakHeapMb} MB); ` +
+      `standalone process alone: ${m.process.seededRssMb} MB after seeding, peak ${m.process.peakRssMb} MB ` +
+      `(V8 heap ${m.process.heapAtPeakMb} MB; live ${m.process.liveHeapBeforeMb} MB before the slot, ${m.process.liveHeapAfterMb} MB after); its children (chDB): ${m.children.seededRssMb} MB after seeding, ` +
+      `peak ${m.children.peakRssMb} MB; ` +
       (m.settledSeconds === null
         ? 'the bus had not caught up after 2 min '
-        : `the bus caught up at ${m.settledSeconds} s, standalone CPU ${m.cpuUsPerSend} us per send `) +
+        : `the bus caught up at ${m.settledSeconds} s `) +
       (m.readers >= 100_000
         ? `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB: ${m.withinTarget ? 'met' : 'NOT met'})`
         : `(the target, ${REMINDER_TARGET.seconds} s and ${REMINDER_TARGET.rssMb} MB, applies at 100,000 readers)`),

@@ -1,7 +1,8 @@
 import { ReminderEvents } from '@nudge/contracts';
-import { signTracking, trackingSecret } from '@nudge/platform';
+import { createEmbeddedStore, type EventEnvelope, signTracking, trackingSecret } from '@nudge/platform';
 import { internalPost } from '@nudge/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createRemindersProjection, reminderSendsCollection } from '../src/events/reminders-projection';
 import { type Harness, INTERNAL_TOKEN, PUBLIC_URL, sendOf, startEngagement } from './harness';
 
 // Engagement owns the reminder facts: sends (once per send key), opens (once per send), clicks; and issues
@@ -31,6 +32,36 @@ const claims = (s: ReturnType<typeof sendOf>) => ({
   subjectId: s.subjectId,
 });
 const get = (harness: Harness, path: string) => fetch(`${harness.url}${path}`, { redirect: 'manual' });
+
+describe('reminder sends projection', () => {
+  it("applies a batch's sends in one go, and a replay of some of them (catch-up after a crash) once each", async () => {
+    const store = createEmbeddedStore();
+    try {
+      const projection = createRemindersProjection(store);
+      const envelope = (s: ReturnType<typeof sendOf>): EventEnvelope => ({
+        id: s.sendId,
+        type: ReminderEvents.ReminderSent.type,
+        stream: `reminder-${s.sendId}`,
+        version: 1,
+        occurredAt: s.sentAt,
+        actor: 'system',
+        data: s,
+        meta: {},
+      });
+      const days = ['2026-11-24', '2026-11-25', '2026-11-26'].map((d) => envelope(sendOf(USER, d)));
+      await projection.applyMany(days.slice(0, 2));
+      await projection.applyMany(days);
+      const docs = await reminderSendsCollection(store).find({}, { sort: { localDate: 1 } });
+      expect(docs.map((d) => [d.localDate, d.opened, d.clicks, d.version])).toEqual([
+        ['2026-11-24', false, 0, 1],
+        ['2026-11-25', false, 0, 1],
+        ['2026-11-26', false, 0, 1],
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe('reminder sends (internal)', () => {
   it('records a send once per send key, whatever the retries', async () => {

@@ -33,7 +33,12 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
   // A random part: no post or name can contain a token by accident.
   const nonce = randomBytes(6).toString('hex');
   const tokenPattern = new RegExp(`rmd${nonce}t(\\d+)t`, 'g');
-  const shapes = new Map<string, Promise<{ html: string; text: string }>>();
+  const shapes = new Map<string, Promise<CompiledShape>>();
+  /** A rendered shape cut at its tokens once: each reader's e-mail is then one join of the pieces and values. */
+  const compile = async (rendered: Promise<{ html: string; text: string }>): Promise<CompiledShape> => {
+    const { html, text } = await rendered;
+    return { html: html.split(tokenPattern), text: text.split(tokenPattern) };
+  };
 
   return async function renderReminder(m: ReminderEmailModel): Promise<{ html: string; text: string }> {
     const values: string[] = [];
@@ -56,21 +61,29 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
       unsubscribeUrl: token(m.unsubscribeUrl),
       openPixelUrl: token(m.openPixelUrl),
     };
-    const key = JSON.stringify(shape).replace(tokenPattern, 't');
-    let rendered = shapes.get(key);
-    if (!rendered) {
-      rendered = renderShape(shape);
-      rendered.catch(() => shapes.delete(key));
+    // Tokens are numbered in the order the shape's fields are visited: the same shape gives the same key.
+    const key = JSON.stringify(shape);
+    let compiled = shapes.get(key);
+    if (!compiled) {
+      compiled = compile(renderShape(shape));
+      compiled.catch(() => shapes.delete(key));
       if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value as string);
-      shapes.set(key, rendered);
+      shapes.set(key, compiled);
     }
-    const { html, text } = await rendered;
-    // The cached render has the tokens of the reader that first rendered it, numbered the same way.
-    return {
-      html: html.replace(tokenPattern, (_, i: string) => escapeHtml(values[Number(i)] as string)),
-      text: text.replace(tokenPattern, (_, i: string) => values[Number(i)] as string),
-    };
+    const { html, text } = await compiled;
+    return { html: fill(html, values, escapeHtml), text: fill(text, values, (v) => v) };
   };
+}
+
+/** A rendered shape split at its tokens: text, token number, text, ... (String.split with a capturing group). */
+type CompiledShape = { html: string[]; text: string[] };
+
+/** The pieces with each token number replaced by the reader's value. */
+function fill(pieces: string[], values: string[], encode: (value: string) => string): string {
+  let out = pieces[0] as string;
+  for (let i = 1; i < pieces.length; i += 2)
+    out += encode(values[Number(pieces[i])] as string) + (pieces[i + 1] as string);
+  return out;
 }
 
 /** The first name as the e-mail shows it: HTML-to-text collapses white space, so the model holds it collapsed. */

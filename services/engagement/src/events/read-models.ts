@@ -40,6 +40,13 @@ export function createReadModels(store: DocumentStore): Projection & { ensureInd
     async apply(event: EventEnvelope) {
       for (const part of parts) await part.apply(event);
     },
+    /** New streams' events together: the reminder sends of a batch in one insert (the other parts one by one). */
+    async applyMany(events: EventEnvelope[]) {
+      for (const part of parts) {
+        if (part.applyMany) await part.applyMany(events);
+        else for (const event of events) await part.apply(event);
+      }
+    },
     async reset() {
       for (const part of parts) await part.reset();
     },

@@ -28,35 +28,38 @@ export const reminderStream = (sendId: string) => `reminder-${sendId}`;
 
 export function createRemindersProjection(
   store: DocumentStore,
-): Projection & { ensureIndexes(): Promise<void> } {
+): Projection & { ensureIndexes(): Promise<void>; applyMany(events: EventEnvelope[]): Promise<void> } {
   const sends = reminderSendsCollection(store);
-  return {
+  const isSent = (event: EventEnvelope) =>
+    event.stream.startsWith('reminder-') && event.type === ReminderEvents.ReminderSent.type;
+  /** A replay of a send already projected is refused by its _id (one write per send, no lookup first). */
+  const insertSent = (event: EventEnvelope) =>
+    sends.insertOne(sentDoc(event)).catch((err: unknown) => {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    });
+  const projection = {
     name: 'engagement.reminders',
     async ensureIndexes() {
       await sends.createIndex({ userId: 1 });
+    },
+    /** A batch's sends in one insertMany; a clash (a replay) falls back to one insert each, duplicates skipped. */
+    async applyMany(events: EventEnvelope[]) {
+      const sent = events.filter(isSent);
+      if (sent.length > 0) {
+        try {
+          await sends.insertMany(sent.map(sentDoc));
+        } catch (err) {
+          if (!(err instanceof DuplicateKeyError)) throw err;
+          for (const event of sent) await insertSent(event);
+        }
+      }
+      for (const event of events) if (!isSent(event)) await projection.apply(event);
     },
     async apply(event: EventEnvelope) {
       if (!event.stream.startsWith('reminder-')) return;
       const sendId = event.stream.slice('reminder-'.length);
       if (event.type === ReminderEvents.ReminderSent.type) {
-        const d = eventData(ReminderEvents.ReminderSent, event);
-        // A replay of a send already projected is refused by its _id (one write per send, no lookup first).
-        await sends
-          .insertOne({
-            _id: sendId,
-            userId: d.userId,
-            channel: d.channel,
-            localDate: d.localDate,
-            templateId: d.templateId,
-            subjectId: d.subjectId,
-            sentAt: d.sentAt,
-            opened: false,
-            clicks: 0,
-            version: event.version,
-          })
-          .catch((err: unknown) => {
-            if (!(err instanceof DuplicateKeyError)) throw err;
-          });
+        await insertSent(event);
         return;
       }
       const current = await sends.findOne({ _id: sendId });
@@ -70,5 +73,23 @@ export function createRemindersProjection(
     async reset() {
       await sends.drop();
     },
+  };
+  return projection;
+}
+
+/** The read-model document of a ReminderSent (stream `reminder-<sendId>`). */
+function sentDoc(event: EventEnvelope): ReminderSendDoc {
+  const d = eventData(ReminderEvents.ReminderSent, event);
+  return {
+    _id: event.stream.slice('reminder-'.length),
+    userId: d.userId,
+    channel: d.channel,
+    localDate: d.localDate,
+    templateId: d.templateId,
+    subjectId: d.subjectId,
+    sentAt: d.sentAt,
+    opened: false,
+    clicks: 0,
+    version: event.version,
   };
 }

@@ -398,6 +398,73 @@ describe('event store on the embedded document store', () => {
       many.close();
     });
 
+    it('an appendMany of new streams is applied in one applyMany call; a failing one falls back to one by one', async () => {
+      const { store: counted, counts } = counting(store);
+      const many = createEventStore({
+        store: counted,
+        service: 'batch',
+        log: silentLog(),
+        validate: () => {},
+      });
+      const docs = counted.collection<{ _id: string; n: number }>('sent_docs');
+      let failOnce = false;
+      const calls: number[] = [];
+      const projection: Projection = {
+        name: 'sent',
+        async apply(event) {
+          await docs.replaceOne(
+            { _id: event.stream },
+            { _id: event.stream, n: event.data as number },
+            { upsert: true },
+          );
+        },
+        async applyMany(batch) {
+          calls.push(batch.length);
+          if (failOnce) {
+            failOnce = false;
+            await docs.insertOne({ _id: (batch[0] as EventEnvelope).stream, n: -1 });
+            throw new Error('applyMany failed');
+          }
+          await docs.insertMany(batch.map((e) => ({ _id: e.stream, n: e.data as number })));
+        },
+        async reset() {
+          await docs.drop();
+        },
+      };
+      many.register(projection);
+      const entries = (from: number) =>
+        Array.from({ length: 20 }, (_, i) => ({
+          stream: `b-${from + i}`,
+          expectedVersion: 0,
+          events: [{ type: 'Sent', data: from + i }],
+        }));
+      counts.clear();
+      await many.appendMany(entries(0));
+      expect(calls).toEqual([20]);
+      // Applied with one insert, not one write per commit (each would be its own transaction in the group commit).
+      expect(counts.get('sent_docs.insertMany')).toBe(1);
+      expect(counts.get('sent_docs.replaceOne') ?? 0).toBe(0);
+
+      // A failure part way: nothing is lost, each commit applied one by one by apply (idempotent).
+      failOnce = true;
+      await many.appendMany(entries(20));
+      expect(calls).toEqual([20, 20]);
+      expect(counts.get('sent_docs.replaceOne')).toBe(20);
+      const stored = await docs.find({}, { sort: { n: 1 } });
+      expect(stored.map((d) => d.n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      const commits = await store.collection<CommitDoc>(EVENTS).find({});
+      expect(commits.every((c) => c.projected)).toBe(true);
+
+      // A later commit of a stream already there is not a batch of new streams: apply, in the stream's order.
+      await many.appendMany([
+        { stream: 'b-1', expectedVersion: 1, events: [{ type: 'Sent', data: 100 }] },
+        { stream: 'b-2', expectedVersion: 1, events: [{ type: 'Sent', data: 200 }] },
+      ]);
+      expect(calls).toEqual([20, 20]);
+      expect((await docs.findOne({ _id: 'b-2' }))?.n).toBe(200);
+      many.close();
+    });
+
     it('invalid events in an appendMany throw before anything is written', async () => {
       const strict = createEventStore({
         store,

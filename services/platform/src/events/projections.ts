@@ -231,6 +231,40 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     return false;
   };
 
+  /**
+   * Commits that can be applied together: each opens a new stream (nothing earlier of it can be missing) and no two
+   * share one, and some projection takes events in a batch (applyMany: one write for all, e.g. a reminder batch's
+   * sends; one transaction instead of one per commit).
+   */
+  const batchable = (commits: CommitDoc[]): boolean =>
+    commits.length > 1 &&
+    projections.some((p) => p.applyMany) &&
+    new Set(commits.map((c) => c.stream)).size === commits.length &&
+    commits.every((c) => c.fromVersion === 0 && !c.projectedBy?.length);
+
+  /**
+   * Applies new-stream commits to every projection in one pass (the caller holds the exclusive lock); true when all
+   * succeeded, and the commits are then remembered in `unmarked`. On a failure nothing is remembered and the caller
+   * applies them one by one (the failure is logged there).
+   */
+  const applyTogether = async (commits: CommitDoc[]): Promise<boolean> => {
+    const all = commits.flatMap(eventsOf);
+    try {
+      for (const projection of projections) {
+        if (projection.applyMany) await projection.applyMany(all);
+        else for (const event of all) await projection.apply(event);
+      }
+    } catch (err) {
+      log.warn(
+        { err, commits: commits.length },
+        'applying commits together failed; applying them one by one',
+      );
+      return false;
+    }
+    for (const commit of commits) unmarked.set(commit._id, commit.seq);
+    return true;
+  };
+
   /** Applies and marks in one go (catch-up: the caller holds the exclusive lock). */
   const applyAndMark = async (commit: CommitDoc): Promise<boolean> => {
     const ok = await applyCommit(commit);
@@ -315,6 +349,11 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     },
     projectCommits: async (commits) => {
       let ok = true;
+      if (batchable(commits) && (await exclusive(() => applyTogether(commits)))) {
+        await flushMarks();
+        return true;
+      }
+      // One by one (a commit after another of its stream, or a projection failed together: apply is idempotent).
       for (const commit of commits) {
         if (!(await locked(commit.stream, () => applyCommit(commit)))) ok = false;
       }

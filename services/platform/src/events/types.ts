@@ -77,6 +77,12 @@ export interface Projection {
    */
   readonly concurrency?: 'stream';
   apply(event: EventEnvelope): Promise<void>;
+  /**
+   * Optional: applies events of new streams (each the first commit of its own stream, no two of one stream) in one
+   * go, with the same outcome as apply on each in turn (e.g. one insertMany). The runner uses it for an appendMany of
+   * new streams; after a failure it applies them one by one with apply.
+   */
+  applyMany?(events: EventEnvelope[]): Promise<void>;
   reset(): Promise<void>;
 }
 

@@ -5,7 +5,9 @@ import type { DevOutbox, OutboxMessage } from './types';
 
 /**
  * The embedded topology's dev outbox on disk, for any number of messages. Two append-only files in `dir`:
- * - `messages.jsonl`: each message as one JSON line (headers, text and HTML included);
+ * - `messages.jsonl`: each message as a JSON line of its fields and headers, then its text and HTML parts as they
+ *   are, their byte lengths in the line's `parts` (a JSON-escaped 6 KB e-mail cost more than a quarter of its whole
+ *   send); an entry of an older version is the message as one JSON line, text and HTML included, and still read;
  * - `index.bin`: one fixed-size record per message, in arrival order: where its line starts, how long it is, and
  *   the hash of its idempotency key (zero without one).
  * Only the key hashes stay in memory (for the once-per-key rule); a page is read from the index's end (newest
@@ -24,19 +26,24 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
   const index = await openRw('index.bin');
   let dataSize = (await data.stat()).size;
   let records = Math.floor((await index.stat()).size / RECORD);
-  const keys = new Set<string>();
+  const keys = new KeyHashes();
   // The key hashes of the messages stored so far (a torn last record, from a crash mid-write, is ignored).
   const whole = Buffer.alloc(records * RECORD);
   if (records > 0) await index.read(whole, 0, whole.length, 0);
   for (let i = 0; i < records; i++) {
     const hash = whole.subarray(i * RECORD + 12, (i + 1) * RECORD);
-    if (hash.some((b) => b !== 0)) keys.add(hash.toString('hex'));
+    if (hash.some((b) => b !== 0)) keys.add(hash);
   }
   let indexSize = records * RECORD;
 
-  let pending: Array<{ line: Buffer; hash: Buffer; done(err?: unknown): void }> = [];
+  let pending: Array<{ entry: Entry; hash: Buffer; done(err?: unknown): void }> = [];
   let writing: Promise<void> | null = null;
   let closed = false;
+  /**
+   * The bytes of one group of entries, encoded straight from their strings and reused from one write to the next
+   * (one write at a time): no buffer per message for the allocator and the garbage collector to churn through.
+   */
+  let scratch = Buffer.alloc(0);
 
   async function writePending(): Promise<void> {
     try {
@@ -45,17 +52,20 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
         pending = [];
         try {
           const recordBuf = Buffer.alloc(batch.length * RECORD);
-          let at = dataSize;
+          const sizes = batch.map((m) => entrySize(m.entry));
+          const total = sizes.reduce((a, b) => a + b, 0);
+          if (scratch.length < total || scratch.length > SCRATCH_KEPT)
+            scratch = Buffer.allocUnsafe(Math.max(total, Math.min(SCRATCH_KEPT, 2 * scratch.length)));
+          let at = 0;
           batch.forEach((m, i) => {
-            recordBuf.writeBigUInt64BE(BigInt(at), i * RECORD);
-            recordBuf.writeUInt32BE(m.line.length, i * RECORD + 8);
+            recordBuf.writeBigUInt64BE(BigInt(dataSize + at), i * RECORD);
+            recordBuf.writeUInt32BE(sizes[i] as number, i * RECORD + 8);
             m.hash.copy(recordBuf, i * RECORD + 12);
-            at += m.line.length;
+            at = writeEntry(m.entry, scratch, at);
           });
-          const lines = Buffer.concat(batch.map((m) => m.line));
-          await data.write(lines, 0, lines.length, dataSize);
+          await data.write(scratch, 0, total, dataSize);
           await index.write(recordBuf, 0, recordBuf.length, indexSize);
-          dataSize += lines.length;
+          dataSize += total;
           indexSize += recordBuf.length;
           records += batch.length;
           for (const m of batch) m.done();
@@ -78,9 +88,9 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
     for (let i = newest - oldest; i >= 0; i--) {
       const start = Number(recs.readBigUInt64BE(i * RECORD));
       const length = recs.readUInt32BE(i * RECORD + 8);
-      const line = Buffer.alloc(length);
-      await data.read(line, 0, length, start);
-      out.push(JSON.parse(line.toString('utf8')) as OutboxMessage);
+      const entry = Buffer.alloc(length);
+      await data.read(entry, 0, length, start);
+      out.push(parseEntry(entry));
     }
     return out;
   }
@@ -89,19 +99,17 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
     async record(message) {
       if (closed) throw new Error('the dev outbox is closed');
       const hash = message.idempotencyKey ? keyHash(message.idempotencyKey) : ZERO;
-      const hex = hash.toString('hex');
       // A re-delivery of a message already captured (same idempotency key): stored once.
-      if (hash !== ZERO && keys.has(hex)) return;
-      if (hash !== ZERO) keys.add(hex);
-      const stored: OutboxMessage = { ...message, createdAt: clock().toISOString() };
-      const line = Buffer.from(`${JSON.stringify(stored)}\n`, 'utf8');
+      if (hash !== ZERO && keys.has(hash)) return;
+      if (hash !== ZERO) keys.add(hash);
+      const entry = entryOf(message, clock().toISOString());
       await new Promise<void>((resolve, reject) => {
         pending.push({
-          line,
+          entry,
           hash,
           done: (err) => {
             if (err === undefined) return resolve();
-            if (hash !== ZERO) keys.delete(hex);
+            if (hash !== ZERO) keys.delete(hash);
             reject(err);
           },
         });
@@ -125,6 +133,126 @@ export interface FileOutbox extends DevOutbox {
   count(): number;
   close(): Promise<void>;
 }
+
+/**
+ * One message's entry: `<JSON of the other fields, with parts: [text bytes, HTML bytes]>\n<text><HTML>\n` (JSON never
+ * holds a raw newline, so the first one ends the line). Kept as strings until its group is written.
+ */
+interface Entry {
+  head: string;
+  headBytes: number;
+  text: string;
+  textBytes: number;
+  html: string;
+  htmlBytes: number;
+}
+
+function entryOf(message: Omit<OutboxMessage, 'createdAt'>, createdAt: string): Entry {
+  const { text, html = '', ...fields } = message;
+  const textBytes = Buffer.byteLength(text);
+  const htmlBytes = Buffer.byteLength(html);
+  const head = JSON.stringify({
+    ...fields,
+    createdAt,
+    parts: message.html === undefined ? [textBytes] : [textBytes, htmlBytes],
+  });
+  return { head, headBytes: Buffer.byteLength(head), text, textBytes, html, htmlBytes };
+}
+
+const entrySize = (e: Entry) => e.headBytes + 1 + e.textBytes + e.htmlBytes + 1;
+
+/** Encodes the entry into `into` at `at`; returns where it ends. */
+function writeEntry(e: Entry, into: Buffer, at: number): number {
+  let end = at + into.write(e.head, at);
+  into[end++] = NEWLINE;
+  end += into.write(e.text, end);
+  end += into.write(e.html, end);
+  into[end++] = NEWLINE;
+  return end;
+}
+
+/** A group's buffer above this size is not kept for the next group. */
+const SCRATCH_KEPT = 4 * 1024 * 1024;
+
+/** The message of an entry (or of an older version's JSON line). */
+function parseEntry(entry: Buffer): OutboxMessage {
+  const end = entry.indexOf(NEWLINE);
+  const head = JSON.parse(entry.toString('utf8', 0, end < 0 ? entry.length : end)) as OutboxMessage & {
+    parts?: number[];
+  };
+  const { parts, ...message } = head;
+  if (!parts) return message;
+  const [textBytes = 0, htmlBytes] = parts;
+  const textAt = end + 1;
+  message.text = entry.toString('utf8', textAt, textAt + textBytes);
+  if (htmlBytes !== undefined)
+    message.html = entry.toString('utf8', textAt + textBytes, textAt + textBytes + htmlBytes);
+  return message;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * The key hashes stored (16 bytes each) in one open-addressing table: about 40 bytes a key at most, and no object
+ * per key for the garbage collector (a Set of hex strings cost about 100 bytes a key, 10 MB a 100,000-reader slot,
+ * and grows with every day's reminders).
+ */
+class KeyHashes {
+  private slots = 1024;
+  private table = Buffer.alloc(this.slots * HASH);
+  /** Per slot: 0 free, 1 a hash, 2 a deleted hash (a probe goes on past it). */
+  private state = new Uint8Array(this.slots);
+  /** Slots not free (hashes and deleted ones). */
+  private taken = 0;
+
+  /** The slot holding the hash, or -1 - the slot to put it in. */
+  private find(hash: Buffer): number {
+    const mask = this.slots - 1;
+    let i = hash.readUInt32LE(0) & mask;
+    let reuse = -1;
+    for (;;) {
+      const state = this.state[i];
+      if (state === 0) return -1 - (reuse >= 0 ? reuse : i);
+      if (state === 2) {
+        if (reuse < 0) reuse = i;
+      } else if (this.table.compare(hash, 0, HASH, i * HASH, (i + 1) * HASH) === 0) return i;
+      i = (i + 1) & mask;
+    }
+  }
+
+  has(hash: Buffer): boolean {
+    return this.find(hash) >= 0;
+  }
+
+  add(hash: Buffer): void {
+    if ((this.taken + 1) * 2 > this.slots) this.grow();
+    const found = this.find(hash);
+    if (found >= 0) return;
+    const slot = -1 - found;
+    if (this.state[slot] === 0) this.taken += 1;
+    hash.copy(this.table, slot * HASH, 0, HASH);
+    this.state[slot] = 1;
+  }
+
+  delete(hash: Buffer): void {
+    const found = this.find(hash);
+    if (found >= 0) this.state[found] = 2;
+  }
+
+  /** Twice the slots (or as many, to drop deleted ones), the hashes put in again. */
+  private grow(): void {
+    const { table, state, slots } = this;
+    let live = 0;
+    for (let i = 0; i < slots; i++) if (state[i] === 1) live += 1;
+    this.slots = (live + 1) * 4 > slots ? slots * 2 : slots;
+    this.table = Buffer.alloc(this.slots * HASH);
+    this.state = new Uint8Array(this.slots);
+    this.taken = 0;
+    for (let i = 0; i < slots; i++) if (state[i] === 1) this.add(table.subarray(i * HASH, (i + 1) * HASH));
+  }
+}
+
+const HASH = 16;
 
 /** Bytes per index record: 8 (line offset), 4 (line length), 16 (key hash). */
 const RECORD = 28;

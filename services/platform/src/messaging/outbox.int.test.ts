@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat, truncate } from 'node:fs/promises';
+import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,6 +109,43 @@ describe('dev outbox on files', () => {
     await second.close();
   });
 
+  it("keeps text and HTML exactly (new lines, quotes, non-ASCII) and still reads an older version's JSON lines", async () => {
+    const dir = await tempDir();
+    // An entry as the previous version wrote it: the whole message as one JSON line, and its index record.
+    const old = Buffer.from(
+      `${JSON.stringify({ channel: 'email', to: 'old@example.com', subject: 'Old', text: 'old\ntext', html: '<p>"old"</p>', createdAt: '2026-01-01T00:00:00.000Z' })}\n`,
+    );
+    const record = Buffer.alloc(28);
+    record.writeBigUInt64BE(0n, 0);
+    record.writeUInt32BE(old.length, 8);
+    await writeFile(join(dir, 'messages.jsonl'), old);
+    await writeFile(join(dir, 'index.bin'), record);
+    const outbox = await openFileOutbox(dir, () => new Date('2026-01-02T00:00:00Z'));
+    const mail = {
+      to: 'new@example.com',
+      subject: 'Zoë',
+      text: 'Hi Zoë 😀,\n\n"quoted"\n',
+      html: '<p class="x">Zoë 😀\n{"parts":[1]}</p>\n',
+      headers: { 'List-Unsubscribe': '<https://nudge.example/u>' },
+      idempotencyKey: 'k-new',
+    };
+    await captureMail(outbox).send(mail);
+    await captureWhatsApp(outbox).send({ to: '919876543210', text: 'no html\n' });
+    expect(await outbox.list()).toEqual([
+      { channel: 'whatsapp', to: '919876543210', text: 'no html\n', createdAt: '2026-01-02T00:00:00.000Z' },
+      { channel: 'email', ...mail, createdAt: '2026-01-02T00:00:00.000Z' },
+      {
+        channel: 'email',
+        to: 'old@example.com',
+        subject: 'Old',
+        text: 'old\ntext',
+        html: '<p>"old"</p>',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
+    await outbox.close();
+  });
+
   it('pages 100,000 messages newest first, reading only the page from disk', async () => {
     const outbox = await openFileOutbox(await tempDir());
     const mail = captureMail(outbox);
@@ -125,6 +162,10 @@ describe('dev outbox on files', () => {
         }),
       );
     await Promise.all(sends);
+    expect(outbox.count()).toBe(100_000);
+    // Every key is still known after the key table grew many times: re-deliveries are stored once.
+    for (const i of [0, 5, 4_095, 65_537, 99_999])
+      await mail.send({ to: `r${i}@example.com`, subject: 'Daily', text: 'again', idempotencyKey: `k${i}` });
     expect(outbox.count()).toBe(100_000);
     const started = performance.now();
     const newest = await outbox.list(100, 0);
