@@ -26,13 +26,15 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
   const index = await openRw('index.bin');
   let dataSize = (await data.stat()).size;
   let records = Math.floor((await index.stat()).size / RECORD);
-  const keys = new KeyHashes();
+  // A key's hash as a one-byte string (16 characters): the set costs about 40 bytes a key, not the 100 of a hex key.
+  const keys = new Set<string>();
+  const keyOf = (hash: Buffer) => hash.toString('latin1');
   // The key hashes of the messages stored so far (a torn last record, from a crash mid-write, is ignored).
   const whole = Buffer.alloc(records * RECORD);
   if (records > 0) await index.read(whole, 0, whole.length, 0);
   for (let i = 0; i < records; i++) {
     const hash = whole.subarray(i * RECORD + 12, (i + 1) * RECORD);
-    if (hash.some((b) => b !== 0)) keys.add(hash);
+    if (hash.some((b) => b !== 0)) keys.add(keyOf(hash));
   }
   let indexSize = records * RECORD;
 
@@ -100,8 +102,9 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
       if (closed) throw new Error('the dev outbox is closed');
       const hash = message.idempotencyKey ? keyHash(message.idempotencyKey) : ZERO;
       // A re-delivery of a message already captured (same idempotency key): stored once.
-      if (hash !== ZERO && keys.has(hash)) return;
-      if (hash !== ZERO) keys.add(hash);
+      const key = hash === ZERO ? null : keyOf(hash);
+      if (key !== null && keys.has(key)) return;
+      if (key !== null) keys.add(key);
       const entry = entryOf(message, clock().toISOString());
       await new Promise<void>((resolve, reject) => {
         pending.push({
@@ -109,7 +112,7 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
           hash,
           done: (err) => {
             if (err === undefined) return resolve();
-            if (hash !== ZERO) keys.delete(hash);
+            if (key !== null) keys.delete(key);
             reject(err);
           },
         });
@@ -191,68 +194,6 @@ function parseEntry(entry: Buffer): OutboxMessage {
 }
 
 const NEWLINE = 0x0a;
-
-/**
- * The key hashes stored (16 bytes each) in one open-addressing table: about 40 bytes a key at most, and no object
- * per key for the garbage collector (a Set of hex strings cost about 100 bytes a key, 10 MB a 100,000-reader slot,
- * and grows with every day's reminders).
- */
-class KeyHashes {
-  private slots = 1024;
-  private table = Buffer.alloc(this.slots * HASH);
-  /** Per slot: 0 free, 1 a hash, 2 a deleted hash (a probe goes on past it). */
-  private state = new Uint8Array(this.slots);
-  /** Slots not free (hashes and deleted ones). */
-  private taken = 0;
-
-  /** The slot holding the hash, or -1 - the slot to put it in. */
-  private find(hash: Buffer): number {
-    const mask = this.slots - 1;
-    let i = hash.readUInt32LE(0) & mask;
-    let reuse = -1;
-    for (;;) {
-      const state = this.state[i];
-      if (state === 0) return -1 - (reuse >= 0 ? reuse : i);
-      if (state === 2) {
-        if (reuse < 0) reuse = i;
-      } else if (this.table.compare(hash, 0, HASH, i * HASH, (i + 1) * HASH) === 0) return i;
-      i = (i + 1) & mask;
-    }
-  }
-
-  has(hash: Buffer): boolean {
-    return this.find(hash) >= 0;
-  }
-
-  add(hash: Buffer): void {
-    if ((this.taken + 1) * 2 > this.slots) this.grow();
-    const found = this.find(hash);
-    if (found >= 0) return;
-    const slot = -1 - found;
-    if (this.state[slot] === 0) this.taken += 1;
-    hash.copy(this.table, slot * HASH, 0, HASH);
-    this.state[slot] = 1;
-  }
-
-  delete(hash: Buffer): void {
-    const found = this.find(hash);
-    if (found >= 0) this.state[found] = 2;
-  }
-
-  /** Twice the slots (or as many, to drop deleted ones), the hashes put in again. */
-  private grow(): void {
-    const { table, state, slots } = this;
-    let live = 0;
-    for (let i = 0; i < slots; i++) if (state[i] === 1) live += 1;
-    this.slots = (live + 1) * 4 > slots ? slots * 2 : slots;
-    this.table = Buffer.alloc(this.slots * HASH);
-    this.state = new Uint8Array(this.slots);
-    this.taken = 0;
-    for (let i = 0; i < slots; i++) if (state[i] === 1) this.add(table.subarray(i * HASH, (i + 1) * HASH));
-  }
-}
-
-const HASH = 16;
 
 /** Bytes per index record: 8 (line offset), 4 (line length), 16 (key hash). */
 const RECORD = 28;
