@@ -24,7 +24,7 @@ import { createSignIn } from './app/sign-in';
 import { createUserRepository } from './app/user-repository';
 import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
-import { createReminderHandlers } from './events/reminder-consumer';
+import { createReminderHandlers, resetUnopened } from './events/reminder-consumer';
 import { createUsersProjection } from './events/users-projection';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
@@ -99,6 +99,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     perIp: limiter('code_ip', deps.codeIpLimitPerHour),
     adminEmails: deps.adminEmails,
     siteName,
+    resetUnopened: (userId) => resetUnopened(deps.store, userId),
   });
   const profile = createProfile({
     users,

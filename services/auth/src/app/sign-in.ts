@@ -20,6 +20,8 @@ export interface SignInDeps {
   perIp: WindowLimiter;
   adminEmails: string[];
   siteName: string;
+  /** A sign-in is engagement: the reader's count of unopened reminder e-mails starts again. */
+  resetUnopened(userId: string): Promise<unknown>;
 }
 
 export type SignInMethod = 'code' | 'link' | 'google' | 'checkin';
@@ -45,6 +47,7 @@ export function createSignIn(deps: SignInDeps) {
     // A cold reader who signs in is warm again (autoactive, type 0): reminders resume.
     decided.push(...decideWarm(user));
     const updated = await users.record(user, decided, user._id);
+    await deps.resetUnopened(user._id);
     const token = await deps.tokens.signSession({
       userId: updated._id,
       email: updated.email,

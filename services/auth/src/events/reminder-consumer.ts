@@ -22,6 +22,13 @@ export const REMINDER_COUNTS = 'reminder_unopened';
  * that read and write for it (two statements and a commit per send of a reminder slot). Opens and clicks keep the
  * record: an old open delivered again after newer sends would reset their count.
  */
+/**
+ * Starts a reader's count of unopened e-mails again: a reader who engaged (an open, a click, a sign-in) is no longer
+ * "N unopened in a row", so the next send after a sign-in does not make a just-warmed reader cold again at once.
+ */
+export const resetUnopened = (store: DocumentStore, userId: string) =>
+  store.collection<UnopenedDoc>(REMINDER_COUNTS).updateOne({ _id: userId }, { $set: { unopened: 0 } });
+
 export const REMINDER_IDEMPOTENT_TYPES: readonly string[] = [ReminderEvents.ReminderSent.type];
 
 /**
@@ -89,7 +96,7 @@ export function createReminderHandlers(deps: {
       ? eventData(ReminderEvents.ReminderOpened, event)
       : eventData(ReminderEvents.ReminderClicked, event);
     if (d.channel !== 'email' && opened) return;
-    await counts.updateOne({ _id: d.userId }, { $set: { unopened: 0 } }, { upsert: true });
+    await resetUnopened(deps.store, d.userId);
     await record(d.userId, decideWarm);
   };
 
