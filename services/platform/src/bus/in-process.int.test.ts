@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { silentLog, waitFor } from '../events/testing';
 import type { BusMessage } from '../events/types';
 import { createEmbeddedStore } from '../store';
 import type { DocumentStore } from '../store/types';
-import { BUS_META, BUS_OFFSETS, createInProcessBus } from './in-process';
+import { BUS_LOG, BUS_META, BUS_OFFSETS, createInProcessBus } from './in-process';
 
 // The in-process bus reads a consumer's next page by keys up to the topic's counter: a gap that a failed publish
 // left (offsets counted, messages never inserted) must not stop the consumer, and a long log of another topic
@@ -31,6 +31,87 @@ describe('in-process bus paging', () => {
     await bus.publish([message('t', 'd'), message('t', 'e')]);
     await waitFor(() => got.length === 5);
     expect(got).toEqual(['a', 'b', 'c', 'd', 'e']);
+    await bus.close();
+    await store.close();
+  });
+});
+
+// Publishes are serialised per store: offsets are distinct and in each instance's call order; a consumer reads up to
+// the head this process's publishes committed; a failed publish leaves a gap that is skipped, never a repeated offset.
+describe('in-process bus publish', () => {
+  const offsetsOf = async (store: DocumentStore, topic: string) =>
+    (
+      await store
+        .collection<{ _id: string; topic: string; offset: number }>(BUS_LOG)
+        .find({ topic }, { sort: { offset: 1 } })
+    ).map((m) => m.offset);
+  const counterOf = async (store: DocumentStore, topic: string) =>
+    (await store.collection<{ _id: string; value: number }>(BUS_META).findOne({ _id: `offset:${topic}` }))
+      ?.value;
+
+  it("reads the page up to the head its own publishes committed, without reading the topic's counter", async () => {
+    const store = createEmbeddedStore({});
+    const counterReads = vi.spyOn(store.collection(BUS_META), 'findOne');
+    const bus = createInProcessBus({ store, pollMs: 20, log: silentLog() });
+    await bus.publish([message('t', 'a')]);
+    const got: string[] = [];
+    await bus.subscribe('g', ['t'], async (m) => void got.push(m.key));
+    for (const key of ['b', 'c', 'd', 'e']) {
+      await bus.publish([message('t', key)]);
+      await waitFor(() => got.includes(key));
+    }
+    expect(got).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(counterReads).not.toHaveBeenCalled();
+    await bus.close();
+    await store.close();
+  });
+
+  it("gives concurrent publishes of two bus instances distinct offsets, each instance's in its call order", async () => {
+    const store = createEmbeddedStore({});
+    const one = createInProcessBus({ store, pollMs: 20, log: silentLog() });
+    const two = createInProcessBus({ store, pollMs: 20, log: silentLog() });
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? one : two).publish([{ ...message('t', 'k'), value: `v${i}` }]),
+      ),
+    );
+    expect(await offsetsOf(store, 't')).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    expect(await counterOf(store, 't')).toBe(60);
+    const got: string[] = [];
+    await one.subscribe('g', ['t'], async (m) => void got.push(m.value));
+    await waitFor(() => got.length === 60);
+    // Each instance's publishes in its call order (the order across instances is not defined), each once.
+    const ofInstance = (odd: number) => got.filter((v) => Number(v.slice(1)) % 2 === odd);
+    expect(ofInstance(1)).toEqual(Array.from({ length: 30 }, (_, i) => `v${2 * i + 1}`));
+    expect(ofInstance(0)).toEqual(Array.from({ length: 30 }, (_, i) => `v${2 * i}`));
+    await one.close();
+    await two.close();
+    await store.close();
+  });
+
+  it('after a failed publish no offset is used twice, and the consumer skips the gap', async () => {
+    const store = createEmbeddedStore({});
+    const bus = createInProcessBus({ store, pollMs: 20, log: silentLog() });
+    await bus.publish([message('t', 'a'), message('t', 'b')]);
+    // A message already at offset 4 (as another writer would have left it): the publish counting 3-4 fails.
+    await store.collection<Record<string, unknown> & { _id: string }>(BUS_LOG).insertOne({
+      _id: 't:4',
+      topic: 't',
+      offset: 4,
+      key: 'x',
+      value: 'x',
+      headers: '{}',
+      publishedAt: new Date().toISOString(),
+    });
+    await expect(bus.publish([message('t', 'c'), message('t', 'd')])).rejects.toThrow(/duplicate key/);
+    await bus.publish([message('t', 'e')]);
+    expect(await offsetsOf(store, 't')).toEqual([1, 2, 3, 4, 5]);
+    expect(await counterOf(store, 't')).toBe(5);
+    const got: string[] = [];
+    await bus.subscribe('g', ['t'], async (m) => void got.push(m.key));
+    await waitFor(() => got.includes('e'));
+    // c was inserted before the duplicate stopped the insert (MongoDB's ordered writes); d never was.
+    expect(got).toEqual(['a', 'b', 'c', 'x', 'e']);
     await bus.close();
     await store.close();
   });

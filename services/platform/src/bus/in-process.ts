@@ -124,6 +124,12 @@ type StoreShared = {
   trimming: boolean;
   /** The topic whose offsets are counted but whose messages are not inserted yet (a publish in progress). */
   publishing: Set<string>;
+  /**
+   * Per topic, the last offset whose publish is committed (counter and messages), as this process's publishes left
+   * it: a consumer reads its page up to there without reading the counter (see Delivery.after). A topic no publish
+   * of this process has reached is not here: the consumer reads its counter.
+   */
+  heads: Map<string, number>;
 };
 const sharedByStore = new WeakMap<DocumentStore, StoreShared>();
 const sharedFor = (store: DocumentStore): StoreShared => {
@@ -135,6 +141,7 @@ const sharedFor = (store: DocumentStore): StoreShared => {
       lastTrim: Date.now(),
       trimming: false,
       publishing: new Set(),
+      heads: new Map(),
     };
     sharedByStore.set(store, shared);
   }
@@ -280,14 +287,16 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     }
 
     /**
-     * Up to `limit` messages of the topic after offset `after`, in offset order. The topic's counter says how far
-     * the offsets go: a caught-up consumer's poll costs one key lookup, and a page is read by its keys
+     * Up to `limit` messages of the topic after offset `after`, in offset order. The topic's head says how far the
+     * offsets go (StoreShared.heads, else the counter): a caught-up consumer's poll costs no store call once this
+     * process has published to the topic, and a page is read by its keys
      * (`<topic>:<offset>`), however long the other topics' logs are. Offsets a failed publish left out are
      * skipped as before: when none of the keys is there and no publish is inserting them, the page is read by
      * the offset range.
      */
     private async after(after: number, limit: number): Promise<LogDoc[]> {
-      const head = (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
+      const head =
+        shared.heads.get(this.topic) ?? (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
       this.head = head;
       if (head <= after) return [];
       const ids = Array.from(
@@ -607,6 +616,8 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
               publishedAt,
             })),
           );
+          // Committed (the insert resolved after its commit); publishes are serialised, so the head only grows.
+          shared.heads.set(topic, counter.value);
         } finally {
           shared.publishing.delete(topic);
         }

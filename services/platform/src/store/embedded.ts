@@ -393,6 +393,34 @@ interface IndexSpec {
   unique: boolean;
 }
 
+/**
+ * The wall time of this process's group commits (see embeddedCommitStats): how many, in total and the longest; how
+ * many took over 2 ms (and their total) and over 5 ms.
+ */
+const commitTimes = { commits: 0, totalMs: 0, maxMs: 0, over2ms: 0, over2msTotalMs: 0, over5ms: 0 };
+
+function noteCommit(ms: number): void {
+  commitTimes.commits += 1;
+  commitTimes.totalMs += ms;
+  if (ms > 2) {
+    commitTimes.over2ms += 1;
+    commitTimes.over2msTotalMs += ms;
+  }
+  if (ms > 5) commitTimes.over5ms += 1;
+  if (ms > commitTimes.maxMs) commitTimes.maxMs = ms;
+}
+
+/**
+ * The group commits of this process's embedded stores since the last call (then counted afresh): how many, their
+ * wall time, and the stalls among them (over 2 ms and over 5 ms: a COMMIT that ran SQLite's WAL checkpoint, or
+ * waited for the disk). For the bench's breakdown; every request in flight waits for a stall.
+ */
+export function embeddedCommitStats(): typeof commitTimes {
+  const out = { ...commitTimes };
+  for (const key of Object.keys(commitTimes) as Array<keyof typeof commitTimes>) commitTimes[key] = 0;
+  return out;
+}
+
 /** The open database of one store folder (or in memory), shared by its collections. */
 class SqliteDatabase {
   readonly db: Db;
@@ -532,7 +560,9 @@ class SqliteDatabase {
     this.group = null;
     try {
       if (group.failed !== undefined) throw group.failed;
+      const started = performance.now();
       this.db.exec('COMMIT');
+      noteCommit(performance.now() - started);
       group.resolve();
     } catch (err) {
       try {

@@ -6,7 +6,12 @@ import { createEmbeddedStore } from './embedded';
 import { createMongoStore } from './mongo';
 import type { DocumentStore } from './types';
 
-export { createEmbeddedStore, type EmbeddedStoreOptions, embeddedStoreStats } from './embedded';
+export {
+  createEmbeddedStore,
+  type EmbeddedStoreOptions,
+  embeddedCommitStats,
+  embeddedStoreStats,
+} from './embedded';
 export { createMongoStore, type MongoStoreOptions } from './mongo';
 export type * from './types';
 
