@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { silentLog, waitFor } from '../events/testing';
 import type { BusMessage } from '../events/types';
@@ -49,10 +52,10 @@ describe('in-process bus publish', () => {
     (await store.collection<{ _id: string; value: number }>(BUS_META).findOne({ _id: `offset:${topic}` }))
       ?.value;
 
-  it("reads the page up to the head its own publishes committed, without reading the topic's counter", async () => {
+  it("reads the page up to the head its own publishes committed, the topic's counter once per poll interval", async () => {
     const store = createEmbeddedStore({});
     const counterReads = vi.spyOn(store.collection(BUS_META), 'findOne');
-    const bus = createInProcessBus({ store, pollMs: 20, log: silentLog() });
+    const bus = createInProcessBus({ store, pollMs: 60_000, log: silentLog() });
     await bus.publish([message('t', 'a')]);
     const got: string[] = [];
     await bus.subscribe('g', ['t'], async (m) => void got.push(m.key));
@@ -61,9 +64,34 @@ describe('in-process bus publish', () => {
       await waitFor(() => got.includes(key));
     }
     expect(got).toEqual(['a', 'b', 'c', 'd', 'e']);
-    expect(counterReads).not.toHaveBeenCalled();
+    // Once, for the subscription's first page; none for the pages that followed.
+    expect(counterReads).toHaveBeenCalledTimes(1);
     await bus.close();
     await store.close();
+  });
+
+  it('still finds, within a poll interval, what another store object on the same folder published', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nudge-bus-heads-'));
+    const mine = createEmbeddedStore({ dir });
+    const other = createEmbeddedStore({ dir });
+    const bus = createInProcessBus({ store: mine, pollMs: 50, log: silentLog() });
+    const elsewhere = createInProcessBus({ store: other, pollMs: 50, log: silentLog() });
+    try {
+      await bus.publish([message('t', 'a')]);
+      const got: string[] = [];
+      await bus.subscribe('g', ['t'], async (m) => void got.push(m.key));
+      await waitFor(() => got.length === 1);
+      // No wake-up reaches this process's consumer, and its own head still says 1: the counter read finds 2.
+      await elsewhere.publish([message('t', 'b')]);
+      await waitFor(() => got.length === 2, 2_000);
+      expect(got).toEqual(['a', 'b']);
+    } finally {
+      await bus.close();
+      await elsewhere.close();
+      await mine.close();
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("gives concurrent publishes of two bus instances distinct offsets, each instance's in its call order", async () => {

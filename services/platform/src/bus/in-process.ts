@@ -126,8 +126,7 @@ type StoreShared = {
   publishing: Set<string>;
   /**
    * Per topic, the last offset whose publish is committed (counter and messages), as this process's publishes left
-   * it: a consumer reads its page up to there without reading the counter (see Delivery.after). A topic no publish
-   * of this process has reached is not here: the consumer reads its counter.
+   * it: a consumer reads its page up to there, and the counter only once per poll interval (see Delivery.after).
    */
   heads: Map<string, number>;
 };
@@ -288,15 +287,20 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
 
     /**
      * Up to `limit` messages of the topic after offset `after`, in offset order. The topic's head says how far the
-     * offsets go (StoreShared.heads, else the counter): a caught-up consumer's poll costs no store call once this
-     * process has published to the topic, and a page is read by its keys
+     * offsets go: the one this process's publishes committed (StoreShared.heads), and the counter in `bus_meta` at
+     * most once per poll interval (a topic this process has not published to, or a publish from elsewhere), so a
+     * page under load costs no counter read, and a page is read by its keys
      * (`<topic>:<offset>`), however long the other topics' logs are. Offsets a failed publish left out are
      * skipped as before: when none of the keys is there and no publish is inserting them, the page is read by
      * the offset range.
      */
     private async after(after: number, limit: number): Promise<LogDoc[]> {
-      const head =
-        shared.heads.get(this.topic) ?? (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
+      let head = shared.heads.get(this.topic);
+      if (head === undefined || Date.now() - this.counterReadAt >= pollMs) {
+        this.counterReadAt = Date.now();
+        const counted = (await counters.findOne({ _id: `offset:${this.topic}` }))?.value ?? 0;
+        head = Math.max(shared.heads.get(this.topic) ?? 0, counted);
+      }
       this.head = head;
       if (head <= after) return [];
       const ids = Array.from(
@@ -391,6 +395,9 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
 
     /** The topic's head offset as last read (see after). */
     private head = 0;
+
+    /** When `after` last read the topic's counter (epoch ms). */
+    private counterReadAt = Number.NEGATIVE_INFINITY;
 
     /** The group's committed position on the topic (undefined until read from bus_offsets). */
     private committed: number | undefined;
