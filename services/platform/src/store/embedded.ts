@@ -516,9 +516,9 @@ class SqliteDatabase {
   }
 
   /**
-   * Group commit. The first write of a burst of work (everything the event loop runs before it next waits: the
+   * Group commit. The first write of a burst of work (everything the event loop runs in this turn: the callbacks and
    * microtasks of all the requests in flight) opens a transaction, the writes that follow join it, and it commits
-   * once, on process.nextTick, which runs when the microtask queue is empty. Every operation that ran while the
+   * once, in setImmediate (after this turn's I/O callbacks and their microtasks). Every operation that ran while the
    * transaction was open, a read or a write, a result or an error, is released to its caller only after that commit
    * (see settle): nothing uncommitted is ever seen outside the store, so a crash loses only operations that were
    * never acknowledged, as with one transaction per write.
