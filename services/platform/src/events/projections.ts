@@ -123,12 +123,15 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     const batch = [...unmarked];
     if (batch.length === 0) return;
     try {
-      await events.updateMany(
-        { _id: { $in: batch.map(([id]) => id) } },
-        { $set: { projected: true }, $unset: { projectedBy: '' } },
-      );
+      // The marks and the checkpoints are sent together: one commit on the embedded store (group commit).
       const top = Math.max(...batch.map(([, seq]) => seq));
-      for (const projection of projections) await advanceCheckpoint(projection.name, top);
+      await Promise.all([
+        events.updateMany(
+          { _id: { $in: batch.map(([id]) => id) } },
+          { $set: { projected: true }, $unset: { projectedBy: '' } },
+        ),
+        ...projections.map((projection) => advanceCheckpoint(projection.name, top)),
+      ]);
     } finally {
       // Written, or left unprojected for catch-up: either way no longer this process's to remember.
       for (const [id] of batch) unmarked.delete(id);
