@@ -6,8 +6,8 @@ import { engagementHandlers } from '../src/events/engagement-handlers';
 import { envelope } from './harness';
 
 // The bus hands the events of different streams to content's handlers at the same time: two readers liking one post
-// recount that post's likes together. A recount whose count was taken before the other reader's like was stored
-// must not leave its (smaller) number behind.
+// change that post's counter together. A handler whose state read was answered before the other reader's like was
+// counted must not leave a number that misses it.
 
 const like = (userId: string, templateId: string) =>
   envelope(EngagementEvents.LikeSet.type, `like-${userId}-${templateId}`, 1, {
@@ -23,10 +23,10 @@ const comment = (commentId: string, templateId: string) =>
     message: 'hello',
   });
 
-/** The collections, with the result of the next count of `name` held back until `release` (a slow store reply). */
-function withHeldCount(c: ContentCollections, name: 'likes' | 'comments') {
+/** The collections, with the result of the next state read of `name` held back until `release` (a slow store reply). */
+function withHeldRead(c: ContentCollections, name: 'likes' | 'comments') {
   let holdNext = true;
-  let counted = false;
+  let read = false;
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -34,12 +34,12 @@ function withHeldCount(c: ContentCollections, name: 'likes' | 'comments') {
   const target = c[name];
   const held = new Proxy(target, {
     get(obj, prop) {
-      if (prop === 'countDocuments')
-        return async (filter?: Record<string, unknown>) => {
-          const n = await obj.countDocuments(filter);
+      if (prop === 'findOne')
+        return async (filter: Record<string, unknown>) => {
+          const n = await obj.findOne(filter);
           if (holdNext) {
             holdNext = false;
-            counted = true;
+            read = true;
             await released;
           }
           return n;
@@ -48,7 +48,7 @@ function withHeldCount(c: ContentCollections, name: 'likes' | 'comments') {
       return typeof value === 'function' ? value.bind(obj) : value;
     },
   });
-  return { collections: { ...c, [name]: held }, release, counted: () => counted };
+  return { collections: { ...c, [name]: held }, release, read: () => read };
 }
 
 const until = async (check: () => boolean) => {
@@ -83,16 +83,16 @@ const cases = [
 
 describe("content's counters under per-key concurrency", () => {
   it.each(cases)(
-    'two $what of one post recounted at the same time count two, whatever order their counts land in',
+    'two $what of one post handled at the same time count two, whatever order their writes land in',
     async ({ collection, type, first, second, expected }) => {
       const store = createEmbeddedStore();
       close = () => store.close();
       const c = contentCollections(store);
-      const { collections, release, counted } = withHeldCount(c, collection);
+      const { collections, release, read } = withHeldRead(c, collection);
       const handle = engagementHandlers(collections)[type];
-      // The first event's count is taken and its reply is slow; the second is stored, counted and set meanwhile.
+      // The first event's state is read and the reply is slow; the second is stored and counted meanwhile.
       const running = handle?.(first);
-      await until(counted);
+      await until(read);
       await handle?.(second);
       release();
       await running;

@@ -9,87 +9,83 @@ const isNewer = (event: EventEnvelope, state: { at: string; stream: string; vers
 };
 
 /**
- * Like and comment counters from engagement's events. Every handler sets a state and recounts from the states, so
- * delivering an event twice (or a whole stream again) leaves the same numbers: the like count is the number of
- * (user, post) pairs whose state is liked, the comment count the number of comments not deleted. So the consumer
- * records no processed ids for these types (ContentService.idempotentTypes).
+ * Like and comment counters from engagement's events, O(1) per event. Each handler reads the state the event changes
+ * (one document per (reader, post) like, per comment), and when the event is newer writes the new state and moves the
+ * post's counter by what the change makes (+1, -1 or 0) with `$inc`, both sent together: one commit on the embedded
+ * store, so a crash keeps both or neither.
  *
- * The bus runs the events of different streams at the same time (two readers liking one post), so two recounts of
- * one post may overlap, and a count taken before the other reader's state was written must not be the last number
- * set. So a handler ends by settling the counter: it counts the states and reads the counter, and sets the count
- * while the two differ. The last set is then followed by its writer's settle, which no state write escapes (a state
- * written later is followed by its own writer's settle), so the counter ends equal to the count.
+ * - Redelivery (the consumer records no processed ids for these types, ContentService.idempotentTypes): a repeated or
+ *   older event finds its state already newer and writes nothing, so it is counted once.
+ * - The bus runs different streams at the same time (two readers liking one post): `$inc` adds to whatever the counter
+ *   holds when it is applied, so concurrent changes of one post all count, in any order. One stream's events come one
+ *   after another (in order per key), so the state read before a write is never stale for its own stream.
+ * - On MongoDB the state and the counter are two writes (no transaction): a crash between them can leave the
+ *   counter one off.
  */
 export function engagementHandlers(c: ContentCollections): Record<string, EventHandler> {
   type Field = 'totallikes' | 'totalcomments';
-  const setCounter = (templateId: string, field: Field, n: number) =>
-    c.counters.updateOne(
-      { _id: templateId },
-      {
-        $set: { [field]: n },
-        $setOnInsert: { [field === 'totallikes' ? 'totalcomments' : 'totallikes']: 0 },
-      },
-      { upsert: true },
-    );
-  const settle = async (templateId: string, field: Field, count: () => Promise<number>) => {
-    for (;;) {
-      const [n, counter] = await Promise.all([count(), c.counters.findOne({ _id: templateId })]);
-      if (counter?.[field] === n) return;
-      await setCounter(templateId, field, n);
-    }
-  };
-  const likesOf = (templateId: string) => () => c.likes.countDocuments({ templateId, liked: true });
-  const recountComments = (templateId: string) =>
-    settle(templateId, 'totalcomments', () => c.comments.countDocuments({ templateId, deleted: false }));
+  const move = (templateId: string, field: Field, by: number) =>
+    by === 0
+      ? Promise.resolve()
+      : c.counters.updateOne(
+          { _id: templateId },
+          {
+            $inc: { [field]: by },
+            $setOnInsert: { [field === 'totallikes' ? 'totalcomments' : 'totallikes']: 0 },
+          },
+          { upsert: true },
+        );
 
   return {
     [EngagementEvents.LikeSet.type]: async (event) => {
       const d = eventData(EngagementEvents.LikeSet, event);
       const _id = `${d.userId}:${d.templateId}`;
-      // The state and the other readers' likes are read together; a newer state and the count it makes are written
-      // together (one commit on the embedded store), and the settle catches a like stored meanwhile.
-      const [current, others] = await Promise.all([
-        c.likes.findOne({ _id }),
-        c.likes.countDocuments({ templateId: d.templateId, liked: true, _id: { $ne: _id } }),
+      const current = await c.likes.findOne({ _id });
+      if (current && !isNewer(event, current)) return;
+      const by = (d.liked ? 1 : 0) - (current?.liked ? 1 : 0);
+      await Promise.all([
+        c.likes.replaceOne(
+          { _id },
+          {
+            _id,
+            userId: d.userId,
+            templateId: d.templateId,
+            liked: d.liked,
+            at: event.occurredAt,
+            stream: event.stream,
+            version: event.version,
+          },
+          { upsert: true },
+        ),
+        move(d.templateId, 'totallikes', by),
       ]);
-      if (!current || isNewer(event, current)) {
-        await Promise.all([
-          c.likes.replaceOne(
-            { _id },
-            {
-              _id,
-              userId: d.userId,
-              templateId: d.templateId,
-              liked: d.liked,
-              at: event.occurredAt,
-              stream: event.stream,
-              version: event.version,
-            },
-            { upsert: true },
-          ),
-          setCounter(d.templateId, 'totallikes', others + (d.liked ? 1 : 0)),
-        ]);
-      }
-      await settle(d.templateId, 'totallikes', likesOf(d.templateId));
     },
     [EngagementEvents.CommentAdded.type]: async (event) => {
       const d = eventData(EngagementEvents.CommentAdded, event);
-      // $setOnInsert: a deletion seen first (or earlier) is never undone by a late or repeated add.
-      await c.comments.updateOne(
-        { _id: d.commentId },
-        { $setOnInsert: { templateId: d.templateId, deleted: false } },
-        { upsert: true },
-      );
-      await recountComments(d.templateId);
+      // A comment seen before (added, or a deletion seen first) is never added again: a late or repeated add counts 0.
+      if (await c.comments.findOne({ _id: d.commentId })) return;
+      await Promise.all([
+        c.comments.replaceOne(
+          { _id: d.commentId },
+          { _id: d.commentId, templateId: d.templateId, deleted: false },
+          { upsert: true },
+        ),
+        move(d.templateId, 'totalcomments', 1),
+      ]);
     },
     [EngagementEvents.CommentDeleted.type]: async (event) => {
       const d = eventData(EngagementEvents.CommentDeleted, event);
-      await c.comments.updateOne(
-        { _id: d.commentId },
-        { $set: { templateId: d.templateId, deleted: true } },
-        { upsert: true },
-      );
-      await recountComments(d.templateId);
+      const current = await c.comments.findOne({ _id: d.commentId });
+      if (current?.deleted) return;
+      // A deletion seen before its add leaves a tombstone (the add then counts 0) and moves nothing.
+      await Promise.all([
+        c.comments.replaceOne(
+          { _id: d.commentId },
+          { _id: d.commentId, templateId: d.templateId, deleted: true },
+          { upsert: true },
+        ),
+        move(d.templateId, 'totalcomments', current ? -1 : 0),
+      ]);
     },
   };
 }

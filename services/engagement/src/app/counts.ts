@@ -1,14 +1,12 @@
 import type { DocumentStore } from '@nudge/platform';
-import { commentsCollection } from '../events/comments-projection';
-import { likesCollection } from '../events/likes-projection';
+import { postCountsCollection } from '../events/post-counts';
 
-/** A post's like and comment counts, read from the read models (exact, whatever the delivery history). */
+/** A post's like and comment counts: one document the likes and comments projections keep (events/post-counts.ts). */
 export function createCounts(store: DocumentStore) {
-  const likes = likesCollection(store);
-  const comments = commentsCollection(store);
+  const counts = postCountsCollection(store);
   return {
-    likesOf: (templateId: string) => likes.countDocuments({ templateId, liked: true }),
-    commentsOf: (templateId: string) => comments.countDocuments({ templateId, deleted: false }),
+    likesOf: async (templateId: string) => (await counts.findOne({ _id: templateId }))?.likes ?? 0,
+    commentsOf: async (templateId: string) => (await counts.findOne({ _id: templateId }))?.comments ?? 0,
   };
 }
 

@@ -1,6 +1,7 @@
 import { EngagementEvents, eventData } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 import { z } from 'zod';
+import { movePostCount, postCountsCollection } from './post-counts';
 
 /** A comment; a deleted one stays as a tombstone without its text (so a late duplicate cannot bring it back). */
 export interface CommentDoc {
@@ -30,6 +31,7 @@ export function createCommentsProjection(
   store: DocumentStore,
 ): Projection & { ensureIndexes(): Promise<void> } {
   const comments = commentsCollection(store);
+  const counts = postCountsCollection(store);
   return {
     name: 'engagement.comments',
     async ensureIndexes() {
@@ -42,20 +44,25 @@ export function createCommentsProjection(
       if (current && current.version >= event.version) return;
       if (event.type === EngagementEvents.CommentAdded.type) {
         const data = eventData(EngagementEvents.CommentAdded, event);
-        await comments.replaceOne(
-          { _id: commentId },
-          {
-            _id: commentId,
-            templateId: data.templateId,
-            userId: data.userId,
-            message: data.message,
-            createdAt: event.occurredAt,
-            updatedAt: null,
-            deleted: false,
-            version: event.version,
-          },
-          { upsert: true },
-        );
+        // The comment and the post's comment count move together (one commit on the embedded store).
+        const counted = current && !current.deleted ? 0 : 1;
+        await Promise.all([
+          movePostCount(counts, data.templateId, 'comments', counted),
+          comments.replaceOne(
+            { _id: commentId },
+            {
+              _id: commentId,
+              templateId: data.templateId,
+              userId: data.userId,
+              message: data.message,
+              createdAt: event.occurredAt,
+              updatedAt: null,
+              deleted: false,
+              version: event.version,
+            },
+            { upsert: true },
+          ),
+        ]);
         return;
       }
       if (!current) return;
@@ -67,11 +74,17 @@ export function createCommentsProjection(
         );
         return;
       }
-      await comments.updateOne(
-        { _id: commentId },
-        { $set: { message: '', deleted: true, updatedAt: event.occurredAt, version: event.version } },
-      );
+      await Promise.all([
+        movePostCount(counts, current.templateId, 'comments', current.deleted ? 0 : -1),
+        comments.updateOne(
+          { _id: commentId },
+          { $set: { message: '', deleted: true, updatedAt: event.occurredAt, version: event.version } },
+        ),
+      ]);
     },
-    reset: () => comments.drop(),
+    async reset() {
+      await comments.drop();
+      await counts.drop();
+    },
   };
 }

@@ -1,5 +1,6 @@
 import { EngagementEvents, eventData } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
+import { movePostCount, postCountsCollection } from './post-counts';
 
 /** One document per (user, post) that was ever liked; `liked` is the current state. */
 export interface LikeDoc {
@@ -20,6 +21,7 @@ export const likesCollection = (store: DocumentStore): Collection<LikeDoc> =>
 
 export function createLikesProjection(store: DocumentStore): Projection & { ensureIndexes(): Promise<void> } {
   const likes = likesCollection(store);
+  const counts = postCountsCollection(store);
   return {
     name: 'engagement.likes',
     async ensureIndexes() {
@@ -32,20 +34,28 @@ export function createLikesProjection(store: DocumentStore): Projection & { ensu
       const _id = likeDocId(data.userId, data.templateId);
       const current = await likes.findOne({ _id });
       if (current && current.version >= event.version) return;
-      await likes.replaceOne(
-        { _id },
-        {
-          _id,
-          userId: data.userId,
-          templateId: data.templateId,
-          liked: data.liked,
-          likeId: data.liked ? event.id : null,
-          likedAt: data.liked ? event.occurredAt : null,
-          version: event.version,
-        },
-        { upsert: true },
-      );
+      // The state and the post's like count move together (one commit on the embedded store).
+      const by = (data.liked ? 1 : 0) - (current?.liked ? 1 : 0);
+      await Promise.all([
+        movePostCount(counts, data.templateId, 'likes', by),
+        likes.replaceOne(
+          { _id },
+          {
+            _id,
+            userId: data.userId,
+            templateId: data.templateId,
+            liked: data.liked,
+            likeId: data.liked ? event.id : null,
+            likedAt: data.liked ? event.occurredAt : null,
+            version: event.version,
+          },
+          { upsert: true },
+        ),
+      ]);
     },
-    reset: () => likes.drop(),
+    async reset() {
+      await likes.drop();
+      await counts.drop();
+    },
   };
 }

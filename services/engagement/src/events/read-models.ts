@@ -15,14 +15,19 @@ export const ENGAGEMENT_READ_MODEL_COLLECTIONS = [
   'checkin_questions',
   'checkins',
   'reminder_sends',
+  'post_counts',
 ] as const;
 
 /**
  * Engagement's read models of its own events, registered as one projection (one checkpoint to move instead of five).
  * Each part ignores the event types it does not own. Every part writes only the documents of the event's own stream
- * (a like, a comment, a check-in, a question, a reminder send: each its own stream and document, keyed by its id), so
- * it could declare `concurrency: 'stream'`; it does not, because the bench's like/add was slower with it on this
- * machine (docs/ARCHITECTURE.md, "Performance": to be measured again on a quiet one).
+ * (a like, a comment, a check-in, a question, a reminder send: each its own stream and document, keyed by its id),
+ * plus the post's counts (post-counts.ts), which it only moves with `$inc` (commutative: no read of them before the
+ * write). So the projection declares `concurrency: 'stream'`: commits of different streams are applied at once, each
+ * stream's in order.
+ *
+ * The name carries a version: a data directory written before the post counts existed has no "built" marker for it,
+ * so the first start replays every event into these read models once (the runner's rebuild of a new read model).
  */
 export function createReadModels(store: DocumentStore): Projection & { ensureIndexes(): Promise<void> } {
   const parts = [
@@ -33,7 +38,8 @@ export function createReadModels(store: DocumentStore): Projection & { ensureInd
     createRemindersProjection(store),
   ];
   return {
-    name: 'engagement.read-models',
+    name: 'engagement.read-models.v2',
+    concurrency: 'stream',
     async ensureIndexes() {
       for (const part of parts) await part.ensureIndexes();
     },

@@ -1,4 +1,4 @@
-import { checkEvent, EventEnvelopeSchema } from '@nudge/contracts';
+import { checkEvent, EventEnvelopeSchema, UPCASTERS } from '@nudge/contracts';
 import type { Logger } from 'pino';
 import { DuplicateKeyError } from '../errors';
 import { createKeyedQueue } from '../keyed-queue';
@@ -71,7 +71,8 @@ const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
 
 /**
  * An idempotent consumer: runs each event's handler at most once per group, recording the event id in
- * `processed_events` after the handler succeeded. Events without a handler are skipped (nothing recorded), and the
+ * `processed_events` after the handler succeeded. Events without a handler are skipped (nothing recorded; a message
+ * whose `event-type` header names a type no handler takes, even after upcasting, is not even parsed), and the
  * types declared in `idempotentTypes` run without the record (their handlers tolerate a repeat). A throwing handler is left to the bus to redeliver (a bounded
  * number of times: then the bus dead-letters the message and the group moves on).
  * Note the record is written after the handler: a crash between the two runs the handler again on
@@ -89,6 +90,21 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   let lastSweep = clock().getTime();
   /** Handlings of one serializeBy name run one after another. */
   const inTurn = createKeyedQueue();
+  /** By message type: whether it can reach a handler (its own type, or a newer one its upcasters lead to). */
+  const reachesHandler = new Map<string, boolean>();
+  const mayHandle = (type: string): boolean => {
+    let reaches = reachesHandler.get(type);
+    if (reaches === undefined) {
+      reaches = false;
+      const seen = new Set<string>();
+      for (let t: string | undefined = type; t !== undefined && !seen.has(t); t = UPCASTERS.get(t)?.to) {
+        seen.add(t);
+        if (Object.hasOwn(handlers, t)) reaches = true;
+      }
+      reachesHandler.set(type, reaches);
+    }
+    return reaches;
+  };
 
   /** Deletes this group's ids older than the retention, at most once per sweep interval (no timer: on traffic). */
   const expireOld = async (now: Date): Promise<void> => {
@@ -104,6 +120,9 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   };
 
   const handle = async (message: BusMessage): Promise<void> => {
+    // A type no handler takes (e.g. auth's consumer and engagement's likes) is skipped by its header, unparsed.
+    const type = message.headers['event-type'];
+    if (type !== undefined && !mayHandle(type)) return;
     const event = parseEnvelope(message);
     if (!event) {
       // Redelivering a message that can never be parsed would block the topic forever.

@@ -54,6 +54,9 @@ export interface EventStoreOptions {
 
 type CounterDoc = Doc & { value: number };
 
+/** Sequence numbers a counter advance reserves beyond what the waiting appends need (see reserveSeqs). */
+const SEQ_BLOCK = 64;
+
 /**
  * Event store on the document store: one document per commit in `events` (see commits.ts), a global
  * commit order from a counter in `events_meta` (advanced once for all the appends waiting meanwhile), projections
@@ -85,33 +88,47 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   };
 
   /**
-   * Whether expectedVersion is the stream's head. The insert's unique _id (`<stream>@<expectedVersion>`) refuses a
-   * version that is taken (for 0: any existing stream); what is left to refuse is a version no commit ends at
-   * (a future one): one point lookup on the {stream, toVersion} index, none for a new stream.
+   * The stream's head check: the commit ending at expectedVersion (null for a new stream), or undefined when there is
+   * none. The insert's unique _id (`<stream>@<expectedVersion>`) refuses a version that is taken (for 0: any existing
+   * stream); what is left to refuse is a version no commit ends at (a future one): one point lookup on the
+   * {stream, toVersion} index, none for a new stream.
    */
-  const mayAppendAt = async (stream: string, expectedVersion: number): Promise<boolean> =>
-    (await headAt(stream, expectedVersion)) !== undefined;
-  /** The commit ending at expectedVersion (null for a new stream), or undefined when there is none (see above). */
   const headAt = async (stream: string, expectedVersion: number): Promise<CommitDoc | null | undefined> =>
     expectedVersion === 0
       ? null
       : ((await events.findOne({ stream, toVersion: expectedVersion })) ?? undefined);
 
   /**
-   * Sequence numbers, group-committed: the appends that ask while the counter is being advanced share the next
-   * advance (one $inc by how many they need), each getting its own contiguous range. A stream's next append asks only
-   * after its previous commit was inserted, so it always gets a higher number: per-stream order holds, also across
-   * processes on one store (the counter is the store's).
+   * Sequence numbers, reserved in blocks: the counter in `events_meta` is advanced by SEQ_BLOCK (or more, for the
+   * appends waiting meanwhile: one $inc for all of them) and the numbers are then handed out from memory, so an
+   * append writes no counter in most commands (a block unused at a crash leaves a gap; seqs may have gaps).
+   * Per-stream order: an append asks for a number above its stream's previous commit (`above`); when the block in
+   * hand is not above it (another process on the store, with a later block, wrote that commit), the block is dropped
+   * and the counter advanced, which is above every number handed out so far. Blocks never overlap (the counter is
+   * the store's), so numbers stay unique across processes.
    */
-  let seqWaiting: Array<{ count: number; resolve(first: number): void; reject(err: unknown): void }> = [];
+  let block = { next: 1, end: 0 };
+  let seqWaiting: Array<{
+    count: number;
+    above: number;
+    resolve(first: number): void;
+    reject(err: unknown): void;
+  }> = [];
   let seqAdvancing = false;
+  /** `count` numbers from the block in hand, if it holds them all above `above`. */
+  const fromBlock = (count: number, above: number): number | undefined => {
+    if (block.next <= above || block.end - block.next + 1 < count) return undefined;
+    const first = block.next;
+    block.next += count;
+    return first;
+  };
   const advanceSeq = async (): Promise<void> => {
     seqAdvancing = true;
     try {
       while (seqWaiting.length > 0) {
         const group = seqWaiting;
         seqWaiting = [];
-        const total = group.reduce((n, w) => n + w.count, 0);
+        const total = group.reduce((n, w) => n + w.count, 0) + SEQ_BLOCK;
         try {
           const counter = await meta.findOneAndUpdate(
             { _id: 'seq' },
@@ -120,11 +137,10 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
           );
           if (!counter || typeof counter.value !== 'number')
             throw new Error('event store: the commit counter did not advance');
-          let next = counter.value - total + 1;
-          for (const waiter of group) {
-            waiter.resolve(next);
-            next += waiter.count;
-          }
+          // The new block is above every number this process handed out, and above every waiter's `above` (each
+          // previous commit took its number from an earlier advance of the same counter).
+          block = { next: counter.value - total + 1, end: counter.value };
+          for (const waiter of group) waiter.resolve(fromBlock(waiter.count, waiter.above) as number);
         } catch (err) {
           for (const waiter of group) waiter.reject(err);
         }
@@ -133,12 +149,18 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       seqAdvancing = false;
     }
   };
-  /** The first of `count` fresh commit sequence numbers (the others follow it). */
-  const reserveSeqs = (count: number): Promise<number> =>
-    new Promise<number>((resolve, reject) => {
-      seqWaiting.push({ count, resolve, reject });
+  /**
+   * The first of `count` fresh commit sequence numbers (the others follow it), all above `above` (the stream's
+   * previous commit's): from the block in hand when it can, else after one counter advance.
+   */
+  const reserveSeqs = (count: number, above = 0): number | Promise<number> => {
+    const first = seqWaiting.length === 0 ? fromBlock(count, above) : undefined;
+    if (first !== undefined) return first;
+    return new Promise<number>((resolve, reject) => {
+      seqWaiting.push({ count, above, resolve, reject });
       if (!seqAdvancing) void advanceSeq();
     });
+  };
 
   const readStream = async (stream: string): Promise<EventEnvelope[]> => {
     await ready();
@@ -290,7 +312,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     const previous = await headAt(stream, expectedVersion);
     if (previous === undefined) throw new ConcurrencyError(stream, expectedVersion);
 
-    const seq = await reserveSeqs(1);
+    const seq = await reserveSeqs(1, previous?.seq ?? 0);
     const { commit, envelopes } = buildCommit(stream, expectedVersion, newEvents, datas, seq, options);
     try {
       await events.insertOne(commit);
@@ -345,14 +367,19 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     await ready();
     const results: AppendManyResult[] = entries.map(() => ({ ok: true, events: [] }));
     const todo: number[] = [];
+    let above = 0;
     for (const [i, entry] of entries.entries()) {
       if (entry.events.length === 0) continue;
-      if (!(await mayAppendAt(entry.stream, entry.expectedVersion))) {
+      const previous = await headAt(entry.stream, entry.expectedVersion);
+      if (previous === undefined) {
         results[i] = { ok: false, error: new ConcurrencyError(entry.stream, entry.expectedVersion) };
-      } else todo.push(i);
+      } else {
+        todo.push(i);
+        above = Math.max(above, previous?.seq ?? 0);
+      }
     }
     if (todo.length === 0) return results;
-    const first = await reserveSeqs(todo.length);
+    const first = await reserveSeqs(todo.length, above);
     const built = todo.map((i, k) => {
       const entry = entries[i] as AppendManyEntry;
       return {

@@ -323,6 +323,57 @@ describe('event mechanism end to end (embedded adapters)', () => {
     await consumer.stop();
   });
 
+  it('a consumer skips a message whose type no handler takes without parsing it', async () => {
+    w = world();
+    const checked: string[] = [];
+    const seen: string[] = [];
+    const consumer = createConsumer({
+      store: w.mailerStore,
+      bus: w.bus,
+      groupId: 'skipping-consumer',
+      topics: [topicFor('orders')],
+      log,
+      check: (type, data) => {
+        checked.push(type);
+        return { type, data };
+      },
+      handlers: {
+        'orders.Placed.v1': async (event) => {
+          seen.push(event.id);
+        },
+      },
+    });
+    await consumer.start();
+    const message = (id: string, type: string, value?: string): BusMessage => ({
+      topic: topicFor('orders'),
+      key: 'order-s',
+      value:
+        value ??
+        JSON.stringify({
+          id,
+          type,
+          stream: 'order-s',
+          version: 1,
+          occurredAt: new Date().toISOString(),
+          actor: null,
+          data: { n: 1 },
+          meta: {},
+        }),
+      headers: { 'event-id': id, 'event-type': type },
+    });
+    await w.bus.publish([
+      message('other-1', 'orders.Audited.v1'),
+      message('other-2', 'orders.Audited.v1', 'not json at all'),
+      message('placed-s', 'orders.Placed.v1'),
+    ]);
+    await waitFor(() => seen.length === 1, 5_000, 'the handled message');
+    expect(checked).toEqual(['orders.Placed.v1']);
+    expect(
+      await w.mailerStore.collection(PROCESSED_EVENTS).findOne({ _id: 'skipping-consumer:other-1' }),
+    ).toBeNull();
+    await consumer.stop();
+  });
+
   it('serializeBy: events of different keys but one name run one after another, in arrival order; other names overlap', async () => {
     w = world();
     const inFlight = new Map<string, number>();

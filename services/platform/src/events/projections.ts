@@ -43,7 +43,7 @@ const markerId = (projection: string) => `projection:${projection}`;
  * - A projection only ever sees a stream's events in version order: before a commit, the stream's earlier commits
  *   still unprojected (an earlier failure) are applied to the projections that missed them (the gap is filled).
  * - Projection work runs one piece at a time in a process (append, catchUp and rebuild never overlap): some
- *   projections read, then write a document several streams share (content's feed order, a post's read count), which
+ *   projections read, then write a document several streams share (content's feed order), which
  *   per-stream ordering alone would let two commits interleave on. When every registered projection declares
  *   `concurrency: 'stream'` (it only writes documents of the event's own stream), commits of different streams are
  *   applied concurrently and only each stream's commits one at a time; catchUp and rebuild still run alone.
@@ -123,12 +123,15 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     const batch = [...unmarked];
     if (batch.length === 0) return;
     try {
-      await events.updateMany(
-        { _id: { $in: batch.map(([id]) => id) } },
-        { $set: { projected: true }, $unset: { projectedBy: '' } },
-      );
+      // The marks and the checkpoints are sent together: one commit on the embedded store (group commit).
       const top = Math.max(...batch.map(([, seq]) => seq));
-      for (const projection of projections) await advanceCheckpoint(projection.name, top);
+      await Promise.all([
+        events.updateMany(
+          { _id: { $in: batch.map(([id]) => id) } },
+          { $set: { projected: true }, $unset: { projectedBy: '' } },
+        ),
+        ...projections.map((projection) => advanceCheckpoint(projection.name, top)),
+      ]);
     } finally {
       // Written, or left unprojected for catch-up: either way no longer this process's to remember.
       for (const [id] of batch) unmarked.delete(id);
