@@ -20,6 +20,7 @@ import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsRouter } from './docs';
 import { createLinkPreviews } from './link-preview';
+import { memoryRateLimit } from './memory-limit';
 import { buildOpenApiDocument } from './openapi';
 import { createServiceProxy, type ServiceApp } from './proxy';
 import { contractRoute } from './request-facts';
@@ -266,6 +267,14 @@ function helmetPolicy(): RequestHandler {
 const RATE_WINDOW_MS = 60_000;
 
 function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestHandler {
+  // The client address (an IPv6 one by its /56, as express-rate-limit's default does), without the default's
+  // per-request checks of the proxy settings.
+  const keyOf = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '');
+  const refuse = (_req: Request, res: Response) => {
+    res.status(429).json({ status: false, message: 'Too many requests, please try again later' });
+  };
+  // One gateway counting in its own memory (the standalone topology): counted at once, no promises per request.
+  if (!store) return memoryRateLimit({ limit, windowMs: RATE_WINDOW_MS, keyOf, refuse });
   return rateLimit({
     windowMs: RATE_WINDOW_MS,
     limit,
@@ -274,18 +283,13 @@ function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestH
     // The check that a request is not counted twice keeps a map per request; the gateway counts each request once
     // (one limiter, on one of two paths: see apiLane).
     validate: { singleCount: false },
-    // The client address (an IPv6 one by its /56, as the default does), without the default's per-request checks of
-    // the proxy settings.
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? ''),
+    keyGenerator: keyOf,
     legacyHeaders: false,
     // A store that does not answer lets requests through (and express-rate-limit logs it): an outage of the
     // counters must not take the whole API down with it.
-    ...(store
-      ? { store: sharedLimitStore(store, 'gateway_api', RATE_WINDOW_MS), passOnStoreError: true }
-      : {}),
-    handler: (_req, res) => {
-      res.status(429).json({ status: false, message: 'Too many requests, please try again later' });
-    },
+    store: sharedLimitStore(store, 'gateway_api', RATE_WINDOW_MS),
+    passOnStoreError: true,
+    handler: refuse,
   });
 }
 
