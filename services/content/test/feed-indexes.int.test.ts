@@ -1,8 +1,8 @@
 import { createEmbeddedStore, type Filter, type FindOptions } from '@nudge/platform';
 import { describe, expect, it } from 'vitest';
-import { contentCollections, ensureContentIndexes, type LikeStateDoc } from '../src/events/collections';
+import { contentCollections, ensureContentIndexes } from '../src/events/collections';
 
-type Explain = (filter: Filter<LikeStateDoc>, options?: FindOptions) => string[];
+type Explain = (filter: Filter, options?: FindOptions) => string[];
 
 describe("the feed's reads on the embedded store", () => {
   it("find a reader's likes of a page's posts by {userId, templateId}, not by walking all the reader's likes", async () => {
