@@ -204,4 +204,35 @@ describe('a service built on the http kit, handed requests in process', () => {
     expect(reply.headers.get('x-request-id')).toBe('direct-id');
     expect(((await reply.json()) as { requestId: string }).requestId).toBe('direct-id');
   });
+
+  it('sends an error of a service handed a contract call in process to the gateway error handler, with the gateway headers', async () => {
+    // A "service" that fails the way a broken app would: an error passed on, or a throw before it answers.
+    const failing: import('../src/proxy').ServiceApp = (req, _res, next) => {
+      if (req.path === '/api/user/isauth') next(new Error('broken on purpose'));
+      else throw new Error('thrown on purpose');
+    };
+    const gateway = await listen(
+      createGateway({ services: {}, apps: { auth: failing }, rateLimitPerMinute: 1000, log }),
+    );
+    for (const path of ['/api/user/isauth', '/api/user/logout']) {
+      const reply = await fetch(`${gateway}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'failing-id' },
+        body: '{}',
+      });
+      expect(reply.status).toBe(500);
+      expect(await reply.json()).toEqual({
+        status: false,
+        message: 'Something went wrong in the gateway; please try again later',
+      });
+      expect(reply.headers.get('x-request-id')).toBe('failing-id');
+      expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(reply.headers.get('ratelimit')).toMatch(/^limit=1000, remaining=\d+, reset=\d+$/);
+    }
+    // Not a contract route: the gateway's own router and 404, as before.
+    const unknown = await fetch(`${gateway}/api/user/no-such-call`, { method: 'POST' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('x-request-id')).toBeTruthy();
+    expect((await fetch(`${gateway}/healthz`)).status).toBe(200);
+  });
 });

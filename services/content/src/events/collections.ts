@@ -66,7 +66,9 @@ export async function ensureContentIndexes(c: ContentCollections): Promise<void>
   await c.topics.createIndex({ key: 1 }, { unique: true });
   await c.reads.createIndex({ templateId: 1 });
   await c.likes.createIndex({ templateId: 1, liked: 1 });
-  await c.likes.createIndex({ userId: 1 });
+  // The feed's "did this reader like these posts" read: the reader's likes of a page's posts, a few lookups. (With
+  // `{userId}` alone SQLite walked every like of the reader; `{templateId, liked}` stays for the recounts.)
+  await c.likes.createIndex({ userId: 1, templateId: 1 });
   await c.comments.createIndex({ templateId: 1, deleted: 1 });
   await c.todayPicks.createIndex({ userId: 1, day: 1 });
 }

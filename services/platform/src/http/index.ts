@@ -1,4 +1,4 @@
 export * from './app';
 export * from './auth';
-export { fixClientReading, readClientOnce } from './client';
+export { fixClientReading, readClientOnce, reserveClientReading } from './client';
 export * from './validate';
