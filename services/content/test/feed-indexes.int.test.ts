@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createEmbeddedStore, type Filter, type FindOptions } from '@nudge/platform';
 import { describe, expect, it } from 'vitest';
 import { contentCollections, ensureContentIndexes } from '../src/events/collections';
@@ -43,5 +46,24 @@ describe("the feed's reads on the embedded store", () => {
       liked: true,
     });
     expect(liked.map((l) => l.templateId).sort()).toEqual(['t20', 't33']);
+  });
+
+  it('drops the old {userId} index of a data directory from before, so the feed read takes the new one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nudge-feed-ix-'));
+    try {
+      const before = createEmbeddedStore({ dir });
+      await contentCollections(before).likes.createIndex({ userId: 1 });
+      await before.close();
+      const store = createEmbeddedStore({ dir });
+      const c = contentCollections(store);
+      await ensureContentIndexes(c);
+      const explain = (c.likes as unknown as { explain: Explain }).explain.bind(c.likes);
+      expect(explain({ userId: 'u1', templateId: { $in: ['t1', 't2'] }, liked: true }).join()).toMatch(
+        /USING INDEX ix:like_states:userId,templateId/,
+      );
+      await store.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -21,6 +21,8 @@ export function createUsersProjection(store: DocumentStore): Projection & { ensu
       await users.createIndex({ createdAt: 1 });
       // The due readers of a slot: per (time, zone), in _id order (app/due-readers).
       await users.createIndex({ 'notiinfo.time': 1, timeZone: 1, _id: 1 });
+      // Replaced by the one above (session 6): a data directory from before still has it, and each user write paid it.
+      await users.dropIndex({ 'notiinfo.time': 1, timeZone: 1 });
     },
     async apply(event: EventEnvelope) {
       if (!event.stream.startsWith('user-')) return;

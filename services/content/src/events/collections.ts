@@ -69,6 +69,8 @@ export async function ensureContentIndexes(c: ContentCollections): Promise<void>
   // The feed's "did this reader like these posts" read: the reader's likes of a page's posts, a few lookups. (With
   // `{userId}` alone SQLite walked every like of the reader; `{templateId, liked}` stays for the recounts.)
   await c.likes.createIndex({ userId: 1, templateId: 1 });
+  // Replaced by the one above (session 8): SQLite kept choosing it in a data directory from before.
+  await c.likes.dropIndex({ userId: 1 });
   await c.comments.createIndex({ templateId: 1, deleted: 1 });
   await c.todayPicks.createIndex({ userId: 1, day: 1 });
 }

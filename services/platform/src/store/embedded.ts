@@ -1225,6 +1225,26 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
+  async dropIndex(keys: Record<string, 1 | -1>): Promise<void> {
+    const key = Object.keys(keys).join(',');
+    if (key === '_id') throw new Error("The index on '_id' cannot be dropped");
+    return this.run(() => {
+      if (!this.indexes.has(key)) return;
+      this.sql.batch(() => {
+        this.sql.db.exec(`DROP INDEX IF EXISTS ${quoteId(`ix:${this.name}:${key}`)}`);
+        this.sql.run('DELETE FROM "_nudge_meta" WHERE coll = ? AND kind = ? AND name = ?', [
+          this.name,
+          'index',
+          key,
+        ]);
+      });
+      this.indexes.delete(key);
+      // indexedFields stays a superset (its fields' shapes keep being noted: harmless, and plans stay correct).
+      this.hasUnique = [...this.indexes.values()].some((spec) => spec.unique);
+      this.plans.clear();
+    });
+  }
+
   async drop(): Promise<void> {
     return this.run(() =>
       this.sql.batch(() => {

@@ -961,6 +961,26 @@ export function describeStoreContract(
         await c.createIndex({ k: 1 }); // a plain index is fine
         expect(await c.countDocuments({ k: 'same' })).toBe(3);
       });
+
+      it('drops an index by its keys: a dropped unique index refuses nothing, queries answer as before, twice is fine', async () => {
+        const c = fresh();
+        await c.createIndex({ email: 1 }, { unique: true });
+        await c.createIndex({ email: 1, n: 1 });
+        await c.insertMany([
+          { _id: '1', email: 'a', n: 1 },
+          { _id: '2', email: 'b', n: 2 },
+        ]);
+        await c.dropIndex({ email: 1 });
+        await c.dropIndex({ email: 1 }); // idempotent
+        await c.dropIndex({ nothing: 1 }); // no such index: nothing to do
+        await c.insertOne({ _id: '3', email: 'a', n: 3 });
+        expect((await c.find({ email: 'a' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['1', '3']);
+        expect(await c.countDocuments({ email: 'a', n: { $gt: 1 } })).toBe(1);
+        await expect(c.dropIndex({ _id: 1 })).rejects.toThrow(/_id/);
+        // The same keys can be indexed again (not unique now: the documents hold a duplicate).
+        await c.createIndex({ email: 1 });
+        expect(await c.countDocuments({ email: 'a' })).toBe(2);
+      });
     });
 
     if (options.persistent) {
@@ -986,13 +1006,21 @@ export function describeStoreContract(
             { _id: '3', email: 'c', n: 0 },
           ]);
           await expect(c2.insertOne({ _id: '4', email: 'a' })).rejects.toBeInstanceOf(DuplicateKeyError);
+          await c2.dropIndex({ email: 1 });
           await c2.drop();
         } finally {
           await second.close();
         }
         const third = await makeStore();
         try {
-          expect(await third.collection(name).countDocuments()).toBe(0);
+          const c3 = third.collection<Loose>(name);
+          expect(await c3.countDocuments()).toBe(0);
+          // The dropped index stays dropped after a reopen.
+          await c3.insertMany([
+            { _id: '5', email: 'a' },
+            { _id: '6', email: 'a' },
+          ]);
+          expect(await c3.countDocuments({ email: 'a' })).toBe(2);
         } finally {
           await third.close();
         }
