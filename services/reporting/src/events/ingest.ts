@@ -7,12 +7,6 @@ export const REPORTING_GROUP = 'reporting';
 /** Every service's domain events (the reminder facts ride on engagement's topic). */
 export const INGESTED_TOPICS = ['auth', 'content', 'engagement', 'billing'].map(topicFor);
 export const BATCH_MAX = 10_000;
-/**
- * The live ingest's batch from the bus: smaller than BATCH_MAX. While the bus lags (a reminder slot of 100,000 sends),
- * every batch was full: 10,000 envelopes, their rows and the insert's body lived through many young-generation
- * collections and swelled the old generation of the whole process.
- */
-export const BUS_BATCH_MAX = 2_000;
 export const BATCH_WAIT_MS = 1_000;
 
 /** Appends rows to `events`. A repeat of an event id is harmless: ReplacingMergeTree folds it, counts use uniqExact(id). */
@@ -64,7 +58,7 @@ export function rowsOf(messages: BusMessage[], log: Logger): EventRow[] {
 }
 
 /**
- * One consumer group over every service's topic, in batches (2,000 rows or 1 s, whichever first). The bus
+ * One consumer group over every service's topic, in batches (10,000 rows or 1 s, whichever first). The bus
  * commits a batch's offsets only after its insert resolved; a failed insert gets the same batch again.
  */
 export function createIngester(deps: { analytics: AnalyticsStore; bus: EventBus; log: Logger }) {
@@ -78,7 +72,7 @@ export function createIngester(deps: { analytics: AnalyticsStore; bus: EventBus;
           withBatchSpan('reporting ingest flush', messages, { 'nudge.service': 'reporting' }, () =>
             writeEvents(deps.analytics, rowsOf(messages, deps.log)),
           ),
-        { maxMessages: BUS_BATCH_MAX, maxWaitMs: BATCH_WAIT_MS },
+        { maxMessages: BATCH_MAX, maxWaitMs: BATCH_WAIT_MS },
       );
     },
     async stop() {
