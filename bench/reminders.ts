@@ -100,6 +100,9 @@ export interface ReminderMeasurement {
     seededRssMb: number;
     peakRssMb: number;
     heapAtPeakMb: number;
+    /** What that peak is made of (MB): V8's heap used and committed, external, anonymous and file-backed pages. */
+    peakBreakdown: string;
+    seededBreakdown: string;
     /** V8's heap in use after a full collection, before and after the slot (what it retains). */
     liveHeapBeforeMb: number;
     liveHeapAfterMb: number;
@@ -156,7 +159,7 @@ async function rssMbOf(pid: number): Promise<number> {
 function treeSampler(everyMs: number) {
   let peak = { treeMb: 0, selfMb: 0, heapMb: 0 };
   /** Each on its own: the standalone process's peak (and its V8 heap then), its children's (the chDB engine). */
-  let self = { rssMb: 0, heapMb: 0 };
+  let self = { rssMb: 0, heapMb: 0, breakdown: '' };
   let childrenMb = 0;
   let pids: number[] = [process.pid];
   let walkedAt = 0;
@@ -173,7 +176,10 @@ function treeSampler(everyMs: number) {
       const treeMb = each.reduce((a, b) => a + b, 0);
       const selfMb = each[pids.indexOf(process.pid)] ?? 0;
       childrenMb = Math.max(childrenMb, treeMb - selfMb);
-      if (selfMb > self.rssMb) self = { rssMb: selfMb, heapMb: mb(process.memoryUsage().heapUsed) };
+      if (selfMb > self.rssMb) {
+        const m = process.memoryUsage();
+        self = { rssMb: selfMb, heapMb: mb(m.heapUsed), breakdown: await ownBreakdown(m) };
+      }
       if (treeMb > peak.treeMb) {
         const m = process.memoryUsage();
         peak = { treeMb, selfMb: mb(m.rss), heapMb: mb(m.heapUsed) };
@@ -194,10 +200,25 @@ function treeSampler(everyMs: number) {
         heapMb: peak.heapMb,
         ownPeakMb: Math.round(self.rssMb),
         ownPeakHeapMb: self.heapMb,
+        ownPeakBreakdown: self.breakdown,
         childrenPeakMb: Math.round(childrenMb),
       };
     },
   };
+}
+
+/**
+ * What the standalone process's resident memory is made of at a moment: V8's heap (in use / committed), memory
+ * outside it that V8 knows of (Buffers), and /proc's anonymous and file-backed pages.
+ */
+async function ownBreakdown(m: NodeJS.MemoryUsage): Promise<string> {
+  const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+  return (
+    `heap ${mb(m.heapUsed)} used of ${mb(m.heapTotal)} committed, external ${mb(m.external)} ` +
+    `(array buffers ${mb(m.arrayBuffers)}), anonymous ${Math.round(kb('RssAnon') / 1024)}, ` +
+    `file-backed ${Math.round(kb('RssFile') / 1024)}`
+  );
 }
 
 /** V8's heap in use after a full collection: what the process still holds (the rest of a peak is garbage). */
@@ -219,6 +240,7 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
     const seededTree = await processTree();
     const seededRssMb = Math.round(totalRssMb(seededTree));
     const seededSelfRssMb = Math.round(seededTree.find((p) => p.pid === process.pid)?.rssMb ?? 0);
+    const seededBreakdown = await ownBreakdown(process.memoryUsage());
     const sampler = treeSampler(250);
     const profile = process.env.REMINDER_BENCH_PROFILE ? await startCpuProfile() : null;
     const cpuBefore = process.cpuUsage();
@@ -244,6 +266,8 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
         seededRssMb: seededSelfRssMb,
         peakRssMb: peak.ownPeakMb,
         heapAtPeakMb: peak.ownPeakHeapMb,
+        peakBreakdown: peak.ownPeakBreakdown,
+        seededBreakdown,
         liveHeapBeforeMb: liveBeforeMb,
         liveHeapAfterMb: liveHeapMb,
       },
@@ -266,8 +290,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       `${m.cpuUsPerSend} us of CPU per send), ` +
       `process tree RSS ${m.seededRssMb} MB after seeding, peak ${m.peakRssMb} MB ` +
       `(standalone process ${m.peakSelfRssMb} MB, V8 heap ${m.peakHeapMb} MB); ` +
-      `standalone process alone: ${m.process.seededRssMb} MB after seeding, peak ${m.process.peakRssMb} MB ` +
-      `(V8 heap ${m.process.heapAtPeakMb} MB; live ${m.process.liveHeapBeforeMb} MB before the slot, ${m.process.liveHeapAfterMb} MB after); its children (chDB): ${m.children.seededRssMb} MB after seeding, ` +
+      `standalone process alone: ${m.process.seededRssMb} MB after seeding (${m.process.seededBreakdown}), peak ${m.process.peakRssMb} MB ` +
+      `(V8 heap ${m.process.heapAtPeakMb} MB; at that peak, MB: ${m.process.peakBreakdown}; live ${m.process.liveHeapBeforeMb} MB before the slot, ${m.process.liveHeapAfterMb} MB after); its children (chDB): ${m.children.seededRssMb} MB after seeding, ` +
       `peak ${m.children.peakRssMb} MB; ` +
       (m.settledSeconds === null
         ? 'the bus had not caught up after 2 min '

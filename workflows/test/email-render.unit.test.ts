@@ -101,4 +101,28 @@ describe('rendering each distinct reminder e-mail once', () => {
     expect(second).toEqual(await renderReminderEmail(other));
     expect(renderShape).toHaveBeenCalledTimes(2);
   });
+
+  it('writes the HTML in Latin-1 (other characters as references) with an inbox preview of 200 characters', async () => {
+    const renderReminder = createReminderRenderer();
+    const m = readerModel(7, 'Łukasz 😀', { heading: 'Breathe — slowly', recommendations: [] });
+    const { html, text } = await renderReminder(m);
+    expect(html).toEqual((await renderReminderEmail(m)).html);
+    // One byte per character in V8: nothing above U+00FF; the name, the dash and the heart as references.
+    expect(html).not.toMatch(/[\u0100-\u{10ffff}]/u);
+    expect(html).toContain('Hi <!-- -->&#321;ukasz &#128512;<!-- -->,');
+    expect(html).toContain('Breathe &#8212; slowly</h1>');
+    expect(html).toContain('>&#9829; Like</a>');
+    // The plain text keeps the characters as they are, and the preview is not in it.
+    expect(text).toContain('Hi Łukasz 😀,');
+    expect(text).toContain('♥ Like');
+    expect(text).not.toContain('\u00a0');
+    // The hidden preview: the heading, then no-break space / zero-width non-joiner pairs up to 200 characters.
+    const preview = /data-skip-in-text="true">([^<]*)<div>([^<]*)<\/div><\/div>/.exec(html);
+    expect(preview?.[1]).toBe('Breathe &#8212; slowly');
+    const filler = preview?.[2] ?? '';
+    expect(filler).toBe('\u00a0&zwnj;'.repeat(92));
+    expect('Breathe — slowly'.length + 2 * 92).toBe(200);
+    // React Email's <Preview> wrote about 1,000 filler characters here (3 KB of UTF-8).
+    expect(Buffer.byteLength(filler)).toBe(92 * 8);
+  });
 });

@@ -60,12 +60,16 @@ describe.skipIf(Boolean(browserUnavailable))('the reminder e-mail in a browser',
       expect(scrollWidth).toBeLessThanOrEqual(width);
       for (const label of [
         'Continue reading',
-        'Like',
+        '♥ Like',
         'How rested do you feel today?',
         'Unsubscribe',
         'Completely',
       ])
         expect(await page.getByText(label, { exact: false }).first().isVisible()).toBe(true);
+      // The inbox preview is hidden in the opened e-mail: what shows first is the site title.
+      const shown = await page.evaluate(() => document.body.innerText);
+      expect(shown.trimStart().startsWith('Nudge')).toBe(true);
+      expect(shown).not.toContain('\u200c');
       await page.screenshot({ path: resolve(SHOTS, `email-${width}.png`), fullPage: true });
       await page.close();
       expect(text.toLowerCase()).toContain('the fourth breath is the one that counts');

@@ -28,7 +28,7 @@ export function ReminderEmail({ m }: { m: ReminderEmailModel }) {
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={m.continueUrl} style={button}>
           {m.locked ? 'Read the full post' : 'Continue reading'}
-        </Button>
+        </Button>{' '}
         <Link href={m.likeUrl} style={{ color: s.buttoncolor, fontSize: '16px', marginLeft: '16px' }}>
           ♥ Like
         </Link>

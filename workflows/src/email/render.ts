@@ -4,12 +4,25 @@ import { createElement } from 'react';
 import type { ReminderEmailModel } from './model';
 import { ReminderEmail } from './ReminderEmail';
 
-/** The HTML and plain-text parts of one reminder e-mail. */
+/**
+ * The HTML and plain-text parts of one reminder e-mail. In the HTML, every character outside Latin-1 (the like
+ * link's heart, a post's dashes or emoji, a name) is written as a numeric character reference: the HTML is then
+ * ASCII and Latin-1 only, one byte per character in V8 (a single other character makes V8 keep the whole string,
+ * and every string built from it, at two bytes per character). Browsers and mail clients show the same text. The
+ * reminder's HTML has no <style> or <script> element, where a reference would not be decoded.
+ */
 export async function renderReminderEmail(m: ReminderEmailModel): Promise<{ html: string; text: string }> {
-  return renderEmail(createElement(ReminderEmail, { m }));
+  const { html, text } = await renderEmail(createElement(ReminderEmail, { m }));
+  return { html: html.replace(NOT_LATIN1, characterReference), text };
 }
 
-/** React's escaping of text and attribute values (react-dom-server escapeTextForBrowser). */
+const NOT_LATIN1 = /[\u0100-\u{10ffff}]/gu;
+const characterReference = (c: string) => `&#${c.codePointAt(0)};`;
+
+/**
+ * React's escaping of text and attribute values (react-dom-server escapeTextForBrowser), and characters outside
+ * Latin-1 as renderReminderEmail writes them.
+ */
 const HTML_ESCAPES: Record<string, string> = {
   '"': '&quot;',
   '&': '&amp;',
@@ -17,7 +30,8 @@ const HTML_ESCAPES: Record<string, string> = {
   '<': '&lt;',
   '>': '&gt;',
 };
-const escapeHtml = (value: string) => value.replace(/["&'<>]/g, (c) => HTML_ESCAPES[c] as string);
+const escapeHtml = (value: string) =>
+  value.replace(/["&'<>]|[\u0100-\u{10ffff}]/gu, (c) => HTML_ESCAPES[c] ?? characterReference(c));
 
 /** Distinct e-mail shapes kept rendered (a slot has a few: post x gating x check-in question x settings). */
 const SHAPES_KEPT = 256;

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { access, mkdir, open, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DevOutbox, OutboxMessage } from './types';
 
 /**
  * The embedded topology's dev outbox on disk, for any number of messages. Two append-only files in `dir`:
- * - `messages.jsonl`: each message as a JSON line of its fields and headers, then its text and HTML parts as they
+ * - `messages.dat`: each message as a JSON line of its fields and headers, then its text and HTML parts as they
  *   are, their byte lengths in the line's `parts` (a JSON-escaped 6 KB e-mail cost more than a quarter of its whole
- *   send); an entry of an older version is the message as one JSON line, text and HTML included, and still read;
+ *   send); an entry of an older version is the message as one JSON line, text and HTML included, and still read.
+ *   The file was named `messages.jsonl` while every entry was one JSON line: a directory of that time has it
+ *   renamed at open (the index's offsets stay valid);
  * - `index.bin`: one fixed-size record per message, in arrival order: where its line starts, how long it is, and
  *   the hash of its idempotency key (zero without one).
  * Only the key hashes stay in memory (for the once-per-key rule); a page is read from the index's end (newest
@@ -15,6 +17,21 @@ import type { DevOutbox, OutboxMessage } from './types';
  * the messages that arrived meanwhile, and a message's record is written after its line, so a crash between
  * leaves an unindexed line (never listed) and the re-delivery of that key stores it again.
  */
+/** The file of the messages' entries, and its name before its entries stopped being pure JSON lines. */
+const DATA_FILE = 'messages.dat';
+const OLD_DATA_FILE = 'messages.jsonl';
+
+/** Renames a `messages.jsonl` of an older version to DATA_FILE, unless DATA_FILE exists already. */
+async function adoptOldDataFile(dir: string): Promise<void> {
+  const exists = (name: string) =>
+    access(join(dir, name)).then(
+      () => true,
+      () => false,
+    );
+  if (!(await exists(DATA_FILE)) && (await exists(OLD_DATA_FILE)))
+    await rename(join(dir, OLD_DATA_FILE), join(dir, DATA_FILE));
+}
+
 export async function openFileOutbox(dir: string, clock: () => Date = () => new Date()): Promise<FileOutbox> {
   await mkdir(dir, { recursive: true });
   // Read-write, not append mode: positional writes (Linux ignores the position in append mode).
@@ -22,7 +39,8 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
     await (await open(join(dir, name), 'a')).close();
     return open(join(dir, name), 'r+');
   };
-  const data = await openRw('messages.jsonl');
+  await adoptOldDataFile(dir);
+  const data = await openRw(DATA_FILE);
   const index = await openRw('index.bin');
   let dataSize = (await data.stat()).size;
   let records = Math.floor((await index.stat()).size / RECORD);
