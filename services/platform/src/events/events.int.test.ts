@@ -94,6 +94,25 @@ function world() {
 
 const placed = (n: number) => ({ type: 'orders.Placed.v1', data: { n } });
 
+/** A bus message of an order stream's first event, published by hand (as a relay would); `value` overrides its body. */
+const orderMessage = (stream: string, id: string, type: string, value?: string): BusMessage => ({
+  topic: topicFor('orders'),
+  key: stream,
+  value:
+    value ??
+    JSON.stringify({
+      id,
+      type,
+      stream,
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      actor: null,
+      data: { n: 1 },
+      meta: {},
+    }),
+  headers: { 'event-id': id, 'event-type': type },
+});
+
 describe('event mechanism end to end (embedded adapters)', () => {
   let w: ReturnType<typeof world>;
   afterEach(async () => {
@@ -293,21 +312,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
       },
     });
     await consumer.start();
-    const message = (id: string, type: string): BusMessage => ({
-      topic: topicFor('orders'),
-      key: 'order-i',
-      value: JSON.stringify({
-        id,
-        type,
-        stream: 'order-i',
-        version: 1,
-        occurredAt: new Date().toISOString(),
-        actor: null,
-        data: { n: 1 },
-        meta: {},
-      }),
-      headers: { 'event-id': id, 'event-type': type },
-    });
+    const message = (id: string, type: string) => orderMessage('order-i', id, type);
     await w.bus.publish([
       message('placed-1', 'orders.Placed.v1'),
       message('placed-1', 'orders.Placed.v1'),
@@ -344,23 +349,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
       },
     });
     await consumer.start();
-    const message = (id: string, type: string, value?: string): BusMessage => ({
-      topic: topicFor('orders'),
-      key: 'order-s',
-      value:
-        value ??
-        JSON.stringify({
-          id,
-          type,
-          stream: 'order-s',
-          version: 1,
-          occurredAt: new Date().toISOString(),
-          actor: null,
-          data: { n: 1 },
-          meta: {},
-        }),
-      headers: { 'event-id': id, 'event-type': type },
-    });
+    const message = (id: string, type: string, value?: string) => orderMessage('order-s', id, type, value);
     await w.bus.publish([
       message('other-1', 'orders.Audited.v1'),
       message('other-2', 'orders.Audited.v1', 'not json at all'),
