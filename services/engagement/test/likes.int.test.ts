@@ -110,6 +110,13 @@ describe('POST /api/like/getalllikedpost', () => {
     }
     // Unliking takes a post out of the list; liking it again brings it back first.
     await h.post('/api/like/add', { token: reader.token, templateid: ids[2], status: false });
+    // A comment on the newest: the page carries each post's like and comment counts.
+    const commented = await h.post('/api/comment/add', {
+      token: reader.token,
+      templateid: ids[6],
+      message: 'Nice',
+    });
+    expect(commented.status).toBe(200);
 
     const page1 = await h.post('/api/like/getalllikedpost?page=1&limit=5', {
       token: reader.token,
@@ -144,10 +151,11 @@ describe('POST /api/like/getalllikedpost', () => {
         type: 0,
         status: true,
         totallikes: 1,
-        totalcomments: 0,
+        totalcomments: 1,
         like: true,
       },
     });
+    expect(page1.body.templates[1].templateDetails).toMatchObject({ totallikes: 1, totalcomments: 0 });
     expect(typeof entry.templateDetails.body).toBe('string');
   });
 

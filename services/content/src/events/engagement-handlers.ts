@@ -1,5 +1,5 @@
 import { EngagementEvents, eventData } from '@nudge/contracts';
-import type { EventEnvelope, EventHandler } from '@nudge/platform';
+import { type EventEnvelope, type EventHandler, moveCount } from '@nudge/platform';
 import type { ContentCollections } from './collections';
 
 /** True when `event` comes after the state's last event (same stream: by version; otherwise by time). */
@@ -23,18 +23,8 @@ const isNewer = (event: EventEnvelope, state: { at: string; stream: string; vers
  *   counter one off.
  */
 export function engagementHandlers(c: ContentCollections): Record<string, EventHandler> {
-  type Field = 'totallikes' | 'totalcomments';
-  const move = (templateId: string, field: Field, by: number) =>
-    by === 0
-      ? Promise.resolve()
-      : c.counters.updateOne(
-          { _id: templateId },
-          {
-            $inc: { [field]: by },
-            $setOnInsert: { [field === 'totallikes' ? 'totalcomments' : 'totallikes']: 0 },
-          },
-          { upsert: true },
-        );
+  const move = (templateId: string, field: 'totallikes' | 'totalcomments', by: number) =>
+    moveCount(c.counters, templateId, field, by, ['totallikes', 'totalcomments']);
 
   return {
     [EngagementEvents.LikeSet.type]: async (event) => {

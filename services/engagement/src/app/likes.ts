@@ -72,15 +72,13 @@ export function createLikes(deps: {
       skip: (page - 1) * limit,
       limit,
     });
-    const posts = await deps.posts.byIds(entries.map((e) => e.templateId));
+    const ids = entries.map((e) => e.templateId);
+    const [posts, countsOf] = await Promise.all([deps.posts.byIds(ids), deps.counts.of(ids)]);
     const templates = [];
     for (const entry of entries) {
       const post = posts.get(entry.templateId);
       if (!post) continue;
-      const [totallikes, totalcomments] = await Promise.all([
-        deps.counts.likesOf(post._id),
-        deps.counts.commentsOf(post._id),
-      ]);
+      const { likes: totallikes, comments: totalcomments } = countsOf(post._id);
       templates.push({
         _id: entry.likeId ?? entry._id,
         templateid: entry.templateId,

@@ -1,4 +1,4 @@
-import type { Collection, DocumentStore } from '@nudge/platform';
+import { type Collection, type DocumentStore, moveCount } from '@nudge/platform';
 
 /**
  * A post's like and comment counts, one document per post, moved by the likes and comments projections with `$inc`
@@ -16,16 +16,9 @@ export const postCountsCollection = (store: DocumentStore): Collection<PostCount
   store.collection<PostCountsDoc>('post_counts');
 
 /** Moves one of the post's counts by `by` (nothing for 0); a post without a document counts 0 of each. */
-export function movePostCount(
+export const movePostCount = (
   counts: Collection<PostCountsDoc>,
   templateId: string,
   field: 'likes' | 'comments',
   by: number,
-): Promise<unknown> {
-  if (by === 0) return Promise.resolve();
-  return counts.updateOne(
-    { _id: templateId },
-    { $inc: { [field]: by }, $setOnInsert: { [field === 'likes' ? 'comments' : 'likes']: 0 } },
-    { upsert: true },
-  );
-}
+): Promise<unknown> => moveCount(counts, templateId, field, by, ['likes', 'comments']);

@@ -6,6 +6,7 @@ import { createEmbeddedStore } from './embedded';
 import { createMongoStore } from './mongo';
 import type { DocumentStore } from './types';
 
+export { moveCount } from './counts';
 export {
   createEmbeddedStore,
   type EmbeddedStoreOptions,
