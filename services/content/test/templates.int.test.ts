@@ -220,6 +220,22 @@ describe('posts (templates) for admins', () => {
     expect(details.body.template.total_reads).toBe(2);
   });
 
+  it('counts every one of many reads made at once, beside post updates (reads are projected per stream)', async () => {
+    const post = await addPost(h, { topic });
+    const readers = await Promise.all([h.user('user'), h.user('user')]);
+    await Promise.all([
+      ...Array.from({ length: 24 }, (_, i) =>
+        h.post(`/api/template/${post._id}`, {}, (readers[i % 2] as { token: string }).token),
+      ),
+      h.post(`/api/template/update/${post._id}`, { info: { heading: 'Read at once' } }, h.admin.token),
+    ]);
+    const details = await h.get(`/api/template/details/${post._id}`, h.admin.token);
+    expect(details.body.template.total_reads).toBe(24);
+    expect(details.body.template.heading).toBe('Read at once');
+    const feed = await h.post('/api/logs/getallpost?page=1&limit=10', {}, readers[0]?.token);
+    expect(feed.body.templates.map((t: { heading: string }) => t.heading)).toContain('Read at once');
+  });
+
   it('records TemplateAdded and TemplateUpdated with the full snapshot and the media URL, never a data URL', async () => {
     const image = await pngDataUrl(40, 30);
     const post = await addPost(h, { topic, image });

@@ -1,3 +1,4 @@
+import { ContentEvents } from '@nudge/contracts';
 import type { EventEnvelope, Projection } from '@nudge/platform';
 import type { ContentCollections } from './collections';
 import { createPromotionsProjection } from './promotions-projection';
@@ -24,10 +25,14 @@ export const CONTENT_READ_MODEL_COLLECTIONS = [
 ] as const;
 
 /**
- * Every read model of content's own events, registered as one projection. The runner keeps a checkpoint per
- * (projection, stream) and writes it after every commit; one projection instead of five makes each recorded read
- * (the most frequent commit: one new stream per read) cost one checkpoint instead of five. Each part still only
- * looks at its own streams and is idempotent on its own.
+ * Every read model of content's own events, registered as one projection (one checkpoint to advance per mark). Each
+ * part only looks at its own streams and is idempotent on its own.
+ *
+ * A recorded read (content.PostOpened, the most frequent commit: one new stream per read) is applied per stream: the
+ * reads part writes only its read's own document and moves the post's count by `$inc` (commutative, never read
+ * before the write), and the other parts ignore it (they look at `template-`, `topics`, `promotion-` and
+ * `sitesettings` streams). So reads do not wait for each other under the process-wide lock that the posts' feed order
+ * (one document all `template-` streams write, read then written) still needs.
  */
 export function createContentReadModels(c: ContentCollections): Projection {
   const parts = [
@@ -39,6 +44,7 @@ export function createContentReadModels(c: ContentCollections): Projection {
   ];
   return {
     name: READ_MODELS,
+    streamTypes: [ContentEvents.PostOpened.type],
     async apply(event: EventEnvelope) {
       for (const part of parts) await part.apply(event);
     },

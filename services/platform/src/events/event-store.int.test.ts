@@ -310,6 +310,73 @@ describe('event store on the embedded document store', () => {
       );
       expect(most).toBe(1);
     });
+
+    it('commits of the types a projection declares per stream run concurrently, the others alone, each stream in order', async () => {
+      const running = new Set<string>();
+      let mostReads = 0;
+      let sharedBeside = 0;
+      const seen = new Map<string, number[]>();
+      events.register({
+        name: 'mixed',
+        streamTypes: ['read'],
+        async apply(event) {
+          // Two commits of one stream never overlap, whichever way each is applied.
+          expect(running.has(event.stream)).toBe(false);
+          if (event.type === 'shared' && running.size > 0) sharedBeside += 1;
+          if (event.type === 'read' && [...running].some((s) => s.startsWith('sh-'))) sharedBeside += 1;
+          running.add(event.stream);
+          mostReads = Math.max(mostReads, [...running].filter((s) => s.startsWith('rd-')).length);
+          await new Promise((resolve) => setTimeout(resolve, 3));
+          seen.set(event.stream, [...(seen.get(event.stream) ?? []), event.version]);
+          running.delete(event.stream);
+        },
+        async reset() {},
+      });
+      await Promise.all([
+        ...Array.from({ length: 8 }, (_, i) => events.append(`rd-${i}`, 0, [{ type: 'read', data: i }])),
+        ...Array.from({ length: 4 }, async (_, i) => {
+          for (let v = 0; v < 2; v++) await events.append(`sh-${i}`, v, [{ type: 'shared', data: v }]);
+        }),
+        // A stream whose commits are applied both ways keeps its order.
+        (async () => {
+          await events.append('mx', 0, [{ type: 'shared', data: 0 }]);
+          await events.append('mx', 1, [{ type: 'read', data: 1 }]);
+        })(),
+      ]);
+      expect(mostReads).toBeGreaterThan(1);
+      expect(sharedBeside).toBe(0);
+      expect(seen.get('mx')).toEqual([1, 2]);
+      for (let i = 0; i < 4; i++) expect(seen.get(`sh-${i}`)).toEqual([1, 2]);
+      const commits = await store.collection<CommitDoc>(EVENTS).find({});
+      expect(commits.filter((c) => !c.projected)).toEqual([]);
+    });
+
+    it('a commit waits for the earlier one of its stream when that one waits for the lock', async () => {
+      const order: string[] = [];
+      let releaseSlow = () => {};
+      const slow = new Promise<void>((resolve) => {
+        releaseSlow = resolve;
+      });
+      events.register({
+        name: 'ordered',
+        streamTypes: ['read'],
+        async apply(event) {
+          if (event.stream === 'hold') await slow;
+          order.push(`${event.stream}@${event.version}`);
+        },
+        async reset() {},
+      });
+      // 'hold' holds the exclusive lock; s@1 (alone) queues behind it; s@2 (per stream) must not overtake s@1.
+      const held = events.append('hold', 0, [{ type: 'shared', data: 0 }]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const first = events.append('s', 0, [{ type: 'shared', data: 1 }]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const second = events.append('s', 1, [{ type: 'read', data: 2 }]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      releaseSlow();
+      await Promise.all([held, first, second]);
+      expect(order).toEqual(['hold@1', 's@1', 's@2']);
+    });
   });
 
   describe('appendMany and group commit', () => {

@@ -44,10 +44,11 @@ const markerId = (projection: string) => `projection:${projection}`;
  *   still unprojected (an earlier failure) are applied to the projections that missed them (the gap is filled).
  * - Projection work runs one piece at a time in a process (append, catchUp and rebuild never overlap): some
  *   projections read, then write a document several streams share (content's feed order), which
- *   per-stream ordering alone would let two commits interleave on. When every registered projection declares
- *   `concurrency: 'stream'` (it only writes documents of the event's own stream), commits of different streams are
- *   applied concurrently and only each stream's commits one at a time; catchUp and rebuild still run alone.
- *   A projection must not call append itself.
+ *   per-stream ordering alone would let two commits interleave on. A commit every registered projection takes per
+ *   stream (`concurrency: 'stream'`, or each of the commit's event types in its `streamTypes`: apply only writes
+ *   documents of the event's own stream) is applied concurrently with other streams' commits; only the commits of
+ *   one stream run one at a time, in append order, whichever way each is applied. catchUp and rebuild still run
+ *   alone. A projection must not call append itself.
  * - The `projected` mark and the checkpoints are written after the projection's lock is released, for every commit
  *   applied meanwhile in one write (group commit): the commits applied but not yet marked are remembered in memory,
  *   so a later commit of the stream does not apply them again as a gap, and catchUp waits for their mark. A crash
@@ -64,13 +65,23 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const meta = store.collection<MarkerDoc>(EVENTS_META);
   const projections: Projection[] = [];
   const serial = createSerial();
-  /** While an exclusive piece of work (catchUp, rebuild, or an append with a shared-document projection) runs. */
+  /** While an exclusive piece of work (catchUp, rebuild, or a commit some projection needs alone) runs. */
   let exclusiveRunning: Promise<void> | null = null;
-  /** Per-stream pieces of work in progress (only when every projection is per stream). */
+  /** Per-stream pieces of work in progress. */
   let active = 0;
   let idle: (() => void) | null = null;
-  const streamTails = new Map<string, Promise<unknown>>();
-  const perStream = () => projections.length > 0 && projections.every((p) => p.concurrency === 'stream');
+  /** Each stream's last piece of append work (settles when it is done, never rejects). */
+  const streamTails = new Map<string, Promise<void>>();
+  /** Per projection: every event type it applies per stream (undefined: all of them). */
+  const streamTypes = new Map<Projection, ReadonlySet<string> | undefined>();
+  /** Whether every projection applies all of the commit's events per stream. */
+  const perStream = (commit: CommitDoc): boolean =>
+    projections.length > 0 &&
+    projections.every((p) => {
+      if (p.concurrency === 'stream') return true;
+      const types = streamTypes.get(p);
+      return types !== undefined && commit.events.every((e) => types.has(e.type));
+    });
 
   /** Runs fn alone: no other projection work of this process runs meanwhile. */
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> =>
@@ -88,18 +99,13 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       }
     });
 
-  /** Runs fn after the stream's earlier work, concurrently with other streams' (never with exclusive work). */
-  const inStream = async <T>(stream: string, fn: () => Promise<T>): Promise<T> => {
+  /** Runs fn concurrently with other per-stream work (never with exclusive work). */
+  const concurrent = async <T>(fn: () => Promise<T>): Promise<T> => {
     while (exclusiveRunning) await exclusiveRunning;
     active += 1;
-    const previous = streamTails.get(stream) ?? Promise.resolve();
-    const run = previous.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    streamTails.set(stream, tail);
     try {
-      return await run;
+      return await fn();
     } finally {
-      if (streamTails.get(stream) === tail) streamTails.delete(stream);
       active -= 1;
       if (active === 0 && idle) {
         const wake = idle;
@@ -109,9 +115,24 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     }
   };
 
-  /** The lock an append's projection work takes. */
-  const locked = <T>(stream: string, fn: () => Promise<T>): Promise<T> =>
-    perStream() ? inStream(stream, fn) : exclusive(fn);
+  /**
+   * The lock a commit's projection work takes: after the stream's earlier work, then per stream or alone. A piece
+   * waits for its stream's previous one before it takes either lock, so it never holds one while waiting.
+   */
+  const locked = <T>(commit: CommitDoc, fn: () => Promise<T>): Promise<T> => {
+    const { stream } = commit;
+    const previous = streamTails.get(stream);
+    const start = () => (perStream(commit) ? concurrent(fn) : exclusive(fn));
+    const run = previous ? previous.then(start) : start();
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    streamTails.set(stream, tail);
+    return run.finally(() => {
+      if (streamTails.get(stream) === tail) streamTails.delete(stream);
+    });
+  };
 
   /** Commits applied by every projection whose `projected` mark is not written yet (id -> seq). */
   const unmarked = new Map<string, number>();
@@ -162,6 +183,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       throw new Error(`projection ${projection.name} is registered twice`);
     }
     projections.push(projection);
+    streamTypes.set(projection, projection.streamTypes ? new Set(projection.streamTypes) : undefined);
   };
 
   /** Moves the projection's checkpoint up to seq (never down). */
@@ -346,7 +368,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       return projections;
     },
     projectCommit: async (commit, previous) => {
-      const ok = await locked(commit.stream, () => applyCommit(commit, previous));
+      const ok = await locked(commit, () => applyCommit(commit, previous));
       if (ok) await flushMarks();
       return ok;
     },
@@ -358,7 +380,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       }
       // One by one (a commit after another of its stream, or a projection failed together: apply is idempotent).
       for (const commit of commits) {
-        if (!(await locked(commit.stream, () => applyCommit(commit)))) ok = false;
+        if (!(await locked(commit, () => applyCommit(commit)))) ok = false;
       }
       await flushMarks();
       return ok;

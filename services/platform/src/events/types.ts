@@ -72,10 +72,17 @@ export interface EventStore {
 export interface Projection {
   readonly name: string;
   /**
-   * 'stream': apply only writes documents of the event's own stream (no document several streams share), so the
-   * runner may apply commits of different streams at once (each stream's still in order). Absent: one at a time.
+   * 'stream': apply only writes documents of the event's own stream (no document several streams share, or one it
+   * only moves by commutative `$inc`, never read before the write), so the runner may apply commits of different
+   * streams at once (each stream's still in order). Absent: one at a time (but see streamTypes).
    */
   readonly concurrency?: 'stream';
+  /**
+   * The event types apply takes per stream, as 'stream' promises, when concurrency is not 'stream' (e.g. content's
+   * reads beside its feed order): a commit whose events are all of these types (and that every other projection takes
+   * per stream) is applied concurrently with other streams' commits. Absent: none.
+   */
+  readonly streamTypes?: readonly string[];
   apply(event: EventEnvelope): Promise<void>;
   /**
    * Optional: applies events of new streams (each the first commit of its own stream, no two of one stream) in one
