@@ -1,7 +1,7 @@
 import { type AdminTemplate, type Gated, gatePost, type ReaderPost, type Role } from '@nudge/contracts';
 import type { EmailStatsReader } from '@nudge/platform';
 import type { TemplateState } from '../domain/template';
-import { type ContentCollections, ZERO_COUNTERS } from '../events/collections';
+import { type ContentCollections, likeStateId, ZERO_COUNTERS } from '../events/collections';
 
 type Viewer = { userId: string | null; role: Role | null };
 type UngatedReaderPost = Omit<ReaderPost, 'body' | 'locked' | 'preview'> & { body: string };
@@ -22,30 +22,15 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
     return readerPostsOf(templates.map((template) => ({ template, viewer })));
   }
 
-  /** Each post as its own viewer reads it (the reminder batch: one post per reader), with two lookups in all. */
-  async function readerPostsOf(
-    items: Array<{ template: TemplateState; viewer: Viewer }>,
-  ): Promise<Gated<UngatedReaderPost>[]> {
-    if (items.length === 0) return [];
-    const ids = [...new Set(items.map((i) => i.template._id))];
-    const counters = byId(await c.counters.find({ _id: { $in: ids } }));
-    const userIds = [...new Set(items.flatMap((i) => (i.viewer.userId ? [i.viewer.userId] : [])))];
-    const likeKey = (userId: string, templateId: string) => `${userId}\n${templateId}`;
-    const liked =
-      userIds.length > 0
-        ? new Set(
-            (
-              await c.likes.find({
-                userId: userIds.length === 1 ? userIds[0] : { $in: userIds },
-                templateId: { $in: ids },
-                liked: true,
-              })
-            ).map((l) => likeKey(l.userId, l.templateId)),
-          )
-        : new Set<string>();
-    return items.map(({ template: t, viewer }) => {
-      const counts = counters.get(t._id) ?? ZERO_COUNTERS;
-      const post: UngatedReaderPost = {
+  /** The reader's view of a post, from its counts and whether the viewer likes it. */
+  const readerView = (
+    t: TemplateState,
+    viewer: Viewer,
+    counts: { totallikes: number; totalcomments: number },
+    like: boolean,
+  ): Gated<UngatedReaderPost> =>
+    gatePost(
+      {
         _id: t._id,
         heading: t.heading,
         body: t.body,
@@ -55,10 +40,48 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
         createdAt: t.createdAt,
         totallikes: counts.totallikes,
         totalcomments: counts.totalcomments,
-        like: viewer.userId ? liked.has(likeKey(viewer.userId, t._id)) : false,
-      };
-      return gatePost(post, viewer.role);
-    });
+        like,
+      },
+      viewer.role,
+    );
+
+  /** Each post as its own viewer reads it (the reminder batch: one post per reader), with two lookups in all. */
+  async function readerPostsOf(
+    items: Array<{ template: TemplateState; viewer: Viewer }>,
+  ): Promise<Gated<UngatedReaderPost>[]> {
+    if (items.length === 0) return [];
+    if (items.length === 1) {
+      // One post (POST /api/template/{id}): two point lookups by _id.
+      const { template: t, viewer } = items[0] as { template: TemplateState; viewer: Viewer };
+      const [counts, like] = await Promise.all([
+        c.counters.findOne({ _id: t._id }),
+        viewer.userId ? c.likes.findOne({ _id: likeStateId(viewer.userId, t._id) }) : null,
+      ]);
+      return [readerView(t, viewer, counts ?? ZERO_COUNTERS, like?.liked === true)];
+    }
+    const ids = [...new Set(items.map((i) => i.template._id))];
+    const counters = byId(await c.counters.find({ _id: { $in: ids } }));
+    const userIds = [...new Set(items.flatMap((i) => (i.viewer.userId ? [i.viewer.userId] : [])))];
+    const liked =
+      userIds.length > 0
+        ? new Set(
+            (
+              await c.likes.find({
+                userId: userIds.length === 1 ? userIds[0] : { $in: userIds },
+                templateId: { $in: ids },
+                liked: true,
+              })
+            ).map((l) => likeStateId(l.userId, l.templateId)),
+          )
+        : new Set<string>();
+    return items.map(({ template: t, viewer }) =>
+      readerView(
+        t,
+        viewer,
+        counters.get(t._id) ?? ZERO_COUNTERS,
+        viewer.userId ? liked.has(likeStateId(viewer.userId, t._id)) : false,
+      ),
+    );
   }
 
   async function adminPosts(templates: TemplateState[], withSubjects: boolean): Promise<AdminTemplate[]> {

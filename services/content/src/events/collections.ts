@@ -26,6 +26,8 @@ export type ReadDoc = { _id: string; templateId: string; userId: string; type: 1
 export type ReadCountDoc = { _id: string; total_reads: number };
 /** Like and comment counters of a post, kept from engagement's events. */
 export type CounterDoc = { _id: string; totallikes: number; totalcomments: number };
+/** The like state of one reader and post (one document each, so its id is a point lookup). */
+export const likeStateId = (userId: string, templateId: string): string => `${userId}:${templateId}`;
 export type LikeStateDoc = {
   _id: string;
   userId: string;
