@@ -22,28 +22,26 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
     return readerPostsOf(templates.map((template) => ({ template, viewer })));
   }
 
+  /** What readers and admins both see of a post. */
+  const postFields = (t: TemplateState, counts: { totallikes: number; totalcomments: number }) => ({
+    _id: t._id,
+    heading: t.heading,
+    body: t.body,
+    image: t.image,
+    type: t.type,
+    topic: t.topic,
+    createdAt: t.createdAt,
+    totallikes: counts.totallikes,
+    totalcomments: counts.totalcomments,
+  });
+
   /** The reader's view of a post, from its counts and whether the viewer likes it. */
   const readerView = (
     t: TemplateState,
     viewer: Viewer,
     counts: { totallikes: number; totalcomments: number },
     like: boolean,
-  ): Gated<UngatedReaderPost> =>
-    gatePost(
-      {
-        _id: t._id,
-        heading: t.heading,
-        body: t.body,
-        image: t.image,
-        type: t.type,
-        topic: t.topic,
-        createdAt: t.createdAt,
-        totallikes: counts.totallikes,
-        totalcomments: counts.totalcomments,
-        like,
-      },
-      viewer.role,
-    );
+  ): Gated<UngatedReaderPost> => gatePost({ ...postFields(t, counts), like }, viewer.role);
 
   /** Each post as its own viewer reads it (the reminder batch: one post per reader), with two lookups in all. */
   async function readerPostsOf(
@@ -100,18 +98,10 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
       const sent = email.get(t._id)?.emails_sent ?? 0;
       const opened = email.get(t._id)?.emails_open ?? 0;
       const view: AdminTemplate = {
-        _id: t._id,
-        heading: t.heading,
-        body: t.body,
-        image: t.image,
-        type: t.type,
-        topic: t.topic,
+        ...postFields(t, counts),
         status: t.status,
         subjects: t.subjects,
-        createdAt: t.createdAt,
         updatedAt: t.updatedAt,
-        totallikes: counts.totallikes,
-        totalcomments: counts.totalcomments,
         emails_sent: sent,
         emails_open: opened,
         email_open_rate: openRate(sent, opened),
