@@ -1,7 +1,7 @@
 import { type AdminTemplate, type Gated, gatePost, type ReaderPost, type Role } from '@nudge/contracts';
 import type { EmailStatsReader } from '@nudge/platform';
 import type { TemplateState } from '../domain/template';
-import { type ContentCollections, ZERO_COUNTERS } from '../events/collections';
+import { type ContentCollections, likeStateId, ZERO_COUNTERS } from '../events/collections';
 
 type Viewer = { userId: string | null; role: Role | null };
 type UngatedReaderPost = Omit<ReaderPost, 'body' | 'locked' | 'preview'> & { body: string };
@@ -29,20 +29,20 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
     if (items.length === 0) return [];
     const ids = [...new Set(items.map((i) => i.template._id))];
     const counters = byId(await c.counters.find({ _id: { $in: ids } }));
-    const userIds = [...new Set(items.flatMap((i) => (i.viewer.userId ? [i.viewer.userId] : [])))];
+    // The like states of these readers and posts, by their _ids (one per reader and post: a primary-key read).
+    const wanted = new Set(
+      items.flatMap(({ template, viewer }) =>
+        viewer.userId ? [likeStateId(viewer.userId, template._id)] : [],
+      ),
+    );
     const likeKey = (userId: string, templateId: string) => `${userId}\n${templateId}`;
-    const liked =
-      userIds.length > 0
-        ? new Set(
-            (
-              await c.likes.find({
-                userId: userIds.length === 1 ? userIds[0] : { $in: userIds },
-                templateId: { $in: ids },
-                liked: true,
-              })
-            ).map((l) => likeKey(l.userId, l.templateId)),
-          )
-        : new Set<string>();
+    const liked = new Set(
+      wanted.size > 0
+        ? (await c.likes.find({ _id: { $in: [...wanted] } }))
+            .filter((l) => l.liked)
+            .map((l) => likeKey(l.userId, l.templateId))
+        : [],
+    );
     return items.map(({ template: t, viewer }) => {
       const counts = counters.get(t._id) ?? ZERO_COUNTERS;
       const post: UngatedReaderPost = {

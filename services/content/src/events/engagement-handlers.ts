@@ -1,6 +1,6 @@
 import { EngagementEvents, eventData } from '@nudge/contracts';
 import { type EventEnvelope, type EventHandler, moveCount } from '@nudge/platform';
-import type { ContentCollections } from './collections';
+import { type ContentCollections, likeStateId } from './collections';
 
 /** True when `event` comes after the state's last event (same stream: by version; otherwise by time). */
 const isNewer = (event: EventEnvelope, state: { at: string; stream: string; version: number }) => {
@@ -29,7 +29,7 @@ export function engagementHandlers(c: ContentCollections): Record<string, EventH
   return {
     [EngagementEvents.LikeSet.type]: async (event) => {
       const d = eventData(EngagementEvents.LikeSet, event);
-      const _id = `${d.userId}:${d.templateId}`;
+      const _id = likeStateId(d.userId, d.templateId);
       const current = await c.likes.findOne({ _id });
       if (current && !isNewer(event, current)) return;
       const by = (d.liked ? 1 : 0) - (current?.liked ? 1 : 0);
