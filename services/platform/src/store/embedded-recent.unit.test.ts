@@ -2,6 +2,9 @@
  * The embedded store's reads by `_id` answered from the documents it read lately: every write, deletion, drop and
  * rollback shows in the next read, documents come back in natural order and as fresh copies, as from SQLite.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmbeddedStore } from './embedded';
 import type { Collection, DocumentStore } from './types';
@@ -106,5 +109,28 @@ describe('embedded store reads by _id', () => {
     await expect(reads).rejects.toThrow(/disk I\/O/);
     expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
     expect(await c.find({ _id: { $in: ['z', 'b'] } })).toEqual([{ _id: 'b', n: 2 }]);
+  });
+
+  it("sees what another store object on the same folder committed (this process's connections)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'nudge-recent-'));
+    const mine = createEmbeddedStore({ dir });
+    const other = createEmbeddedStore({ dir: `${dir}/.` });
+    try {
+      const c = mine.collection<Item>('shared');
+      const o = other.collection<Item>('shared');
+      await c.insertOne({ _id: 'a', n: 1 });
+      expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', n: 1 });
+      expect(await c.find({ _id: { $in: ['a', 'b'] } })).toEqual([{ _id: 'a', n: 1 }]);
+      await o.updateOne({ _id: 'a' }, { $set: { n: 2 } });
+      await o.insertOne({ _id: 'b', n: 3 });
+      expect(await c.find({ _id: { $in: ['a', 'b'] } })).toEqual([
+        { _id: 'a', n: 2 },
+        { _id: 'b', n: 3 },
+      ]);
+    } finally {
+      await mine.close();
+      await other.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -23,7 +23,7 @@
  * open (see ./nedb-import); the files are then renamed `<collection>.db.imported`.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import Database from 'libsql';
 import { resolve } from 'mingo/util';
 import { DuplicateKeyError } from '../errors';
@@ -462,16 +462,27 @@ function idsOnly(filter: Filter): Param[] | undefined {
   return ids;
 }
 
+/**
+ * The open connections of this process, by database file: a commit through one makes what the others kept from their
+ * reads stale (two store objects on one folder: a test's restart, a bus instance of its own; see storedById).
+ */
+const openFiles = new Map<string, Set<SqliteDatabase>>();
+
 class SqliteDatabase {
   readonly db: Db;
   private readonly statements = new Map<string, Stmt>();
   /**
-   * Changes whenever SQLite rolled back writes this connection made (a failed statement or commit) or the database was
-   * closed: what a collection kept from its reads since then may hold a rolled-back version (see storedById).
+   * Changes whenever SQLite rolled back writes this connection made (a failed statement or commit), another connection
+   * of this process to the same file committed, or the database was closed: what a collection kept from its reads
+   * before may be stale (see storedById).
    */
   generation = 0;
 
+  /** The database file's absolute path (the key of openFiles). */
+  private readonly path: string;
+
   constructor(readonly file: string) {
+    this.path = file === ':memory:' ? file : resolvePath(file);
     this.db = new Database(file);
     if (file !== ':memory:') {
       // Pages freed by deletions go back to the file system (see vacuum), so the file follows the live data.
@@ -482,6 +493,11 @@ class SqliteDatabase {
       this.db.exec(`PRAGMA journal_size_limit = ${16 * 1024 * 1024}`);
     }
     this.db.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
+    if (file !== ':memory:') {
+      const others = openFiles.get(this.path) ?? new Set<SqliteDatabase>();
+      others.add(this);
+      openFiles.set(this.path, others);
+    }
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS "_nudge_meta" (coll TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT, PRIMARY KEY (coll, kind, name))',
     );
@@ -617,6 +633,8 @@ class SqliteDatabase {
       const started = performance.now();
       this.db.exec('COMMIT');
       noteCommit(performance.now() - started);
+      const sharing = openFiles.get(this.path);
+      if (sharing && sharing.size > 1) for (const other of sharing) if (other !== this) other.generation += 1;
       group.resolve();
     } catch (err) {
       this.generation += 1;
@@ -657,6 +675,9 @@ class SqliteDatabase {
   close(): void {
     this.commit();
     this.generation += 1;
+    const sharing = openFiles.get(this.path);
+    sharing?.delete(this);
+    if (sharing?.size === 0) openFiles.delete(this.path);
     this.statements.clear();
     try {
       this.vacuum();
