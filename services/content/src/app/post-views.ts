@@ -59,19 +59,19 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
     }
     const ids = [...new Set(items.map((i) => i.template._id))];
     const counters = byId(await c.counters.find({ _id: { $in: ids } }));
-    const userIds = [...new Set(items.flatMap((i) => (i.viewer.userId ? [i.viewer.userId] : [])))];
-    const liked =
-      userIds.length > 0
-        ? new Set(
-            (
-              await c.likes.find({
-                userId: userIds.length === 1 ? userIds[0] : { $in: userIds },
-                templateId: { $in: ids },
-                liked: true,
-              })
-            ).map((l) => likeStateId(l.userId, l.templateId)),
-          )
-        : new Set<string>();
+    // The like states of these readers and posts, by their _ids (one per reader and post: a primary-key read).
+    const wanted = new Set(
+      items.flatMap(({ template, viewer }) =>
+        viewer.userId ? [likeStateId(viewer.userId, template._id)] : [],
+      ),
+    );
+    const liked = new Set(
+      wanted.size > 0
+        ? (await c.likes.find({ _id: { $in: [...wanted] } }))
+            .filter((l) => l.liked)
+            .map((l) => likeStateId(l.userId, l.templateId))
+        : [],
+    );
     return items.map(({ template: t, viewer }) =>
       readerView(
         t,

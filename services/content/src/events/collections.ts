@@ -68,8 +68,9 @@ export async function ensureContentIndexes(c: ContentCollections): Promise<void>
   await c.topics.createIndex({ key: 1 }, { unique: true });
   await c.reads.createIndex({ templateId: 1 });
   await c.likes.createIndex({ templateId: 1, liked: 1 });
-  // The feed's "did this reader like these posts" read: the reader's likes of a page's posts, a few lookups. (With
-  // `{userId}` alone SQLite walked every like of the reader; `{templateId, liked}` stays for the recounts.)
+  // A reader's likes of some posts (session 8's feed read; since session 9 the feed reads the like states by their
+  // _ids, likeStateId). With `{userId}` alone SQLite walked every like of the reader; `{templateId, liked}` stays for
+  // the recounts.
   await c.likes.createIndex({ userId: 1, templateId: 1 });
   // Replaced by the one above (session 8): SQLite kept choosing it in a data directory from before.
   await c.likes.dropIndex({ userId: 1 });

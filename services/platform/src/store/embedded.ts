@@ -23,7 +23,7 @@
  * open (see ./nedb-import); the files are then renamed `<collection>.db.imported`.
  */
 import { existsSync, mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import Database from 'libsql';
 import { resolve } from 'mingo/util';
 import { DuplicateKeyError } from '../errors';
@@ -79,6 +79,12 @@ const STATEMENTS = 500;
 const PLANS = 200;
 /** SQLite's page cache per store (KiB, as PRAGMA cache_size takes a negative number). */
 const CACHE_KIB = 2 * 1024;
+/** Documents kept per collection from its reads by `_id` (see EmbeddedCollection.storedById). */
+const RECENT_DOCS = 1_000;
+/** A document's JSON longer than this is not kept (the feed order's one large document, say). */
+const RECENT_DOC_CHARS = 16 * 1024;
+/** A read of more `_id`s than this at once goes to SQLite as it is, and keeps nothing. */
+const RECENT_READ_IDS = 64;
 /** How often the pages freed by deletions are returned to the file system. */
 const VACUUM_EVERY_MS = 5 * 60_000;
 
@@ -422,11 +428,61 @@ export function embeddedCommitStats(): typeof commitTimes {
 }
 
 /** The open database of one store folder (or in memory), shared by its collections. */
+/** A document as SQLite holds it: its rowid (natural order) and JSON. */
+interface StoredDoc {
+  rowid: number;
+  text: string;
+}
+
+const isIdValue = (v: unknown): v is Param => typeof v === 'string' || isFiniteNumber(v);
+const hasKeys = (o: object | undefined): boolean => o !== undefined && Object.keys(o).length > 0;
+
+/**
+ * The `_id`s a filter asks for, when it is nothing but `{ _id: v }` or `{ _id: { $in: [...] } }` of strings and finite
+ * numbers (at most RECENT_READ_IDS, no duplicates); else undefined (the filter takes the general path and its checks).
+ */
+function idsOnly(filter: Filter): Param[] | undefined {
+  if (!isPlainObject(filter)) return undefined;
+  let ids: Param[] | undefined;
+  for (const key in filter) {
+    if (key !== '_id') return undefined;
+    const value = filter[key];
+    if (isIdValue(value)) {
+      ids = [value];
+      continue;
+    }
+    if (!isPlainObject(value)) return undefined;
+    for (const op in value) {
+      const list = value[op];
+      if (op !== '$in' || ids || !Array.isArray(list) || list.length > RECENT_READ_IDS) return undefined;
+      if (!list.every(isIdValue)) return undefined;
+      ids = list.length > 1 ? [...new Set(list)] : list;
+    }
+  }
+  return ids;
+}
+
+/**
+ * The open connections of this process, by database file: a commit through one makes what the others kept from their
+ * reads stale (two store objects on one folder: a test's restart, a bus instance of its own; see storedById).
+ */
+const openFiles = new Map<string, Set<SqliteDatabase>>();
+
 class SqliteDatabase {
   readonly db: Db;
   private readonly statements = new Map<string, Stmt>();
+  /**
+   * Changes whenever SQLite rolled back writes this connection made (a failed statement or commit), another connection
+   * of this process to the same file committed, or the database was closed: what a collection kept from its reads
+   * before may be stale (see storedById).
+   */
+  generation = 0;
+
+  /** The database file's absolute path (the key of openFiles). */
+  private readonly path: string;
 
   constructor(readonly file: string) {
+    this.path = file === ':memory:' ? file : resolvePath(file);
     this.db = new Database(file);
     if (file !== ':memory:') {
       // Pages freed by deletions go back to the file system (see vacuum), so the file follows the live data.
@@ -437,6 +493,11 @@ class SqliteDatabase {
       this.db.exec(`PRAGMA journal_size_limit = ${16 * 1024 * 1024}`);
     }
     this.db.exec(`PRAGMA cache_size = -${CACHE_KIB}`);
+    if (file !== ':memory:') {
+      const others = openFiles.get(this.path) ?? new Set<SqliteDatabase>();
+      others.add(this);
+      openFiles.set(this.path, others);
+    }
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS "_nudge_meta" (coll TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT, PRIMARY KEY (coll, kind, name))',
     );
@@ -482,6 +543,12 @@ class SqliteDatabase {
     const out = new Array<string>(rows.length);
     for (let i = 0; i < rows.length; i++) out[i] = (rows[i] as unknown[])[0] as string;
     return out;
+  }
+
+  /** Every row, as arrays of column values. */
+  rows(sql: string, params: Param[] = []): unknown[][] {
+    this.trace?.(sql, params);
+    return this.prepare(sql).all(params);
   }
 
   /** The first column of the first row (one step of the statement), or undefined when there is none. */
@@ -550,7 +617,10 @@ class SqliteDatabase {
 
   /** A statement failed: if SQLite rolled the whole transaction back (I/O error, disk full), the group fails. */
   private noteFailure(err: unknown): void {
-    if (this.group && this.group.failed === undefined && !this.db.inTransaction) this.group.failed = err;
+    if (this.group && this.group.failed === undefined && !this.db.inTransaction) {
+      this.group.failed = err;
+      this.generation += 1;
+    }
   }
 
   /** Commits the open group transaction, then releases the operations that ran in it. */
@@ -563,8 +633,11 @@ class SqliteDatabase {
       const started = performance.now();
       this.db.exec('COMMIT');
       noteCommit(performance.now() - started);
+      const sharing = openFiles.get(this.path);
+      if (sharing && sharing.size > 1) for (const other of sharing) if (other !== this) other.generation += 1;
       group.resolve();
     } catch (err) {
+      this.generation += 1;
       try {
         if (this.db.inTransaction) this.db.exec('ROLLBACK');
       } catch {
@@ -601,6 +674,10 @@ class SqliteDatabase {
 
   close(): void {
     this.commit();
+    this.generation += 1;
+    const sharing = openFiles.get(this.path);
+    sharing?.delete(this);
+    if (sharing?.size === 0) openFiles.delete(this.path);
     this.statements.clear();
     try {
       this.vacuum();
@@ -639,6 +716,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private readonly insertSql: string;
   private readonly updateSql: string;
   private readonly deleteSql: string;
+  private readonly byIdSql: string;
+  private readonly byIdsSql: string;
+  /**
+   * The documents read by `_id` lately, as stored (rowid and JSON; null: there is none), the oldest dropped beyond
+   * RECENT_DOCS. A write of a document forgets it; valid while the database's generation is `recentAt`.
+   */
+  private readonly recent = new Map<Param, StoredDoc | null>();
+  private recentAt = 0;
   private closed = false;
   /** Whether any index is unique (else a write checks nothing before it runs). */
   private hasUnique = false;
@@ -653,6 +738,8 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     this.insertSql = `INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`;
     this.updateSql = `UPDATE ${this.table} SET doc = ? WHERE _id = ?`;
     this.deleteSql = `DELETE FROM ${this.table} WHERE _id = ?`;
+    this.byIdSql = `SELECT rowid, _id, doc FROM ${this.table} WHERE _id = ?`;
+    this.byIdsSql = `SELECT rowid, _id, doc FROM ${this.table} WHERE _id IN (SELECT value FROM json_each(?))`;
     sql.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
     for (const { name: key, value } of sql.meta(name, 'index'))
       this.indexes.set(key, { fields: key.split(','), unique: value === 'unique' });
@@ -886,6 +973,56 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   /**
+   * The stored documents with these `_id`s (no duplicates), in natural order: from what this collection read by `_id`
+   * lately, the others from SQLite in one statement (and kept). A read by `_id` is most of what a signed-in call reads
+   * (the caller's user, a post's counters, a version document), and the same documents are read again and again; SQLite
+   * answers each from its page cache, but its statement, the crossing into it and back per row cost more than a lookup
+   * here. Every write of a document forgets it (insertRaw, replaceRaw, the deletions, drop), and a rollback forgets all
+   * (the database's generation), so what is kept is what SQLite holds, and every read still parses a fresh copy.
+   */
+  private storedById(ids: readonly Param[]): StoredDoc[] {
+    const recent = this.recent;
+    if (this.recentAt !== this.sql.generation) {
+      recent.clear();
+      this.recentAt = this.sql.generation;
+    }
+    const found: StoredDoc[] = [];
+    let missing: Param[] | undefined;
+    for (const id of ids) {
+      const kept = recent.get(id);
+      if (kept === undefined) missing = missing ? [...missing, id] : [id];
+      else if (kept !== null) found.push(kept);
+    }
+    if (missing) {
+      const rows =
+        missing.length === 1
+          ? this.sql.rows(this.byIdSql, missing)
+          : this.sql.rows(this.byIdsSql, [JSON.stringify(missing)]);
+      const held = new Set<Param>();
+      for (const [rowid, id, text] of rows as Array<[number, Param, string]>) {
+        const doc = { rowid, text };
+        found.push(doc);
+        held.add(id);
+        if (text.length <= RECENT_DOC_CHARS) this.keep(id, doc);
+      }
+      // The ones SQLite does not hold are kept as absent (an insert forgets that).
+      if (held.size < missing.length) for (const id of missing) if (!held.has(id)) this.keep(id, null);
+    }
+    if (found.length > 1) found.sort((a, b) => a.rowid - b.rowid);
+    return found;
+  }
+
+  private keep(id: Param, doc: StoredDoc | null): void {
+    if (this.recent.size >= RECENT_DOCS) this.recent.delete(this.recent.keys().next().value as Param);
+    this.recent.set(id, doc);
+  }
+
+  /** A write of this document: what was read of it is forgotten. */
+  private forget(id: unknown): void {
+    this.recent.delete(id as Param);
+  }
+
+  /**
    * SQLite's query plan of each statement a find runs (EXPLAIN QUERY PLAN's details, one string per statement, lines
    * joined by '; '). Not part of the port: a debugging aid, and the probe of the tests that keep queries on their
    * indexes.
@@ -983,6 +1120,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       if (isSqliteConstraint(err)) throw duplicate(this.name, { _id: id });
       throw err;
     }
+    this.forget(id);
     this.noteShapes(doc);
   }
 
@@ -994,6 +1132,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     if (this.hasUnique)
       this.checkUnique(doc, typeof previous === 'string' ? (JSON.parse(previous) as Raw) : previous);
     this.sql.run(this.updateSql, [text, doc._id as Param]);
+    this.forget(doc._id);
     this.noteShapes(doc);
   }
 
@@ -1039,8 +1178,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async findOne(filter: Filter, options: Omit<FindOptions, 'skip' | 'limit'> = {}): Promise<T | null> {
-    const q = this.query(filter);
+    const ids = idsOnly(filter);
     const project = compileProjection(options.projection);
+    if (ids && (ids.length <= 1 || !hasKeys(options.sort)))
+      return this.run(() => {
+        const [stored] = this.storedById(ids);
+        if (!stored) return null;
+        const doc = JSON.parse(stored.text) as Raw;
+        return (project ? project(doc) : doc) as T;
+      });
+    const q = this.query(filter);
     return this.run(() => {
       const [doc] = this.select(q, { sort: options.sort, limit: 1 });
       if (!doc) return null;
@@ -1049,8 +1196,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
-    const q = this.query(filter);
+    const ids = idsOnly(filter);
     const project = compileProjection(options.projection);
+    if (ids && !options.skip && !options.limit && !hasKeys(options.sort))
+      return this.run(() => {
+        const docs = this.storedById(ids).map((stored) => JSON.parse(stored.text) as Raw);
+        return (project ? docs.map(project) : docs) as T[];
+      });
+    const q = this.query(filter);
     const skip = options.skip ?? 0;
     if (!Number.isInteger(skip) || skip < 0)
       throw new Error(`skip has to be a non-negative integer, got ${skip}`);
@@ -1148,6 +1301,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return this.run(() => {
       const [found] = this.select(q, { limit: 1 });
       if (!found) return { deletedCount: 0 };
+      this.forget(found._id);
       return { deletedCount: this.sql.run(this.deleteSql, [found._id as Param]).changes };
     });
   }
@@ -1156,17 +1310,21 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     const q = this.query(filter);
     return this.run(() => {
       const { plan, params } = this.planOf(q);
-      if (plan.exact)
+      if (plan.exact) {
+        this.recent.clear();
         return {
           deletedCount: this.sql.run(
             this.sqlFor(plan, 'delete', () => `DELETE FROM ${this.table}${this.whereSql(plan)}`),
             params,
           ).changes,
         };
+      }
       return this.sql.batch(() => {
         let deletedCount = 0;
-        for (const doc of this.select(q))
+        for (const doc of this.select(q)) {
+          this.forget(doc._id);
           deletedCount += this.sql.run(this.deleteSql, [doc._id as Param]).changes;
+        }
         return { deletedCount };
       });
     });
@@ -1248,6 +1406,7 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   async drop(): Promise<void> {
     return this.run(() =>
       this.sql.batch(() => {
+        this.recent.clear();
         this.sql.run(`DELETE FROM ${this.table}`);
         this.sql.run(
           "DELETE FROM \"_nudge_meta\" WHERE coll = ? AND kind IN ('array', 'object', 'boolean', 'number')",
