@@ -1,13 +1,12 @@
-// Starts the standalone process of a bench run as a child process (bench/standalone-host.ts, run as `npm start` runs
-// deploy/standalone/src/main.ts: node with the start script's flags and tsx) and talks to it over IPC.
+// Starts the standalone process of a bench run as a child process (bench/standalone-host.ts, built and run as
+// `npm start` runs deploy/standalone/src/main.ts: bundled by scripts/build-standalone.ts, node with the start script's
+// flags) and talks to it over IPC.
 import { type ChildProcess, fork } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
 import { standaloneNodeFlags } from '../deploy/standalone/src/node-flags';
+import { buildStandalone } from '../scripts/build-standalone';
 import type { CpuProfile } from './cpu-profile';
 import type { HostAnswer, HostRequest, MemoryBreakdown, QueryParams } from './standalone-protocol';
-
-const HOST = fileURLToPath(new URL('./standalone-host.ts', import.meta.url));
 
 /** Distributes Omit over the request union (each op keeps its own fields). */
 type Ask = HostRequest extends infer R ? (R extends HostRequest ? Omit<R, 'id'> : never) : never;
@@ -29,16 +28,16 @@ export interface StandaloneChild {
 
 /**
  * Forks the standalone process with `env` added to this process's environment (DATA_DIR, PORT, ...) and resolves once
- * its gateway listens. `nodeFlags` go before the script, as `node <flags> --import tsx ...` (default: `npm start`'s).
+ * its gateway listens. `nodeFlags` go before the script, as `node <flags> <script>` (default: `npm start`'s).
  */
 export async function startStandaloneChild(
   env: Record<string, string>,
   nodeFlags: string[] = standaloneNodeFlags(),
 ): Promise<StandaloneChild> {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child: ChildProcess = fork(HOST, [], {
+  const host = join(await buildStandalone(), 'standalone-host.mjs');
+  const child: ChildProcess = fork(host, [], {
     env: { ...process.env, ...env },
-    execArgv: [...nodeFlags, '--import', tsx],
+    execArgv: nodeFlags,
     serialization: 'advanced',
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { standaloneNodeFlags } from '../deploy/standalone/src/node-flags';
 
 describe('the node flags of npm start (the bench and the soak start the standalone process with them)', () => {
-  it('are read from the start script: the words between node and --import', () => {
+  it('are read from the start script: the words between node and the script (or --import)', () => {
+    expect(standaloneNodeFlags('node --a=1 --b deploy/standalone/dist/main.mjs --c')).toEqual([
+      '--a=1',
+      '--b',
+    ]);
     expect(standaloneNodeFlags('node --a=1 --b --import tsx deploy/standalone/src/main.ts')).toEqual([
       '--a=1',
       '--b',

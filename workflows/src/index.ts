@@ -5,4 +5,3 @@ export * from './scheduler/embedded';
 export * from './scheduler/renewals';
 export * from './scheduler/standalone';
 export * from './slots';
-export { tracingClientInterceptors, workerTracing } from './tracing';

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT_PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'package.json');
 
 /**
- * The node flags `npm start` runs the standalone process with: those between `node` and `--import` in the root
- * package.json's `start` script (V8's heap settings, see docs/ARCHITECTURE.md "Performance (issue 13)"). The bench and
+ * The node flags `npm start` runs the standalone process with: those between `node` and the script (or an `--import`)
+ * in the root package.json's `start` script (V8's heap settings, see docs/ARCHITECTURE.md "Performance (issue 13)"). The bench and
  * the soak start the process with the same flags, so they measure what a user runs.
  */
 export function standaloneNodeFlags(startScript?: string): string[] {
@@ -15,6 +15,10 @@ export function standaloneNodeFlags(startScript?: string): string[] {
     (JSON.parse(readFileSync(ROOT_PACKAGE, 'utf8')) as { scripts: { start: string } }).scripts.start;
   const words = script.trim().split(/\s+/);
   if (words[0] !== 'node') return [];
-  const end = words.indexOf('--import');
-  return words.slice(1, end < 0 ? words.length : end).filter((w) => w.startsWith('--'));
+  const flags: string[] = [];
+  for (const word of words.slice(1)) {
+    if (!word.startsWith('--') || word === '--import') break;
+    flags.push(word);
+  }
+  return flags;
 }

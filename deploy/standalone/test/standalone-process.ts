@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { buildStandalone } from '../../../scripts/build-standalone';
 import { standaloneNodeFlags } from '../src/node-flags';
-
-const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
 
 export interface StandaloneProcess {
   /** The gateway's base URL. */
@@ -22,10 +20,12 @@ export interface StandaloneProcess {
 
 /**
  * `npm start` as a process of its own (what a user runs, not the test's own process): node with the start script's
- * flags and tsx on deploy/standalone/src/main.ts, `env` on top of this process's environment; resolves once it listens.
+ * flags on deploy/standalone/src/main.ts as `npm start` builds it (scripts/build-standalone.ts, built once per test
+ * process), `env` on top of this process's environment; resolves once it listens.
  */
 export async function spawnStandalone(env: Record<string, string>): Promise<StandaloneProcess> {
-  const proc: ChildProcess = spawn(process.execPath, [...standaloneNodeFlags(), '--import', 'tsx', MAIN], {
+  const main = join(await buildStandalone(), 'main.mjs');
+  const proc: ChildProcess = spawn(process.execPath, [...standaloneNodeFlags(), main], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.STANDALONE_LOG_LEVEL ?? 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import {
   type Attributes,
   type Context,
@@ -13,16 +14,22 @@ import {
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BasicTracerProvider,
-  BatchSpanProcessor,
-  type ReadableSpan,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { RequestHandler } from 'express';
 import { expressRoute } from './metrics';
+
+/**
+ * The SDK that records and exports spans, loaded only when an endpoint is configured (a process that exports nothing,
+ * as the standalone process by default, never loads it). Synchronously, so spans are exported from startTracing on.
+ */
+const requireSdk = () => {
+  const require = createRequire(import.meta.url);
+  return {
+    ...(require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')),
+    ...(require('@opentelemetry/resources') as typeof import('@opentelemetry/resources')),
+    ...(require('@opentelemetry/sdk-trace-base') as typeof import('@opentelemetry/sdk-trace-base')),
+  };
+};
 
 /**
  * OpenTelemetry trace context (docs/ARCHITECTURE.md, "Operations"): W3C `traceparent` flows from the gateway to the
@@ -42,6 +49,8 @@ export function startTracing(opts: {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     if (opts.endpoint) {
+      const { BasicTracerProvider, BatchSpanProcessor, OTLPTraceExporter, resourceFromAttributes } =
+        requireSdk();
       const processor = new BatchSpanProcessor(
         new OTLPTraceExporter({ url: `${opts.endpoint.replace(/\/$/, '')}/v1/traces` }),
         { scheduledDelayMillis: 1_000 },

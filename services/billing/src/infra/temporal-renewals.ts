@@ -1,6 +1,5 @@
 import { RENEWAL_PLAN_SIGNAL, type RenewalPlan, renewalWorkflowId } from '@nudge/contracts';
-import { Client, Connection } from '@temporalio/client';
-import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors-opentelemetry';
+import type { Client } from '@temporalio/client';
 import type { RenewalScheduler } from '../app/renewal-workflows';
 
 /**
@@ -18,12 +17,18 @@ export function createTemporalRenewalScheduler(opts: {
 }): RenewalScheduler & { close(): Promise<void> } {
   const connect =
     opts.connect ??
-    (async () =>
-      new Client({
+    (async () => {
+      // Loaded on first use: the standalone process (embedded renewals) never loads Temporal's client.
+      const [{ Client, Connection }, { OpenTelemetryWorkflowClientInterceptor }] = await Promise.all([
+        import('@temporalio/client'),
+        import('@temporalio/interceptors-opentelemetry'),
+      ]);
+      return new Client({
         connection: await Connection.connect({ address: opts.address }),
         namespace: opts.namespace,
         interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
-      }));
+      });
+    });
   let connecting: Promise<Pick<Client, 'workflow' | 'connection'>> | null = null;
   const client = () => {
     connecting ??= connect().catch((err: unknown) => {

@@ -3,7 +3,7 @@
  * Each service owns its store: its own folder under the data directory (embedded) or its own database (MongoDB).
  */
 import { createEmbeddedStore } from './embedded';
-import { createMongoStore } from './mongo';
+import type { MongoStoreOptions } from './mongo';
 import type { DocumentStore } from './types';
 
 export { moveCount } from './counts';
@@ -13,7 +13,7 @@ export {
   embeddedCommitStats,
   embeddedStoreStats,
 } from './embedded';
-export { createMongoStore, type MongoStoreOptions } from './mongo';
+export type { MongoStoreOptions } from './mongo';
 export type * from './types';
 
 export interface DocumentStoreOptions {
@@ -25,6 +25,14 @@ export interface DocumentStoreOptions {
   mongoUrl?: string;
   /** MongoDB: the service's own database, e.g. `nudge_auth` (`MONGODB_DB_PREFIX` + service). */
   dbName: string;
+}
+
+/**
+ * The MongoDB adapter; its driver is loaded only when it is chosen (the standalone process never loads it, nor bson's
+ * 17 MB serializer buffer).
+ */
+export async function createMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
+  return (await import('./mongo')).createMongoStore(options);
 }
 
 export async function createDocumentStore(opts: DocumentStoreOptions): Promise<DocumentStore> {

@@ -6,12 +6,19 @@ import { checkTable, parseRows } from './chdb-engine';
 import type { ChildMessage, ParentMessage } from './chdb-protocol';
 import type { AnalyticsStore, QueryParams } from './types';
 
-const SERVER = fileURLToPath(new URL('./chdb-server.ts', import.meta.url));
+/**
+ * Built (`npm start`: scripts/build-standalone.ts bundles this module with chdb-server.ts beside it as
+ * chdb-server.mjs), the child is plain JavaScript; from source, it is chdb-server.ts run through tsx.
+ */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const SERVER = fileURLToPath(
+  new URL(FROM_SOURCE ? './chdb-server.ts' : './chdb-server.mjs', import.meta.url),
+);
 const STOPPED = 'The analytics engine stopped unexpectedly; please try again';
 
 /** The child runs TypeScript like this process: through tsx (inherited when this process runs under it). */
 const childExecArgv = (): string[] => {
-  if (process.execArgv.some((arg) => arg.includes('tsx'))) return process.execArgv;
+  if (!FROM_SOURCE || process.execArgv.some((arg) => arg.includes('tsx'))) return process.execArgv;
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return [...process.execArgv, '--import', tsx];
 };
