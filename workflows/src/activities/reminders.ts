@@ -15,7 +15,7 @@ import {
   type MailSender,
   processMetrics,
   sendIdOf,
-  signTracking,
+  trackingSigner,
   type WhatsAppSender,
 } from '@nudge/platform';
 import pLimit from 'p-limit';
@@ -190,8 +190,9 @@ export function createReminderActivities(deps: ReminderDeps) {
         templateId: post.template._id,
         subjectId: channel === 'email' ? (subject?.id ?? null) : null,
       };
+      const sign = trackingSigner(deps.trackingSecret, facts);
       const tracked = (kind: ReminderLinkKind, to: string) =>
-        `${base}/api/reminder/go/${signTracking(deps.trackingSecret, { ...facts, link: kind, to })}`;
+        `${base}/api/reminder/go/${sign({ link: kind, to })}`;
       const uid = encodeURIComponent(link.signin);
       const postPath = (id: string) => `/post/${id}?uid=${uid}`;
       const subjectLine = prefixedSubject(settings.subjectprefix, subject?.title ?? post.template.heading);
@@ -232,7 +233,7 @@ export function createReminderActivities(deps: ReminderDeps) {
                 }
               : null,
             unsubscribeUrl: tracked('unsubscribe', unsubscribePage),
-            openPixelUrl: `${base}/api/reminder/open/${signTracking(deps.trackingSecret, facts)}`,
+            openPixelUrl: `${base}/api/reminder/open/${sign({})}`,
           };
           const { html, text } = await renderReminder(model);
           await deps.mail.send({

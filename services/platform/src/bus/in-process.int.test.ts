@@ -6,7 +6,7 @@ import { silentLog, waitFor } from '../events/testing';
 import type { BusMessage } from '../events/types';
 import { createEmbeddedStore } from '../store';
 import type { DocumentStore } from '../store/types';
-import { BUS_LOG, BUS_META, BUS_OFFSETS, createInProcessBus } from './in-process';
+import { BUS_LOG, BUS_META, BUS_OFFSETS, createInProcessBus, RECENT_KEPT } from './in-process';
 
 // The in-process bus reads a consumer's next page by keys up to the topic's counter: a gap that a failed publish
 // left (offsets counted, messages never inserted) must not stop the consumer, and a long log of another topic
@@ -66,6 +66,36 @@ describe('in-process bus publish', () => {
     expect(got).toEqual(['a', 'b', 'c', 'd', 'e']);
     // Once, for the subscription's first page; none for the pages that followed.
     expect(counterReads).toHaveBeenCalledTimes(1);
+    await bus.close();
+    await store.close();
+  });
+
+  it('groups that keep up get their pages from the publishes of this process, without reading the log', async () => {
+    const store = createEmbeddedStore({});
+    const logReads = vi.spyOn(store.collection(BUS_LOG), 'find');
+    const bus = createInProcessBus({ store, pollMs: 60_000, log: silentLog() });
+    const got = { g1: [] as string[], g2: [] as string[] };
+    const keys = Array.from({ length: 250 }, (_, i) => `k${i}`);
+    // Published before the groups start (a group's first read of the counter could otherwise see offsets whose
+    // messages are still being inserted, and look for them in the log).
+    await bus.publish(keys.slice(0, 50).map((key) => message('t', key)));
+    await bus.subscribe('g1', ['t'], async (m) => void got.g1.push(m.key));
+    await bus.subscribe('g2', ['t'], async (m) => void got.g2.push(m.key));
+    for (let i = 50; i <= keys.length; i += 50) {
+      await waitFor(() => got.g1.length === i && got.g2.length === i);
+      await bus.publish(keys.slice(i, i + 50).map((key) => message('t', key)));
+    }
+    expect(got.g1).toEqual(keys);
+    expect(got.g2).toEqual(keys);
+    expect(logReads).not.toHaveBeenCalled();
+    // A group that starts behind what is kept in memory reads the log (in order, from its position).
+    const more = Array.from({ length: RECENT_KEPT }, (_, i) => `m${i}`);
+    await bus.publish(more.map((key) => message('t', key)));
+    const late: string[] = [];
+    await bus.subscribe('g3', ['t'], async (m) => void late.push(m.key));
+    await waitFor(() => late.length === keys.length + more.length);
+    expect(late).toEqual([...keys, ...more]);
+    expect(logReads).toHaveBeenCalled();
     await bus.close();
     await store.close();
   });

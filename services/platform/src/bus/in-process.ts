@@ -129,7 +129,15 @@ type StoreShared = {
    * it: a consumer reads its page up to there, and the counter only once per poll interval (see Delivery.after).
    */
   heads: Map<string, number>;
+  /**
+   * Per topic, the last messages this process's publishes committed, in offset order without gaps (at most
+   * RECENT_KEPT): a consumer that keeps up reads its page from here instead of the log (each group of the topic
+   * would read and parse the same rows again). A page not wholly here is read from the log.
+   */
+  recent: Map<string, LogDoc[]>;
 };
+/** Messages kept per topic in StoreShared.recent. */
+export const RECENT_KEPT = 2_000;
 const sharedByStore = new WeakMap<DocumentStore, StoreShared>();
 const sharedFor = (store: DocumentStore): StoreShared => {
   let shared = sharedByStore.get(store);
@@ -141,6 +149,7 @@ const sharedFor = (store: DocumentStore): StoreShared => {
       trimming: false,
       publishing: new Set(),
       heads: new Map(),
+      recent: new Map(),
     };
     sharedByStore.set(store, shared);
   }
@@ -226,6 +235,26 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
         shared.trimming = false;
       });
   };
+  /** Appends a publish's committed messages to the topic's recent ones (restarted at a gap), keeping the newest. */
+  const keepRecent = (topic: string, docs: LogDoc[]): void => {
+    const first = docs[0];
+    if (!first) return;
+    let kept = shared.recent.get(topic);
+    if (!kept || kept[kept.length - 1]?.offset !== first.offset - 1) {
+      kept = [];
+      shared.recent.set(topic, kept);
+    }
+    kept.push(...docs.slice(-RECENT_KEPT));
+    if (kept.length > RECENT_KEPT) kept.splice(0, kept.length - RECENT_KEPT);
+  };
+  /** The `count` messages after offset `after`, if they are all among the topic's recent ones. */
+  const fromRecent = (topic: string, after: number, count: number): LogDoc[] | null => {
+    const kept = shared.recent.get(topic);
+    const start = kept?.[0]?.offset;
+    if (!kept || start === undefined || after + 1 < start || after + count > start + kept.length - 1)
+      return null;
+    return kept.slice(after + 1 - start, after + 1 - start + count);
+  };
   const wakeTopics = (topics: Set<string>) => {
     for (const delivery of deliveries.values()) if (topics.has(delivery.topic)) delivery.wake();
   };
@@ -234,10 +263,14 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
 
   let indexes: Promise<void> | undefined;
   const ready = () => {
-    indexes ??= messages.createIndex({ topic: 1, offset: 1 }, { unique: true }).catch((err: unknown) => {
-      indexes = undefined;
-      throw err;
-    });
+    // `_id` (`<topic>:<offset>`) keeps a message once; a unique index on the same pair cost a lookup per message.
+    indexes ??= messages
+      .dropIndex({ topic: 1, offset: 1 })
+      .then(() => messages.createIndex({ topic: 1, offset: 1, publishedAt: 1 }))
+      .catch((err: unknown) => {
+        indexes = undefined;
+        throw err;
+      });
     return indexes;
   };
 
@@ -303,6 +336,8 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       }
       this.head = head;
       if (head <= after) return [];
+      const cached = fromRecent(this.topic, after, Math.min(limit, head - after));
+      if (cached) return cached;
       const ids = Array.from(
         { length: Math.min(limit, head - after) },
         (_, i) => `${this.topic}:${after + 1 + i}`,
@@ -612,19 +647,24 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
           if (!counter || typeof counter.value !== 'number')
             throw new Error('in-process bus: the offset counter did not advance');
           const first = counter.value - list.length + 1;
-          await messages.insertMany(
-            list.map((m, i) => ({
-              _id: `${topic}:${first + i}`,
-              topic,
-              offset: first + i,
-              key: m.key,
-              value: m.value,
-              headers: JSON.stringify(m.headers),
-              publishedAt,
-            })),
-          );
+          const docs = list.map((m, i) => ({
+            _id: `${topic}:${first + i}`,
+            topic,
+            offset: first + i,
+            key: m.key,
+            value: m.value,
+            headers: JSON.stringify(m.headers),
+            publishedAt,
+          }));
+          try {
+            await messages.insertMany(docs);
+          } catch (err) {
+            shared.recent.delete(topic); // the offsets counted for this publish may stay a gap
+            throw err;
+          }
           // Committed (the insert resolved after its commit); publishes are serialised, so the head only grows.
           shared.heads.set(topic, counter.value);
+          keepRecent(topic, docs);
         } finally {
           shared.publishing.delete(topic);
         }

@@ -10,9 +10,34 @@ export const trackingSecret = (internalToken: string) =>
   createHmac('sha256', internalToken).update('reminder-tracking').digest();
 
 export function signTracking(secret: Buffer, payload: object): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  return signJson(secret, JSON.stringify(payload));
+}
+
+const signJson = (secret: Buffer, json: string): string => {
+  const body = Buffer.from(json).toString('base64url');
   const mac = createHmac('sha256', secret).update(body).digest('base64url');
   return `${body}.${mac}`;
+};
+
+/**
+ * Signs several tokens that share `facts` (one send's links): `sign(more)` is `signTracking(secret, { ...facts,
+ * ...more })`, byte for byte, for keys of `more` that `facts` does not have. The JSON of `facts` is written once;
+ * a reminder has about ten links, and stringifying the whole payload for each was most of a token's cost.
+ */
+export function trackingSigner(
+  secret: Buffer,
+  facts: Record<string, unknown>,
+): (more: Record<string, string>) => string {
+  const json = JSON.stringify(facts);
+  const head = json.length > 2 ? `${json.slice(0, -1)},` : '{';
+  return (more) => {
+    let rest = '';
+    for (const [key, value] of Object.entries(more)) {
+      if (Object.hasOwn(facts, key)) return signTracking(secret, { ...facts, ...more });
+      rest += `${rest ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(value)}`;
+    }
+    return signJson(secret, rest ? `${head}${rest}}` : json);
+  };
 }
 
 /** The payload, or null when the token is malformed or its HMAC does not match. */
