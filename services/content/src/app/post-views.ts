@@ -43,35 +43,29 @@ export function createPostViews(c: ContentCollections, emailStats?: EmailStatsRe
     like: boolean,
   ): Gated<UngatedReaderPost> => gatePost({ ...postFields(t, counts), like }, viewer.role);
 
-  /** Each post as its own viewer reads it (the reminder batch: one post per reader), with two lookups in all. */
+  /**
+   * Each post as its own viewer reads it (a feed page; one post, POST /api/template/{id}; the reminder batch: one post
+   * per reader), with two lookups in all.
+   */
   async function readerPostsOf(
     items: Array<{ template: TemplateState; viewer: Viewer }>,
   ): Promise<Gated<UngatedReaderPost>[]> {
     if (items.length === 0) return [];
-    if (items.length === 1) {
-      // One post (POST /api/template/{id}): two point lookups by _id.
-      const { template: t, viewer } = items[0] as { template: TemplateState; viewer: Viewer };
-      const [counts, like] = await Promise.all([
-        c.counters.findOne({ _id: t._id }),
-        viewer.userId ? c.likes.findOne({ _id: likeStateId(viewer.userId, t._id) }) : null,
-      ]);
-      return [readerView(t, viewer, counts ?? ZERO_COUNTERS, like?.liked === true)];
-    }
     const ids = [...new Set(items.map((i) => i.template._id))];
-    const counters = byId(await c.counters.find({ _id: { $in: ids } }));
-    // The like states of these readers and posts, by their _ids (one per reader and post: a primary-key read).
-    const wanted = new Set(
-      items.flatMap(({ template, viewer }) =>
-        viewer.userId ? [likeStateId(viewer.userId, template._id)] : [],
+    // The like states of these readers and posts by their _ids (one per reader and post), beside the counters: two
+    // reads by _id, which the embedded store answers from what it read lately.
+    const wanted = [
+      ...new Set(
+        items.flatMap(({ template, viewer }) =>
+          viewer.userId ? [likeStateId(viewer.userId, template._id)] : [],
+        ),
       ),
-    );
-    const liked = new Set(
-      wanted.size > 0
-        ? (await c.likes.find({ _id: { $in: [...wanted] } }))
-            .filter((l) => l.liked)
-            .map((l) => likeStateId(l.userId, l.templateId))
-        : [],
-    );
+    ];
+    const [counters, likes] = await Promise.all([
+      c.counters.find({ _id: { $in: ids } }).then(byId),
+      wanted.length > 0 ? c.likes.find({ _id: { $in: wanted } }) : [],
+    ]);
+    const liked = new Set(likes.filter((l) => l.liked).map((l) => likeStateId(l.userId, l.templateId)));
     return items.map(({ template: t, viewer }) =>
       readerView(
         t,
