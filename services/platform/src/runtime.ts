@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { createEventBus } from './bus';
 import { type Config, ConfigError } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
-import { type CommitDoc, EVENTS } from './events/commits';
+import { UNPUBLISHED } from './events/commits';
 import type { EventBus } from './events/types';
 import {
   captureMail,
@@ -61,9 +61,7 @@ export async function openServiceRuntime(opts: {
     // lets a process restarted after a crash take its lease back at once instead of waiting for it to expire.
     ...(store.kind === 'embedded' ? { holder: `embedded-${service}` } : {}),
   });
-  const unregister = processMetrics().addRelay(service, () =>
-    store.collection<CommitDoc>(EVENTS).countDocuments({ published: false }),
-  );
+  const unregister = processMetrics().addRelay(service, () => store.collection(UNPUBLISHED).countDocuments());
   return {
     store,
     events,

@@ -7,6 +7,10 @@ export const EVENTS = 'events';
 export const EVENTS_META = 'events_meta';
 export const PROJECTION_CHECKPOINTS = 'projection_checkpoints';
 export const PROCESSED_EVENTS = 'processed_events';
+/** One row per commit the relay has not published yet (see PendingDoc). */
+export const UNPUBLISHED = 'events_unpublished';
+/** One row per commit some projection has not applied yet (see PendingDoc). */
+export const UNPROJECTED = 'events_unprojected';
 
 /**
  * An event as stored inside a commit. `data` is kept as its JSON text: the bus carries JSON, so live
@@ -29,16 +33,49 @@ export type CommitDoc = Doc & {
   committedAt: string;
   /** Global commit order (from a counter; may have gaps). */
   seq: number;
-  /** Set by the relay once every event of the commit was accepted by the bus. */
-  published: boolean;
-  /** Set once every registered projection applied the commit. */
-  projected: boolean;
   /**
-   * While `projected` is false: the projections that did apply the commit (one failed, or a later commit of the
-   * stream filled the gap), so catch-up applies it to the others only. Absent on a commit projected at once.
+   * Only on commits written before the pending rows (UNPUBLISHED, UNPROJECTED) replaced them: the relay's and the
+   * projections' marks as they were then. Read once, by the migration at start (event-store.ts), never written.
    */
+  published?: boolean;
+  projected?: boolean;
   projectedBy?: string[];
 };
+
+/**
+ * A commit's pending row, in UNPUBLISHED (until the relay published it) or UNPROJECTED (until every projection
+ * applied it): written with the commit (before it, or in the same group commit on the embedded store) and deleted
+ * once the work is done, so marking a commit never rewrites the commit document. `_id` is the seq, zero-padded
+ * (pendingId): the rows sort in commit order on their primary key. A row whose commit does not exist with its seq
+ * is an orphan (the commit's insert clashed, or never happened: a crash between the two writes, MongoDB only);
+ * the readers delete it (one whose commit is missing only after ORPHAN_MS: its insert may still be under way).
+ */
+export type PendingDoc = Doc & {
+  seq: number;
+  /** The commit's _id. */
+  commit: string;
+  stream: string;
+  toVersion: number;
+  /** When it was written (ms since the epoch, the writer's clock). */
+  at: number;
+  /** UNPROJECTED only: the projections that did apply the commit (one failed, or a gap was filled). */
+  projectedBy?: string[];
+};
+
+/** A pending row older than this whose commit does not exist is deleted (its commit's insert is given up on). */
+export const ORPHAN_MS = 60 * 60_000;
+
+/** The pending row's _id of a seq: zero-padded, so the rows' primary key order is commit order. */
+export const pendingId = (seq: number): string => String(seq).padStart(16, '0');
+
+export const pendingOf = (commit: CommitDoc, at: number): PendingDoc => ({
+  _id: pendingId(commit.seq),
+  seq: commit.seq,
+  commit: commit._id,
+  stream: commit.stream,
+  toVersion: commit.toVersion,
+  at,
+});
 
 export const commitId = (stream: string, fromVersion: number): string => `${stream}@${fromVersion}`;
 

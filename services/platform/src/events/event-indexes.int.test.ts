@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEmbeddedStore } from '../store/embedded';
 import type { Collection, DocumentStore, Filter, FindOptions } from '../store/types';
-import { type CommitDoc, EVENTS } from './commits';
+import { type CommitDoc, EVENTS, type PendingDoc, UNPROJECTED, UNPUBLISHED } from './commits';
 import { createEventStore } from './event-store';
 import { createRelay } from './relay';
 import { counterProjection, silentLog } from './testing';
@@ -14,7 +14,7 @@ import type { BusMessage, EventBus } from './types';
 const log = silentLog();
 
 type Explain = (filter: Filter, options?: FindOptions) => string[];
-const explainOf = (c: Collection<CommitDoc>): Explain =>
+const explainOf = <T extends CommitDoc | PendingDoc>(c: Collection<T>): Explain =>
   (c as unknown as { explain: Explain }).explain.bind(c);
 
 /** The store, counting every collection call by `collection.method` while `counting` is on. */
@@ -61,12 +61,18 @@ async function appended() {
   for (let i = 0; i < 30; i++) {
     await events.append(`order-${i % 3}`, Math.floor(i / 3), [{ type: 'orders.Placed', data: { n: i } }]);
   }
-  return { ...counted, events, commits: store.collection<CommitDoc>(EVENTS) };
+  return {
+    ...counted,
+    events,
+    commits: store.collection<CommitDoc>(EVENTS),
+    unpublished: store.collection<PendingDoc>(UNPUBLISHED),
+    unprojected: store.collection<PendingDoc>(UNPROJECTED),
+  };
 }
 
 describe('event store queries on the embedded store', () => {
   it("stay on the events collection's indexes", async () => {
-    const { commits } = await appended();
+    const { commits, unpublished, unprojected } = await appended();
     const explain = explainOf(commits);
     // The append's head check.
     expect(explain({ stream: 'order-1', toVersion: 3 })).toEqual([
@@ -74,22 +80,29 @@ describe('event store queries on the embedded store', () => {
         /^SEARCH doc:events USING INDEX ix:events:stream,toVersion \(<expr>=\? AND <expr>=\?\)/,
       ),
     ]);
-    // The relay's page of unpublished commits, in seq order: read in index order, no sort step.
-    const relayPage = explain({ published: false }, { sort: { seq: 1 }, limit: 100 });
-    expect(relayPage).toHaveLength(1);
-    expect(relayPage[0]).toMatch(/^SEARCH doc:events USING INDEX ix:events:published,seq \(<expr>=\?\)$/);
-    // Catch-up's pages of unprojected commits.
-    const catchUp = explain({ projected: false, seq: { $gt: 0 } }, { sort: { seq: 1 }, limit: 100 });
-    expect(catchUp).toEqual([
-      expect.stringMatching(/^SEARCH doc:events USING INDEX ix:events:projected,seq /),
+    // The relay's pages of pending rows, in seq order (their primary key): read in key order, no sort step; the same
+    // for catch-up's pages of unprojected rows.
+    for (const pending of [unpublished, unprojected]) {
+      const table = pending.name;
+      for (const filter of [{}, { _id: { $gt: '0000000000000010' } }]) {
+        const page = explainOf(pending)(filter, { sort: { _id: 1 }, limit: 100 });
+        expect(page).toHaveLength(1);
+        expect(page[0]).toMatch(
+          new RegExp(`^(SCAN|SEARCH) doc:${table} USING INDEX sqlite_autoindex_doc:${table}_1`),
+        );
+      }
+    }
+    // Their commits, by _id.
+    expect(explain({ _id: { $in: Array.from({ length: 100 }, (_, i) => `order-1@${i}`) } })).toEqual([
+      expect.stringMatching(/^SEARCH doc:events USING INDEX sqlite_autoindex_doc:events_1 \(_id=\?\)/),
     ]);
     // readAll's pages.
     expect(explain({ seq: { $gt: 10 } }, { sort: { seq: 1 }, limit: 200 })).toEqual([
       expect.stringMatching(/^SEARCH doc:events USING INDEX ix:events:seq \(<expr>>\? AND <expr><\?\)$/),
     ]);
     // A stream's earlier unprojected commits (the gap before a commit).
-    expect(explain({ stream: 'order-1', projected: false, toVersion: { $lte: 5 } }).join()).toMatch(
-      /USING INDEX ix:events:(stream,toVersion|projected,seq)/,
+    expect(explainOf(unprojected)({ stream: 'order-1', toVersion: { $lte: 5 } }).join()).toMatch(
+      /^SEARCH doc:events_unprojected USING INDEX ix:events_unprojected:stream /,
     );
   });
 
@@ -109,7 +122,7 @@ describe('event store queries on the embedded store', () => {
     expect(await relay.flush()).toBe(0);
     expect(await relay.flush()).toBe(0);
     count(false);
-    expect(calls).toEqual(['events.find', 'events.find']);
+    expect(calls).toEqual(['events_unpublished.find', 'events_unpublished.find']);
     // Something appended is found by the next pass.
     await events.append('order-0', 10, [{ type: 'orders.Placed', data: { n: 30 } }]);
     expect(await relay.flush()).toBe(1);

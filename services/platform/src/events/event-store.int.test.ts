@@ -4,10 +4,23 @@ import { runWithContext } from '../context';
 import { type AppError, ConcurrencyError } from '../errors';
 import { createEmbeddedStore } from '../store/embedded';
 import type { Doc, DocumentStore } from '../store/types';
-import { type CommitDoc, EVENTS, PROJECTION_CHECKPOINTS, toStored } from './commits';
+import {
+  type CommitDoc,
+  EVENTS,
+  EVENTS_META,
+  ORPHAN_MS,
+  type PendingDoc,
+  PROJECTION_CHECKPOINTS,
+  pendingId,
+  pendingOf,
+  toStored,
+  UNPROJECTED,
+  UNPUBLISHED,
+} from './commits';
 import { createEventStore, type ServiceEventStore } from './event-store';
-import { counterProjection, readCounters, silentLog } from './testing';
-import type { AppendManyEntry, EventEnvelope, Projection } from './types';
+import { createRelay } from './relay';
+import { counterProjection, pendingCommits, readCounters, silentLog } from './testing';
+import type { AppendManyEntry, BusMessage, EventBus, EventEnvelope, Projection } from './types';
 
 const collect = async (events: AsyncIterable<EventEnvelope>) => {
   const out: EventEnvelope[] = [];
@@ -68,11 +81,15 @@ describe('event store on the embedded document store', () => {
     expect(withOptions).toMatchObject({ version: 3, actor: null, meta: { requestId: 'req-2' } });
 
     const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
-    expect(commits.map((c) => [c._id, c.fromVersion, c.toVersion, c.published, c.projected])).toEqual([
-      ['order-1@0', 0, 2, false, true],
-      ['order-1@2', 2, 3, false, true],
+    expect(commits.map((c) => [c._id, c.fromVersion, c.toVersion])).toEqual([
+      ['order-1@0', 0, 2],
+      ['order-1@2', 2, 3],
     ]);
     expect(commits[1]!.seq).toBeGreaterThan(commits[0]!.seq);
+    // Both wait for a relay (none runs here); no projection is registered, so nothing waits for one. The commit
+    // documents carry no marks: they are written once.
+    expect(await pendingCommits(store)).toEqual({ unpublished: ['order-1@0', 'order-1@2'], unprojected: [] });
+    expect(commits.every((c) => !('published' in c) && !('projected' in c))).toBe(true);
   });
 
   it('refuses a stale, a future or a taken expectedVersion with ConcurrencyError (409)', async () => {
@@ -100,6 +117,10 @@ describe('event store on the embedded document store', () => {
     expect(rejected).toHaveLength(2);
     for (const r of rejected) expect(r.reason).toBeInstanceOf(ConcurrencyError);
     expect((await events.readStream('race')).map((e) => e.version)).toEqual([1, 2]);
+    // The losers' pending rows (written in the same group commit as their insert) are gone: one row per commit.
+    const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
+    const rows = await store.collection<PendingDoc>(UNPUBLISHED).find({}, { sort: { _id: 1 } });
+    expect(rows.map((row) => [row.commit, row.seq])).toEqual(commits.map((c) => [c._id, c.seq]));
   });
 
   it('reads every event in commit order, paging through commits', async () => {
@@ -174,7 +195,7 @@ describe('event store on the embedded document store', () => {
         data: 2,
         meta: {},
       };
-      await store.collection<CommitDoc>(EVENTS).insertOne({
+      const left: CommitDoc = {
         _id: 'c-1@1',
         stream: 'c-1',
         fromVersion: 1,
@@ -182,9 +203,10 @@ describe('event store on the embedded document store', () => {
         events: [toStored(orphan)],
         committedAt: orphan.occurredAt,
         seq: 1000,
-        published: false,
-        projected: false,
-      });
+      };
+      await store.collection<CommitDoc>(EVENTS).insertOne(left);
+      await store.collection(UNPUBLISHED).insertOne(pendingOf(left, Date.now()));
+      await store.collection(UNPROJECTED).insertOne(pendingOf(left, Date.now()));
       expect(await readCounters(store)).toEqual([{ _id: 'c-1', count: 1, lastVersion: 1, types: ['A'] }]);
 
       // a restarted process: new event store on the same store
@@ -200,6 +222,7 @@ describe('event store on the embedded document store', () => {
         { _id: 'c-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
       ]);
       expect(again.applied).toBe(1);
+      expect((await pendingCommits(store)).unprojected).toEqual([]);
       restarted.close();
     });
 
@@ -217,7 +240,7 @@ describe('event store on the embedded document store', () => {
       expect(await readCounters(store, 'steady_counters')).toEqual([
         { _id: 'f-1', count: 1, lastVersion: 1, types: ['A'] },
       ]);
-      expect(await store.collection<CommitDoc>(EVENTS).countDocuments({ projected: false })).toBe(1);
+      expect((await pendingCommits(store)).unprojected).toEqual(['f-1@0']);
 
       // The next commit on the stream brings the lagging projection up in order (it fills the gap first).
       await events.append('f-1', 1, [{ type: 'B', data: 2 }]);
@@ -232,7 +255,7 @@ describe('event store on the embedded document store', () => {
       expect(await readCounters(store, 'steady_counters')).toEqual([
         { _id: 'f-1', count: 2, lastVersion: 2, types: ['A', 'B'] },
       ]);
-      expect(await store.collection<CommitDoc>(EVENTS).countDocuments({ projected: false })).toBe(0);
+      expect((await pendingCommits(store)).unprojected).toEqual([]);
       // One checkpoint per projection (the last commit sequence it applied), none per stream.
       const second = await store.collection<CommitDoc>(EVENTS).findOne({ _id: 'f-1@1' });
       expect(await store.collection(PROJECTION_CHECKPOINTS).find({}, { sort: { _id: 1 } })).toEqual([
@@ -288,8 +311,8 @@ describe('event store on the embedded document store', () => {
       );
       expect(most).toBeGreaterThan(1);
       for (const stream of streams) expect(seen.get(stream)).toEqual([1, 2, 3]);
-      const commits = await store.collection<CommitDoc>(EVENTS).find({});
-      expect(commits.filter((c) => !c.projected)).toEqual([]);
+      expect((await pendingCommits(store)).unprojected).toEqual([]);
+      expect(await store.collection<CommitDoc>(EVENTS).countDocuments({})).toBeGreaterThan(0);
     });
 
     it('a projection without concurrency is applied one commit at a time, whatever the streams', async () => {
@@ -347,8 +370,8 @@ describe('event store on the embedded document store', () => {
       expect(sharedBeside).toBe(0);
       expect(seen.get('mx')).toEqual([1, 2]);
       for (let i = 0; i < 4; i++) expect(seen.get(`sh-${i}`)).toEqual([1, 2]);
-      const commits = await store.collection<CommitDoc>(EVENTS).find({});
-      expect(commits.filter((c) => !c.projected)).toEqual([]);
+      expect((await pendingCommits(store)).unprojected).toEqual([]);
+      expect(await store.collection<CommitDoc>(EVENTS).countDocuments({})).toBeGreaterThan(0);
     });
 
     it('a commit waits for the earlier one of its stream when that one waits for the lock', async () => {
@@ -376,6 +399,112 @@ describe('event store on the embedded document store', () => {
       releaseSlow();
       await Promise.all([held, first, second]);
       expect(order).toEqual(['hold@1', 's@1', 's@2']);
+    });
+  });
+
+  describe('pending rows', () => {
+    const recordingBus = (published: BusMessage[]) =>
+      ({
+        kind: 'recording',
+        async publish(messages: BusMessage[]) {
+          published.push(...messages);
+        },
+      }) as unknown as EventBus;
+    const commitOf = (stream: string, fromVersion: number, seq: number, extra: Partial<CommitDoc> = {}) => {
+      const event: EventEnvelope = {
+        id: `e-${stream}-${fromVersion}`,
+        type: 'Old',
+        stream,
+        version: fromVersion + 1,
+        occurredAt: '2024-01-01T00:00:00.000Z',
+        actor: null,
+        data: seq,
+        meta: {},
+      };
+      return {
+        _id: `${stream}@${fromVersion}`,
+        stream,
+        fromVersion,
+        toVersion: fromVersion + 1,
+        events: [toStored(event)],
+        committedAt: event.occurredAt,
+        seq,
+        ...extra,
+      } satisfies CommitDoc;
+    };
+
+    it('a store whose commits carry the marks of an older version gets their pending rows at start', async () => {
+      // What an older version left: marks in the commits (and their indexes); b and c pending, c already applied by
+      // the counter projection (a later projection failed on it).
+      const commits = store.collection<CommitDoc>(EVENTS);
+      await commits.createIndex({ published: 1, seq: 1 });
+      await commits.createIndex({ projected: 1, seq: 1 });
+      await commits.insertMany([
+        commitOf('old-a', 0, 1, { published: true, projected: true }),
+        commitOf('old-b', 0, 2, { published: false, projected: false }),
+        commitOf('old-c', 0, 3, { published: false, projected: false, projectedBy: ['test.counter'] }),
+      ]);
+      await store
+        .collection(EVENTS_META)
+        .insertOne({ _id: 'projection:test.counter', projection: 'test.counter', builtAt: 'then' } as never);
+
+      const projection = counterProjection(store);
+      events.register(projection);
+      expect(await events.catchUp()).toBe(2);
+      // b applied; c not again (its projectedBy said so): the counter projection is not idempotent.
+      expect(projection.applied).toBe(1);
+      expect((await readCounters(store)).map((c) => c._id)).toEqual(['old-b']);
+      expect(await pendingCommits(store)).toEqual({ unpublished: ['old-b@0', 'old-c@0'], unprojected: [] });
+
+      const published: BusMessage[] = [];
+      const relay = createRelay({ store, bus: recordingBus(published), service: 'test', log: silentLog() });
+      expect(await relay.flush()).toBe(2);
+      expect(published.map((m) => m.key)).toEqual(['old-b', 'old-c']);
+      await relay.stop();
+
+      // Once per store: a restart neither migrates again nor finds anything pending.
+      const restarted = createEventStore({ store, service: 'test', log: silentLog(), validate: () => {} });
+      restarted.register(counterProjection(store));
+      expect(await restarted.catchUp()).toBe(0);
+      expect(await pendingCommits(store)).toEqual({ unpublished: [], unprojected: [] });
+      expect(await store.collection(EVENTS_META).findOne({ _id: 'marks' })).toMatchObject({ value: 2 });
+      restarted.close();
+    });
+
+    it('orphan rows are deleted (a clashed commit) or skipped until ORPHAN_MS (a commit not written yet)', async () => {
+      const projection = counterProjection(store);
+      events.register(projection);
+      await events.catchUp();
+      await events.append('o-1', 0, [{ type: 'A', data: 1 }]);
+      const [stored] = await store.collection<CommitDoc>(EVENTS).find({});
+      const clashed = { ...pendingOf(stored!, Date.now()), _id: pendingId(900), seq: 900 };
+      const inFlight = pendingOf(commitOf('o-2', 0, 901), Date.now());
+      const abandoned = pendingOf(commitOf('o-3', 0, 902), Date.now() - ORPHAN_MS - 1_000);
+      for (const name of [UNPUBLISHED, UNPROJECTED])
+        await store
+          .collection<PendingDoc>(name)
+          .insertMany([clashed, inFlight, abandoned].map((r) => ({ ...r })));
+
+      const published: BusMessage[] = [];
+      const relay = createRelay({ store, bus: recordingBus(published), service: 'test', log: silentLog() });
+      expect(await relay.flush()).toBe(1);
+      expect(published.map((m) => m.key)).toEqual(['o-1']);
+      await relay.stop();
+      expect(await events.catchUp()).toBe(0);
+      expect(projection.applied).toBe(1);
+      // Only the row of the commit that may still be written stays, for the relay and for the projections.
+      expect(await pendingCommits(store)).toEqual({ unpublished: ['o-2@0'], unprojected: ['o-2@0'] });
+
+      // Its commit arrives: published and applied then.
+      const late = commitOf('o-2', 0, 901);
+      await store.collection<CommitDoc>(EVENTS).insertOne(late);
+      const again = createRelay({ store, bus: recordingBus(published), service: 'test', log: silentLog() });
+      expect(await again.flush()).toBe(1);
+      await again.stop();
+      expect(await events.catchUp()).toBe(1);
+      expect(published.map((m) => m.key)).toEqual(['o-1', 'o-2']);
+      expect((await readCounters(store)).map((c) => c._id)).toEqual(['o-1', 'o-2']);
+      expect(await pendingCommits(store)).toEqual({ unpublished: [], unprojected: [] });
     });
   });
 
@@ -445,17 +574,25 @@ describe('event store on the embedded document store', () => {
       expect(ok.every((e) => e.version === 1 && e.actor === 'system')).toBe(true);
 
       // One sequence range (from the block the first append reserved: no counter advance), one insert (at most once
-      // more per clash: the taken stream send-3 and the batch's second send-7), one projection pass and one mark for
-      // all of them.
+      // more per clash: the taken stream send-3 and the batch's second send-7) with one insert of the pending rows
+      // each, one projection pass and one mark (a deletion of the rows) for all of them; no commit is rewritten.
       expect(counts.get('events_meta.findOneAndUpdate') ?? 0).toBe(0);
       expect(counts.get('events.insertMany')).toBeLessThanOrEqual(3);
-      expect(counts.get('events.updateMany')).toBe(1);
+      expect(counts.get('events_unpublished.insertMany')).toBe(1);
+      expect(counts.get('events_unprojected.insertMany')).toBe(1);
+      // The refused commits' rows (one deletion), then the mark.
+      expect(counts.get('events_unprojected.deleteMany')).toBe(2);
       expect(counts.get('projection_checkpoints.updateOne')).toBe(1);
       expect(counts.get('events.insertOne') ?? 0).toBe(0);
+      expect(counts.get('events.updateMany') ?? 0).toBe(0);
+      expect(counts.get('events.updateOne') ?? 0).toBe(0);
 
       const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
       expect(commits).toHaveLength(50);
-      expect(commits.every((c) => c.projected)).toBe(true);
+      const pending = await pendingCommits(store);
+      expect(pending.unprojected).toEqual([]);
+      // The relay's rows: one per commit written, in seq order, none for the refused ones.
+      expect(pending.unpublished).toEqual(commits.map((c) => c._id));
       expect(new Set(commits.map((c) => c.seq)).size).toBe(50);
       // Projected exactly once each (the counter projection is not idempotent), the refused ones not at all.
       expect(projection.applied).toBe(50);
@@ -520,8 +657,7 @@ describe('event store on the embedded document store', () => {
       expect(counts.get('sent_docs.replaceOne')).toBe(20);
       const stored = await docs.find({}, { sort: { n: 1 } });
       expect(stored.map((d) => d.n)).toEqual(Array.from({ length: 40 }, (_, i) => i));
-      const commits = await store.collection<CommitDoc>(EVENTS).find({});
-      expect(commits.every((c) => c.projected)).toBe(true);
+      expect((await pendingCommits(store)).unprojected).toEqual([]);
 
       // A later commit of a stream already there is not a batch of new streams: apply, in the stream's order.
       await many.appendMany([
@@ -575,10 +711,11 @@ describe('event store on the embedded document store', () => {
       expect(projection.applied).toBe(61);
       expect(counts.get('events.insertOne')).toBe(60);
       expect(counts.get('events_meta.findOneAndUpdate') ?? 0).toBeLessThanOrEqual(1);
-      expect(counts.get('events.updateMany')).toBeLessThan(60);
+      expect(counts.get('events_unprojected.deleteMany')).toBeLessThan(60);
+      expect(counts.get('events.updateMany') ?? 0).toBe(0);
       const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
       expect(new Set(commits.map((c) => c.seq)).size).toBe(61);
-      expect(commits.every((c) => c.projected)).toBe(true);
+      expect((await pendingCommits(store)).unprojected).toEqual([]);
       for (const stream of streams) {
         const seqs = commits.filter((c) => c.stream === stream).map((c) => c.fromVersion);
         expect(seqs).toEqual([0, 1, 2]);

@@ -6,7 +6,19 @@ import { newId } from '../ids';
 import { createLogger } from '../logger';
 import type { Doc, DocumentStore } from '../store/types';
 import { currentTraceparent } from '../tracing';
-import { type CommitDoc, commitId, EVENTS, EVENTS_META, eventsOf, toStored } from './commits';
+import {
+  type CommitDoc,
+  commitId,
+  EVENTS,
+  EVENTS_META,
+  eventsOf,
+  ORPHAN_MS,
+  type PendingDoc,
+  pendingOf,
+  toStored,
+  UNPROJECTED,
+  UNPUBLISHED,
+} from './commits';
 import { createProjectionRunner } from './projections';
 import { backoffMs } from './serial';
 import type {
@@ -54,14 +66,18 @@ export interface EventStoreOptions {
 
 type CounterDoc = Doc & { value: number };
 
+/** The `events_meta` document that says the commits' marks are pending rows (see migrateMarks). */
+const MARKS = 'marks';
+
 /** Sequence numbers a counter advance reserves beyond what the waiting appends need (see reserveSeqs). */
 const SEQ_BLOCK = 64;
 
 /**
  * Event store on the document store: one document per commit in `events` (see commits.ts), a global
  * commit order from a counter in `events_meta` (advanced once for all the appends waiting meanwhile), projections
- * applied right after the insert. appendMany writes many commits with one counter advance, one insertMany and one
- * projection pass.
+ * applied right after the insert. Each commit is written with its two pending rows (`events_unpublished`,
+ * `events_unprojected`), which the relay and the projections delete when done: a commit document is written once and
+ * never rewritten. appendMany writes many commits with one counter advance, one insertMany and one projection pass.
  */
 export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const { store, service } = opts;
@@ -71,6 +87,8 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const validate = opts.validate ?? checkEvent;
   const events = store.collection<CommitDoc>(EVENTS);
   const meta = store.collection<CounterDoc>(EVENTS_META);
+  const unpublished = store.collection<PendingDoc>(UNPUBLISHED);
+  const unprojected = store.collection<PendingDoc>(UNPROJECTED);
   const listeners = new Set<(commit: { stream: string; seq: number }) => void>();
 
   let indexes: Promise<void> | undefined;
@@ -78,13 +96,96 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     indexes ??= (async () => {
       await events.createIndex({ stream: 1, toVersion: 1 });
       await events.createIndex({ seq: 1 }, { unique: true });
-      await events.createIndex({ published: 1, seq: 1 });
-      await events.createIndex({ projected: 1, seq: 1 });
+      // A stream's unprojected commits (the gap a commit's projection fills first).
+      await unprojected.createIndex({ stream: 1 });
+      await migrateMarks();
     })().catch((err: unknown) => {
       indexes = undefined;
       throw err;
     });
     return indexes;
+  };
+
+  /**
+   * A store written before the pending rows marked its commits in place (`published`, `projected`, `projectedBy`,
+   * each mark a rewrite of the commit): the commits those marks leave pending get their rows, and the marks' indexes
+   * are dropped. Once per store (the MARKS document); a crash midway runs it again (the rows are upserted).
+   */
+  const migrateMarks = async (): Promise<void> => {
+    if (await meta.findOne({ _id: MARKS })) return;
+    const at = Date.now();
+    const fields = { _id: 1, seq: 1, stream: 1, toVersion: 1, projectedBy: 1 } as const;
+    for (const commit of await events.find({ published: false }, { projection: fields })) {
+      const row = pendingOf(commit, at);
+      await unpublished.replaceOne({ _id: row._id }, row, { upsert: true });
+    }
+    for (const commit of await events.find({ projected: false }, { projection: fields })) {
+      const row = pendingOf(commit, at);
+      if (commit.projectedBy?.length) row.projectedBy = commit.projectedBy;
+      await unprojected.replaceOne({ _id: row._id }, row, { upsert: true });
+    }
+    await events.dropIndex({ published: 1, seq: 1 });
+    await events.dropIndex({ projected: 1, seq: 1 });
+    await meta.replaceOne({ _id: MARKS }, { _id: MARKS, value: 2 }, { upsert: true });
+  };
+
+  /** Deletes pending rows of commits that were not written (best effort: a row left behind is an orphan). */
+  const dropPending = async (rows: PendingDoc[]): Promise<void> => {
+    if (rows.length === 0) return;
+    const ids = rows.map((row) => row._id);
+    await Promise.all([
+      unpublished.deleteMany({ _id: { $in: ids } }),
+      unprojected.deleteMany({ _id: { $in: ids } }),
+    ]).catch((err: unknown) => log.warn({ err }, 'could not delete the pending rows of refused commits'));
+  };
+
+  /** Writes (again) the pending rows of commits that are in: upserts. */
+  const rewritePending = async (rows: PendingDoc[]): Promise<void> => {
+    for (const row of rows) {
+      await unpublished.replaceOne({ _id: row._id }, row, { upsert: true });
+      await unprojected.replaceOne({ _id: row._id }, row, { upsert: true });
+    }
+  };
+
+  /**
+   * Writes the commits (insert: resolves to the seqs of those refused by a clash) with their pending rows, so that no
+   * commit is ever durable without them. On the embedded store (groupCommit) all are issued at once and land in one
+   * group commit; elsewhere (MongoDB) the rows are written first and the commits after: a crash in between leaves rows
+   * whose commit does not exist (orphans, see PendingDoc), never a commit without rows. The rows of refused commits
+   * are deleted.
+   */
+  const writeCommits = async (
+    commits: CommitDoc[],
+    insert: () => Promise<Set<number>>,
+  ): Promise<Set<number>> => {
+    const at = Date.now();
+    const rows = commits.map((commit) => pendingOf(commit, at));
+    const writeRows = () =>
+      Promise.all([unpublished.insertMany(rows), unprojected.insertMany(rows.map((row) => ({ ...row })))]);
+    let refused: Set<number>;
+    if (store.groupCommit) {
+      const [written, inserted] = await Promise.allSettled([writeRows(), insert()]);
+      if (inserted.status === 'rejected') {
+        if (inserted.reason instanceof DuplicateKeyError) await dropPending(rows);
+        throw inserted.reason;
+      }
+      refused = inserted.value;
+      // A row refused while its commit went in (rows never clash: seqs are unique): written again.
+      if (written.status === 'rejected') await rewritePending(rows.filter((r) => !refused.has(r.seq)));
+    } else {
+      await writeRows();
+      try {
+        refused = await insert();
+      } catch (err) {
+        // A clash wrote nothing; after any other error the commit may be in: its rows stay.
+        if (err instanceof DuplicateKeyError) await dropPending(rows);
+        throw err;
+      }
+      // A commit that took so long that its rows may have been given up on as orphans: they are written again.
+      if (Date.now() - at > ORPHAN_MS / 2) await rewritePending(rows.filter((r) => !refused.has(r.seq)));
+    }
+    if (refused.size > 0) await dropPending(rows.filter((row) => refused.has(row.seq)));
+    return refused;
   };
 
   /**
@@ -263,8 +364,6 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       events: envelopes.map(toStored),
       committedAt: occurredAt,
       seq,
-      published: false,
-      projected: false,
     };
     return { commit, envelopes };
   };
@@ -315,7 +414,10 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     const seq = await reserveSeqs(1, previous?.seq ?? 0);
     const { commit, envelopes } = buildCommit(stream, expectedVersion, newEvents, datas, seq, options);
     try {
-      await events.insertOne(commit);
+      await writeCommits([commit], async () => {
+        await events.insertOne(commit);
+        return new Set<number>();
+      });
     } catch (err) {
       if (err instanceof DuplicateKeyError) throw new ConcurrencyError(stream, expectedVersion);
       throw err;
@@ -394,7 +496,8 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
         ),
       };
     });
-    const refused = await insertCommits(built.map((b) => b.commit));
+    const commits = built.map((b) => b.commit);
+    const refused = await writeCommits(commits, () => insertCommits(commits));
     const inserted: CommitDoc[] = [];
     for (const { i, commit, envelopes } of built) {
       const entry = entries[i] as AppendManyEntry;

@@ -2,9 +2,12 @@ export {
   type CommitDoc,
   EVENTS,
   EVENTS_META,
+  type PendingDoc,
   PROCESSED_EVENTS,
   PROJECTION_CHECKPOINTS,
   type StoredEvent,
+  UNPROJECTED,
+  UNPUBLISHED,
 } from './commits';
 export { type Consumer, type ConsumerOptions, createConsumer, type EventHandler } from './consumer';
 export { createEventStore, type EventStoreOptions, type ServiceEventStore } from './event-store';

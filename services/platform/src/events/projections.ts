@@ -1,6 +1,16 @@
 import type { Logger } from 'pino';
 import type { DocumentStore } from '../store/types';
-import { type CommitDoc, EVENTS, EVENTS_META, eventsOf, PROJECTION_CHECKPOINTS } from './commits';
+import {
+  type CommitDoc,
+  EVENTS,
+  EVENTS_META,
+  eventsOf,
+  ORPHAN_MS,
+  type PendingDoc,
+  PROJECTION_CHECKPOINTS,
+  pendingId,
+  UNPROJECTED,
+} from './commits';
 import { createSerial } from './serial';
 import type { EventEnvelope, Projection } from './types';
 
@@ -11,14 +21,14 @@ export interface ProjectionRunner {
   register(projection: Projection): void;
   readonly projections: readonly Projection[];
   /**
-   * Applies one freshly inserted commit; false (logged, left projected:false) if a projection threw. previous: the
-   * stream's commit before it as read before the insert, if the caller has it (when it was projected, no earlier
-   * commit can be missing from a projection, so the gap is not looked up).
+   * Applies one freshly inserted commit; false (logged, its pending row left) if a projection threw. previous: the
+   * stream's commit before it as read before the insert, if the caller has it (when this process applied it and has
+   * not written its mark yet, no earlier commit can be missing from a projection, so the gap is not looked up).
    */
   projectCommit(commit: CommitDoc, previous?: CommitDoc): Promise<boolean>;
   /**
-   * Applies freshly inserted commits (each in its stream's order, as projectCommit does) and marks them projected in
-   * one write; false if a projection threw on any of them (those stay projected:false).
+   * Applies freshly inserted commits (each in its stream's order, as projectCommit does) and deletes their pending
+   * rows in one write; false if a projection threw on any of them (their rows stay).
    */
   projectCommits(commits: CommitDoc[]): Promise<boolean>;
   catchUp(): Promise<number>;
@@ -38,8 +48,9 @@ const markerId = (projection: string) => `projection:${projection}`;
 /**
  * Applies the event store's commits to the registered read models.
  *
- * - A commit is marked `projected` once every projection applied it; until then `projectedBy` lists those that
- *   did, so catch-up after a failure or a crash applies it to the others only.
+ * - A commit has a pending row in `events_unprojected` (written with it, see event-store.ts) until every projection
+ *   applied it: then the row is deleted. Until then the row's `projectedBy` lists the projections that did, so
+ *   catch-up after a failure or a crash applies it to the others only.
  * - A projection only ever sees a stream's events in version order: before a commit, the stream's earlier commits
  *   still unprojected (an earlier failure) are applied to the projections that missed them (the gap is filled).
  * - Projection work runs one piece at a time in a process (append, catchUp and rebuild never overlap): some
@@ -49,8 +60,9 @@ const markerId = (projection: string) => `projection:${projection}`;
  *   documents of the event's own stream) is applied concurrently with other streams' commits; only the commits of
  *   one stream run one at a time, in append order, whichever way each is applied. catchUp and rebuild still run
  *   alone. A projection must not call append itself.
- * - The `projected` mark and the checkpoints are written after the projection's lock is released, for every commit
- *   applied meanwhile in one write (group commit): the commits applied but not yet marked are remembered in memory,
+ * - The mark (the pending row's deletion) and the checkpoints are written after the projection's lock is released,
+ *   for every commit applied meanwhile in one write (group commit): the commits applied but not yet marked are
+ *   remembered in memory,
  *   so a later commit of the stream does not apply them again as a gap, and catchUp waits for their mark. A crash
  *   before the mark is written leaves them unprojected: catch-up applies them again (apply is idempotent per event).
  * - Each projection keeps one checkpoint, `projection_checkpoints/<name>`: the highest commit sequence it applied.
@@ -63,6 +75,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const events = store.collection<CommitDoc>(EVENTS);
   const checkpoints = store.collection<CheckpointDoc>(PROJECTION_CHECKPOINTS);
   const meta = store.collection<MarkerDoc>(EVENTS_META);
+  const unprojected = store.collection<PendingDoc>(UNPROJECTED);
   const projections: Projection[] = [];
   const serial = createSerial();
   /** While an exclusive piece of work (catchUp, rebuild, or a commit some projection needs alone) runs. */
@@ -134,12 +147,12 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     });
   };
 
-  /** Commits applied by every projection whose `projected` mark is not written yet (id -> seq). */
+  /** Commits applied by every projection whose mark (pending row deleted) is not written yet (id -> seq). */
   const unmarked = new Map<string, number>();
   let marking: Promise<void> | undefined;
   let markAgain: Promise<void> | undefined;
 
-  /** Writes the marks of every commit in `unmarked` (one updateMany) and moves the checkpoints up. */
+  /** Writes the marks of every commit in `unmarked` (one deleteMany of their rows) and moves the checkpoints up. */
   const writeMarks = async (): Promise<void> => {
     const batch = [...unmarked];
     if (batch.length === 0) return;
@@ -147,10 +160,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       // The marks and the checkpoints are sent together: one commit on the embedded store (group commit).
       const top = Math.max(...batch.map(([, seq]) => seq));
       await Promise.all([
-        events.updateMany(
-          { _id: { $in: batch.map(([id]) => id) } },
-          { $set: { projected: true }, $unset: { projectedBy: '' } },
-        ),
+        unprojected.deleteMany({ _id: { $in: batch.map(([, seq]) => pendingId(seq)) } }),
         ...projections.map((projection) => advanceCheckpoint(projection.name, top)),
       ]);
     } finally {
@@ -199,16 +209,28 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     await checkpoints.updateOne({ _id: projection, seq: { $lt: seq } }, { $set: { seq } });
   };
 
-  /** The stream's commits before this one that are still unprojected, in stream order. */
-  const gapBefore = async (commit: CommitDoc): Promise<CommitDoc[]> =>
-    commit.fromVersion === 0
-      ? []
-      : (
-          await events.find(
-            { stream: commit.stream, projected: false, toVersion: { $lte: commit.fromVersion } },
-            { sort: { fromVersion: 1 } },
-          )
-        ).filter((earlier) => !unmarked.has(earlier._id));
+  /**
+   * The stream's commits before this one that are still unprojected (and not applied by this process meanwhile), in
+   * stream order, each with its pending row.
+   */
+  const gapBefore = async (commit: CommitDoc): Promise<Array<{ row: PendingDoc; commit: CommitDoc }>> => {
+    if (commit.fromVersion === 0) return [];
+    const rows = (
+      await unprojected.find(
+        { stream: commit.stream, toVersion: { $lte: commit.fromVersion } },
+        { sort: { _id: 1 } },
+      )
+    ).filter((row) => !unmarked.has(row.commit));
+    if (rows.length === 0) return [];
+    const found = new Map(
+      (await events.find({ _id: { $in: rows.map((row) => row.commit) } })).map((c) => [c._id, c]),
+    );
+    return rows.flatMap((row) => {
+      const earlier = found.get(row.commit);
+      // A row whose commit is not there with its seq is an orphan: nothing to apply (catch-up deletes it).
+      return earlier?.seq === row.seq ? [{ row, commit: earlier }] : [];
+    });
+  };
 
   const applyEvents = async (projection: Projection, commitEvents: EventEnvelope[]) => {
     for (const event of commitEvents) await projection.apply(event);
@@ -218,22 +240,29 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
    * Applies one commit to every projection that has not; true when all succeeded: the commit is then remembered in
    * `unmarked` (flushMarks writes its mark). A partial success is written at once (rare: a projection failed).
    */
-  const applyCommit = async (commit: CommitDoc, previous?: CommitDoc): Promise<boolean> => {
+  const applyCommit = async (
+    commit: CommitDoc,
+    previous?: CommitDoc,
+    projectedBy?: readonly string[],
+  ): Promise<boolean> => {
     const commitEvents = eventsOf(commit);
-    // A commit is marked projected (or remembered as applied) only after its own gap was filled for every projection,
-    // so when the one just before was, nothing earlier is missing: no lookup (the common case).
-    const gapFree = previous !== undefined && (previous.projected || unmarked.has(previous._id));
+    // A commit is remembered as applied (or marked) only after its own gap was filled for every projection, so when
+    // the one just before is remembered, nothing earlier is missing: no lookup.
+    const gapFree = previous !== undefined && unmarked.has(previous._id);
     const gap = gapFree ? [] : await gapBefore(commit);
-    const done = new Set(commit.projectedBy ?? []);
+    const done = new Set(projectedBy ?? []);
     const succeeded: string[] = [];
     let ok = true;
     for (const projection of projections) {
       if (done.has(projection.name)) continue;
       try {
         for (const earlier of gap) {
-          if (earlier.projectedBy?.includes(projection.name)) continue;
-          await applyEvents(projection, eventsOf(earlier));
-          await events.updateOne({ _id: earlier._id }, { $addToSet: { projectedBy: projection.name } });
+          if (earlier.row.projectedBy?.includes(projection.name)) continue;
+          await applyEvents(projection, eventsOf(earlier.commit));
+          await unprojected.updateOne(
+            { _id: earlier.row._id },
+            { $addToSet: { projectedBy: projection.name } },
+          );
         }
         await applyEvents(projection, commitEvents);
         succeeded.push(projection.name);
@@ -250,7 +279,10 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       return true;
     }
     if (succeeded.length > 0) {
-      await events.updateOne({ _id: commit._id }, { $addToSet: { projectedBy: { $each: succeeded } } });
+      await unprojected.updateOne(
+        { _id: pendingId(commit.seq) },
+        { $addToSet: { projectedBy: { $each: succeeded } } },
+      );
     }
     for (const name of succeeded) await advanceCheckpoint(name, commit.seq);
     return false;
@@ -265,7 +297,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     commits.length > 1 &&
     projections.some((p) => p.applyMany) &&
     new Set(commits.map((c) => c.stream)).size === commits.length &&
-    commits.every((c) => c.fromVersion === 0 && !c.projectedBy?.length);
+    commits.every((c) => c.fromVersion === 0);
 
   /**
    * Applies new-stream commits to every projection in one pass (the caller holds the exclusive lock); true when all
@@ -291,8 +323,8 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   };
 
   /** Applies and marks in one go (catch-up: the caller holds the exclusive lock). */
-  const applyAndMark = async (commit: CommitDoc): Promise<boolean> => {
-    const ok = await applyCommit(commit);
+  const applyAndMark = async (commit: CommitDoc, projectedBy?: readonly string[]): Promise<boolean> => {
+    const ok = await applyCommit(commit, undefined, projectedBy);
     if (ok) await flushMarks();
     return ok;
   };
@@ -316,7 +348,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     }
     const last = await events.findOne({}, { sort: { seq: -1 } });
     // The replay covered every commit, also those still unprojected: catch-up must not apply them again.
-    await events.updateMany({ projected: false }, { $addToSet: { projectedBy: { $each: names } } });
+    await unprojected.updateMany({}, { $addToSet: { projectedBy: { $each: names } } });
     for (const projection of targets) {
       await advanceCheckpoint(projection.name, last?.seq ?? 0);
       await meta.replaceOne(
@@ -340,19 +372,25 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     await rebuildLocked(unbuilt);
 
     let count = 0;
-    let afterSeq = 0;
+    let after = '';
     for (;;) {
-      const page = await events.find(
-        { projected: false, seq: { $gt: afterSeq } },
-        { sort: { seq: 1 }, limit: pageSize },
-      );
+      const page = await unprojected.find(after ? { _id: { $gt: after } } : {}, {
+        sort: { _id: 1 },
+        limit: pageSize,
+      });
       if (page.length === 0) break;
-      for (const commit of page) {
-        afterSeq = commit.seq;
-        // A gap filled since the page was read changed projectedBy: apply what the stored commit says.
-        const current = await events.findOne({ _id: commit._id });
-        if (!current || current.projected) continue;
-        if (!(await applyAndMark(current))) {
+      for (const { _id } of page) {
+        after = _id;
+        // A gap filled since the page was read changed projectedBy (or applied it all): what the row says now.
+        const row = await unprojected.findOne({ _id });
+        if (!row) continue;
+        const commit = await events.findOne({ _id: row.commit });
+        if (commit?.seq !== row.seq) {
+          // An orphan: its commit clashed, or was never written (given up on after ORPHAN_MS).
+          if (commit || Date.now() - row.at > ORPHAN_MS) await unprojected.deleteOne({ _id });
+          continue;
+        }
+        if (!(await applyAndMark(commit, row.projectedBy))) {
           throw new Error(`catch-up stopped: a projection failed on commit ${commit._id} (see the log)`);
         }
         count += 1;

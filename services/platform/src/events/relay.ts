@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createLease, type Lease } from '../lease';
 import type { DocumentStore } from '../store/types';
-import { type CommitDoc, EVENTS, eventsOf } from './commits';
+import { type CommitDoc, EVENTS, eventsOf, ORPHAN_MS, type PendingDoc, UNPUBLISHED } from './commits';
 import { backoffMs, createSerial } from './serial';
 import { type BusMessage, type EventBus, type EventEnvelope, topicFor } from './types';
 
@@ -75,6 +75,7 @@ export function createRelay(opts: RelayOptions): Relay {
   const { bus, log } = opts;
   const topic = topicFor(opts.service);
   const events = opts.store.collection<CommitDoc>(EVENTS);
+  const unpublished = opts.store.collection<PendingDoc>(UNPUBLISHED);
   const pollMs = opts.pollMs ?? 1_000;
   const batchSize = opts.batchSize ?? 100;
   const retryBaseMs = opts.retryBaseMs ?? 200;
@@ -106,25 +107,43 @@ export function createRelay(opts: RelayOptions): Relay {
   };
 
   /**
-   * Publishes pages of pending commits until none is left, while it holds the lease. Never runs twice at once in a
-   * process; across processes, the lease admits one relay.
+   * Publishes pages of pending commits (their rows in `events_unpublished`, in seq order) until none is left, while
+   * it holds the lease, and deletes the rows of what the bus accepted. Never runs twice at once in a process; across
+   * processes, the lease admits one relay. A row whose commit is not there with its seq is an orphan (see PendingDoc):
+   * deleted when its commit clashed; when its commit is missing, skipped (its insert may be under way: a later commit
+   * of its stream cannot exist before it) and deleted after ORPHAN_MS.
    */
   const publishPending = () =>
     serial(async () => {
       let published = 0;
+      let after = '';
       for (;;) {
         if (!(await holdLease())) return published;
-        const page = await events.find({ published: false }, { sort: { seq: 1 }, limit: batchSize });
-        if (page.length === 0) return published;
-        const messages = page.flatMap((commit) =>
-          eventsOf(commit).map((event) => toBusMessage(topic, event)),
+        const rows = await unpublished.find(after ? { _id: { $gt: after } } : {}, {
+          sort: { _id: 1 },
+          limit: batchSize,
+        });
+        if (rows.length === 0) return published;
+        after = (rows[rows.length - 1] as PendingDoc)._id;
+        const found = new Map(
+          (await events.find({ _id: { $in: rows.map((row) => row.commit) } })).map((c) => [c._id, c]),
         );
-        await bus.publish(messages);
-        await events.updateMany({ _id: { $in: page.map((c) => c._id) } }, { $set: { published: true } });
+        const now = Date.now();
+        const messages: BusMessage[] = [];
+        const done: string[] = [];
+        for (const row of rows) {
+          const commit = found.get(row.commit);
+          if (commit?.seq === row.seq) {
+            for (const event of eventsOf(commit)) messages.push(toBusMessage(topic, event));
+            done.push(row._id);
+          } else if (commit || now - row.at > ORPHAN_MS) done.push(row._id);
+        }
+        if (messages.length > 0) await bus.publish(messages);
+        if (done.length > 0) await unpublished.deleteMany({ _id: { $in: done } });
         published += messages.length;
-        log.debug({ topic, commits: page.length, events: messages.length }, 'relay published');
+        log.debug({ topic, commits: rows.length, events: messages.length }, 'relay published');
         // A short page was the last: commits appended meanwhile notified the relay, which runs again for them.
-        if (page.length < batchSize) return published;
+        if (rows.length < batchSize) return published;
       }
     });
 

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import type { DocumentStore } from '../store/types';
+import { type PendingDoc, UNPROJECTED, UNPUBLISHED } from './commits';
 import type { EventEnvelope, Projection } from './types';
 
 /** Test helpers for the event mechanism's own suites (not part of the public API). */
@@ -67,3 +68,12 @@ export const readCounters = async (store: DocumentStore, collectionName = 'count
       types,
     }),
   );
+
+/** The commits (their _ids, in seq order) that still have a pending row: not published, not projected by all. */
+export async function pendingCommits(
+  store: DocumentStore,
+): Promise<{ unpublished: string[]; unprojected: string[] }> {
+  const ids = async (name: string) =>
+    (await store.collection<PendingDoc>(name).find({}, { sort: { _id: 1 } })).map((row) => row.commit);
+  return { unpublished: await ids(UNPUBLISHED), unprojected: await ids(UNPROJECTED) };
+}

@@ -1448,6 +1448,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Documen
 
   return {
     kind: 'embedded',
+    groupCommit: true,
     collection<T extends Doc = Doc>(name: string): Collection<T> {
       if (closed) throw new Error('document store is closed');
       let c = collections.get(name);

@@ -66,6 +66,13 @@ export interface Collection<T extends Doc = Doc> {
 export interface DocumentStore {
   /** The adapter's name, for logs and test titles: 'embedded' or 'mongodb'. */
   readonly kind: string;
+  /**
+   * True when writes issued one after another in one synchronous run (no await in between) are applied in that order
+   * and made durable together: a crash or a failed commit loses all of them or none (the embedded store's group
+   * commit). Absent (MongoDB): each write is durable on its own, so a writer that needs one write before another
+   * awaits the first.
+   */
+  readonly groupCommit?: boolean;
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /** Checks the engine answers (for /readyz). */
   ping(): Promise<void>;
