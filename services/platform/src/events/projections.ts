@@ -45,6 +45,9 @@ export interface ProjectionRunnerOptions {
 
 const markerId = (projection: string) => `projection:${projection}`;
 
+/** Commits this process marked that it remembers (the oldest forgotten beyond this; see `marked`). */
+const MARKED_KEPT = 10_000;
+
 /**
  * Applies the event store's commits to the registered read models.
  *
@@ -149,6 +152,12 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
 
   /** Commits applied by every projection whose mark (pending row deleted) is not written yet (id -> seq). */
   const unmarked = new Map<string, number>();
+  /**
+   * Commits whose mark this process wrote lately (ids, oldest first): every projection applied them and their gaps, so a
+   * later commit of their stream has no gap to look up (a commit stays projected: its row is never written again).
+   * What the commit documents' `projected` flag told the head check before the marks were rows.
+   */
+  const marked = new Set<string>();
   let marking: Promise<void> | undefined;
   let markAgain: Promise<void> | undefined;
 
@@ -163,6 +172,11 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
         unprojected.deleteMany({ _id: { $in: batch.map(([, seq]) => pendingId(seq)) } }),
         ...projections.map((projection) => advanceCheckpoint(projection.name, top)),
       ]);
+      for (const [id] of batch) {
+        marked.delete(id);
+        marked.add(id);
+      }
+      while (marked.size > MARKED_KEPT) marked.delete(marked.values().next().value as string);
     } finally {
       // Written, or left unprojected for catch-up: either way no longer this process's to remember.
       for (const [id] of batch) unmarked.delete(id);
@@ -248,7 +262,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     const commitEvents = eventsOf(commit);
     // A commit is remembered as applied (or marked) only after its own gap was filled for every projection, so when
     // the one just before is remembered, nothing earlier is missing: no lookup.
-    const gapFree = previous !== undefined && unmarked.has(previous._id);
+    const gapFree = previous !== undefined && (unmarked.has(previous._id) || marked.has(previous._id));
     const gap = gapFree ? [] : await gapBefore(commit);
     const done = new Set(projectedBy ?? []);
     const succeeded: string[] = [];

@@ -1109,13 +1109,14 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  private insertRaw(doc: Raw): void {
+  /** Inserts a document; text: its JSON, if made (see prepareInsert). */
+  private insertRaw(doc: Raw, text?: string): void {
     const id = doc._id;
     if (typeof id !== 'string' && !isFiniteNumber(id))
       throw new Error(`The embedded store keeps string or number _id values only (got ${safeJson(id)})`);
     if (this.hasUnique) this.checkUnique(doc);
     try {
-      this.sql.run(this.insertSql, [id, JSON.stringify(doc)]);
+      this.sql.run(this.insertSql, [id, text ?? JSON.stringify(doc)]);
     } catch (err) {
       if (isSqliteConstraint(err)) throw duplicate(this.name, { _id: id });
       throw err;
@@ -1154,25 +1155,30 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     return { doc: next, modified };
   }
 
-  private prepareInsert(doc: T): Raw {
+  /**
+   * The document to insert, a JSON copy, and its JSON when it is what will be stored (a document with its _id: JSON's
+   * round trip gives the same text again, so it is not made twice).
+   */
+  private prepareInsert(doc: T): { doc: Raw; text?: string } {
     if (!isPlainObject(doc)) throw new Error('A document has to be an object');
-    const copy = JSON.parse(JSON.stringify(doc)) as Raw;
-    if (copy._id === undefined || copy._id === null) return { _id: newId(), ...copy };
-    return copy;
+    const text = JSON.stringify(doc);
+    const copy = JSON.parse(text) as Raw;
+    if (copy._id === undefined || copy._id === null) return { doc: { _id: newId(), ...copy } };
+    return { doc: copy, text };
   }
 
   // --- the port ------------------------------------------------------------------------------
 
   async insertOne(doc: T): Promise<void> {
     const prepared = this.prepareInsert(doc);
-    return this.run(() => this.insertRaw(prepared));
+    return this.run(() => this.insertRaw(prepared.doc, prepared.text));
   }
 
   async insertMany(docs: T[]): Promise<void> {
     const prepared = docs.map((d) => this.prepareInsert(d));
     return this.run(() =>
       this.sql.batch(() => {
-        for (const doc of prepared) this.insertRaw(doc);
+        for (const { doc, text } of prepared) this.insertRaw(doc, text);
       }),
     );
   }
