@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { createEventBus } from './bus';
 import { type Config, ConfigError } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
-import { UNPUBLISHED } from './events/commits';
+import { PENDING, pendingRange } from './events/commits';
 import type { EventBus } from './events/types';
 import {
   captureMail,
@@ -61,7 +61,9 @@ export async function openServiceRuntime(opts: {
     // lets a process restarted after a crash take its lease back at once instead of waiting for it to expire.
     ...(store.kind === 'embedded' ? { holder: `embedded-${service}` } : {}),
   });
-  const unregister = processMetrics().addRelay(service, () => store.collection(UNPUBLISHED).countDocuments());
+  const unregister = processMetrics().addRelay(service, () =>
+    store.collection(PENDING).countDocuments(pendingRange('pub')),
+  );
   return {
     store,
     events,

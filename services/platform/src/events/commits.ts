@@ -7,10 +7,9 @@ export const EVENTS = 'events';
 export const EVENTS_META = 'events_meta';
 export const PROJECTION_CHECKPOINTS = 'projection_checkpoints';
 export const PROCESSED_EVENTS = 'processed_events';
-/** One row per commit the relay has not published yet (see PendingDoc). */
-export const UNPUBLISHED = 'events_unpublished';
-/** One row per commit some projection has not applied yet (see PendingDoc). */
-export const UNPROJECTED = 'events_unprojected';
+/** The commits' pending rows: one per commit the relay has not published, one per commit some projection has not
+ * applied (see PendingDoc). */
+export const PENDING = 'events_pending';
 
 /**
  * An event as stored inside a commit. `data` is kept as its JSON text: the bus carries JSON, so live
@@ -34,7 +33,7 @@ export type CommitDoc = Doc & {
   /** Global commit order (from a counter; may have gaps). */
   seq: number;
   /**
-   * Only on commits written before the pending rows (UNPUBLISHED, UNPROJECTED) replaced them: the relay's and the
+   * Only on commits written before the pending rows (PENDING) replaced them: the relay's and the
    * projections' marks as they were then. Read once, by the migration at start (event-store.ts), never written.
    */
   published?: boolean;
@@ -43,10 +42,10 @@ export type CommitDoc = Doc & {
 };
 
 /**
- * A commit's pending row, in UNPUBLISHED (until the relay published it) or UNPROJECTED (until every projection
+ * A commit's pending row in PENDING, of kind `pub` (until the relay published it) or `proj` (until every projection
  * applied it): written with the commit (before it, or in the same group commit on the embedded store) and deleted
- * once the work is done, so marking a commit never rewrites the commit document. `_id` is the seq, zero-padded
- * (pendingId): the rows sort in commit order on their primary key. A row whose commit does not exist with its seq
+ * once the work is done, so marking a commit never rewrites the commit document. `_id` is the kind and the seq,
+ * zero-padded (pendingId): each kind's rows sort in commit order on their primary key. A row whose commit does not exist with its seq
  * is an orphan (the commit's insert clashed, or never happened: a crash between the two writes, MongoDB only);
  * the readers delete it (one whose commit is missing only after ORPHAN_MS: its insert may still be under way).
  */
@@ -58,18 +57,27 @@ export type PendingDoc = Doc & {
   toVersion: number;
   /** When it was written (ms since the epoch, the writer's clock). */
   at: number;
-  /** UNPROJECTED only: the projections that did apply the commit (one failed, or a gap was filled). */
+  /** `proj` rows only: the projections that did apply the commit (one failed, or a gap was filled). */
   projectedBy?: string[];
 };
 
 /** A pending row older than this whose commit does not exist is deleted (its commit's insert is given up on). */
 export const ORPHAN_MS = 60 * 60_000;
 
-/** The pending row's _id of a seq: zero-padded, so the rows' primary key order is commit order. */
-export const pendingId = (seq: number): string => String(seq).padStart(16, '0');
+/** What a pending row waits for: the relay (`pub`) or the projections (`proj`). */
+export type PendingKind = 'pub' | 'proj';
 
-export const pendingOf = (commit: CommitDoc, at: number): PendingDoc => ({
-  _id: pendingId(commit.seq),
+/** The pending row's _id of a kind and seq: the seq zero-padded, so a kind's primary key order is commit order. */
+export const pendingId = (kind: PendingKind, seq: number): string =>
+  `${kind}:${String(seq).padStart(16, '0')}`;
+
+/** The filter of one kind's rows, those after `after` (an _id of that kind) when given: a range of the primary key. */
+export const pendingRange = (kind: PendingKind, after?: string): { _id: { $gt: string; $lt: string } } => ({
+  _id: { $gt: after ?? `${kind}:`, $lt: `${kind};` },
+});
+
+export const pendingOf = (commit: CommitDoc, kind: PendingKind, at: number): PendingDoc => ({
+  _id: pendingId(kind, commit.seq),
   seq: commit.seq,
   commit: commit._id,
   stream: commit.stream,

@@ -9,13 +9,13 @@ import {
   EVENTS,
   EVENTS_META,
   ORPHAN_MS,
+  PENDING,
   type PendingDoc,
   PROJECTION_CHECKPOINTS,
   pendingId,
   pendingOf,
+  pendingRange,
   toStored,
-  UNPROJECTED,
-  UNPUBLISHED,
 } from './commits';
 import { createEventStore, type ServiceEventStore } from './event-store';
 import { createRelay } from './relay';
@@ -119,8 +119,9 @@ describe('event store on the embedded document store', () => {
     expect((await events.readStream('race')).map((e) => e.version)).toEqual([1, 2]);
     // The losers' pending rows (written in the same group commit as their insert) are gone: one row per commit.
     const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
-    const rows = await store.collection<PendingDoc>(UNPUBLISHED).find({}, { sort: { _id: 1 } });
+    const rows = await store.collection<PendingDoc>(PENDING).find(pendingRange('pub'), { sort: { _id: 1 } });
     expect(rows.map((row) => [row.commit, row.seq])).toEqual(commits.map((c) => [c._id, c.seq]));
+    expect(await store.collection(PENDING).countDocuments(pendingRange('proj'))).toBe(0);
   });
 
   it('reads every event in commit order, paging through commits', async () => {
@@ -205,8 +206,9 @@ describe('event store on the embedded document store', () => {
         seq: 1000,
       };
       await store.collection<CommitDoc>(EVENTS).insertOne(left);
-      await store.collection(UNPUBLISHED).insertOne(pendingOf(left, Date.now()));
-      await store.collection(UNPROJECTED).insertOne(pendingOf(left, Date.now()));
+      await store
+        .collection(PENDING)
+        .insertMany([pendingOf(left, 'pub', Date.now()), pendingOf(left, 'proj', Date.now())]);
       expect(await readCounters(store)).toEqual([{ _id: 'c-1', count: 1, lastVersion: 1, types: ['A'] }]);
 
       // a restarted process: new event store on the same store
@@ -477,13 +479,12 @@ describe('event store on the embedded document store', () => {
       await events.catchUp();
       await events.append('o-1', 0, [{ type: 'A', data: 1 }]);
       const [stored] = await store.collection<CommitDoc>(EVENTS).find({});
-      const clashed = { ...pendingOf(stored!, Date.now()), _id: pendingId(900), seq: 900 };
-      const inFlight = pendingOf(commitOf('o-2', 0, 901), Date.now());
-      const abandoned = pendingOf(commitOf('o-3', 0, 902), Date.now() - ORPHAN_MS - 1_000);
-      for (const name of [UNPUBLISHED, UNPROJECTED])
-        await store
-          .collection<PendingDoc>(name)
-          .insertMany([clashed, inFlight, abandoned].map((r) => ({ ...r })));
+      for (const kind of ['pub', 'proj'] as const) {
+        const clashed = { ...pendingOf(stored!, kind, Date.now()), _id: pendingId(kind, 900), seq: 900 };
+        const inFlight = pendingOf(commitOf('o-2', 0, 901), kind, Date.now());
+        const abandoned = pendingOf(commitOf('o-3', 0, 902), kind, Date.now() - ORPHAN_MS - 1_000);
+        await store.collection<PendingDoc>(PENDING).insertMany([clashed, inFlight, abandoned]);
+      }
 
       const published: BusMessage[] = [];
       const relay = createRelay({ store, bus: recordingBus(published), service: 'test', log: silentLog() });
@@ -578,10 +579,9 @@ describe('event store on the embedded document store', () => {
       // each, one projection pass and one mark (a deletion of the rows) for all of them; no commit is rewritten.
       expect(counts.get('events_meta.findOneAndUpdate') ?? 0).toBe(0);
       expect(counts.get('events.insertMany')).toBeLessThanOrEqual(3);
-      expect(counts.get('events_unpublished.insertMany')).toBe(1);
-      expect(counts.get('events_unprojected.insertMany')).toBe(1);
+      expect(counts.get('events_pending.insertMany')).toBe(1);
       // The refused commits' rows (one deletion), then the mark.
-      expect(counts.get('events_unprojected.deleteMany')).toBe(2);
+      expect(counts.get('events_pending.deleteMany')).toBe(2);
       expect(counts.get('projection_checkpoints.updateOne')).toBe(1);
       expect(counts.get('events.insertOne') ?? 0).toBe(0);
       expect(counts.get('events.updateMany') ?? 0).toBe(0);
@@ -711,10 +711,11 @@ describe('event store on the embedded document store', () => {
       expect(projection.applied).toBe(61);
       expect(counts.get('events.insertOne')).toBe(60);
       expect(counts.get('events_meta.findOneAndUpdate') ?? 0).toBeLessThanOrEqual(1);
-      expect(counts.get('events_unprojected.deleteMany')).toBeLessThan(60);
+      expect(counts.get('events_pending.insertMany')).toBe(60);
+      expect(counts.get('events_pending.deleteMany')).toBeLessThan(60);
       expect(counts.get('events.updateMany') ?? 0).toBe(0);
       // Each stream's previous commit was marked by this process: no gap to look up.
-      expect(counts.get('events_unprojected.find') ?? 0).toBe(0);
+      expect(counts.get('events_pending.find') ?? 0).toBe(0);
       const commits = await store.collection<CommitDoc>(EVENTS).find({}, { sort: { seq: 1 } });
       expect(new Set(commits.map((c) => c.seq)).size).toBe(61);
       expect((await pendingCommits(store)).unprojected).toEqual([]);

@@ -13,11 +13,10 @@ import {
   EVENTS_META,
   eventsOf,
   ORPHAN_MS,
+  PENDING,
   type PendingDoc,
   pendingOf,
   toStored,
-  UNPROJECTED,
-  UNPUBLISHED,
 } from './commits';
 import { createProjectionRunner } from './projections';
 import { backoffMs } from './serial';
@@ -75,9 +74,9 @@ const SEQ_BLOCK = 64;
 /**
  * Event store on the document store: one document per commit in `events` (see commits.ts), a global
  * commit order from a counter in `events_meta` (advanced once for all the appends waiting meanwhile), projections
- * applied right after the insert. Each commit is written with its two pending rows (`events_unpublished`,
- * `events_unprojected`), which the relay and the projections delete when done: a commit document is written once and
- * never rewritten. appendMany writes many commits with one counter advance, one insertMany and one projection pass.
+ * applied right after the insert. Each commit is written with its two pending rows in `events_pending` (one for the
+ * relay, one for the projections), which they delete when done: a commit document is written once and never
+ * rewritten. appendMany writes many commits with one counter advance, one insertMany and one projection pass.
  */
 export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const { store, service } = opts;
@@ -87,8 +86,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const validate = opts.validate ?? checkEvent;
   const events = store.collection<CommitDoc>(EVENTS);
   const meta = store.collection<CounterDoc>(EVENTS_META);
-  const unpublished = store.collection<PendingDoc>(UNPUBLISHED);
-  const unprojected = store.collection<PendingDoc>(UNPROJECTED);
+  const pending = store.collection<PendingDoc>(PENDING);
   const listeners = new Set<(commit: { stream: string; seq: number }) => void>();
 
   let indexes: Promise<void> | undefined;
@@ -97,7 +95,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       await events.createIndex({ stream: 1, toVersion: 1 });
       await events.createIndex({ seq: 1 }, { unique: true });
       // A stream's unprojected commits (the gap a commit's projection fills first).
-      await unprojected.createIndex({ stream: 1 });
+      await pending.createIndex({ stream: 1 });
       await migrateMarks();
     })().catch((err: unknown) => {
       indexes = undefined;
@@ -116,13 +114,13 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     const at = Date.now();
     const fields = { _id: 1, seq: 1, stream: 1, toVersion: 1, projectedBy: 1 } as const;
     for (const commit of await events.find({ published: false }, { projection: fields })) {
-      const row = pendingOf(commit, at);
-      await unpublished.replaceOne({ _id: row._id }, row, { upsert: true });
+      const row = pendingOf(commit, 'pub', at);
+      await pending.replaceOne({ _id: row._id }, row, { upsert: true });
     }
     for (const commit of await events.find({ projected: false }, { projection: fields })) {
-      const row = pendingOf(commit, at);
+      const row = pendingOf(commit, 'proj', at);
       if (commit.projectedBy?.length) row.projectedBy = commit.projectedBy;
-      await unprojected.replaceOne({ _id: row._id }, row, { upsert: true });
+      await pending.replaceOne({ _id: row._id }, row, { upsert: true });
     }
     await events.dropIndex({ published: 1, seq: 1 });
     await events.dropIndex({ projected: 1, seq: 1 });
@@ -132,19 +130,14 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   /** Deletes pending rows of commits that were not written (best effort: a row left behind is an orphan). */
   const dropPending = async (rows: PendingDoc[]): Promise<void> => {
     if (rows.length === 0) return;
-    const ids = rows.map((row) => row._id);
-    await Promise.all([
-      unpublished.deleteMany({ _id: { $in: ids } }),
-      unprojected.deleteMany({ _id: { $in: ids } }),
-    ]).catch((err: unknown) => log.warn({ err }, 'could not delete the pending rows of refused commits'));
+    await pending
+      .deleteMany({ _id: { $in: rows.map((row) => row._id) } })
+      .catch((err: unknown) => log.warn({ err }, 'could not delete the pending rows of refused commits'));
   };
 
   /** Writes (again) the pending rows of commits that are in: upserts. */
   const rewritePending = async (rows: PendingDoc[]): Promise<void> => {
-    for (const row of rows) {
-      await unpublished.replaceOne({ _id: row._id }, row, { upsert: true });
-      await unprojected.replaceOne({ _id: row._id }, row, { upsert: true });
-    }
+    for (const row of rows) await pending.replaceOne({ _id: row._id }, row, { upsert: true });
   };
 
   /**
@@ -159,9 +152,8 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     insert: () => Promise<Set<number>>,
   ): Promise<Set<number>> => {
     const at = Date.now();
-    const rows = commits.map((commit) => pendingOf(commit, at));
-    const writeRows = () =>
-      Promise.all([unpublished.insertMany(rows), unprojected.insertMany(rows.map((row) => ({ ...row })))]);
+    const rows = commits.flatMap((commit) => [pendingOf(commit, 'pub', at), pendingOf(commit, 'proj', at)]);
+    const writeRows = () => pending.insertMany(rows);
     let refused: Set<number>;
     if (store.groupCommit) {
       const [written, inserted] = await Promise.allSettled([writeRows(), insert()]);

@@ -3,7 +3,7 @@ import { createInProcessBus } from '../bus/in-process';
 import { ConcurrencyError } from '../errors';
 import { createEmbeddedStore } from '../store/embedded';
 import type { DocumentStore } from '../store/types';
-import { type CommitDoc, EVENTS, PROCESSED_EVENTS, pendingOf, UNPUBLISHED } from './commits';
+import { type CommitDoc, EVENTS, PENDING, PROCESSED_EVENTS, pendingOf, pendingRange } from './commits';
 import { createConsumer } from './consumer';
 import { createEventStore, type ServiceEventStore } from './event-store';
 import { createRelay, type Relay } from './relay';
@@ -148,7 +148,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
       type: 'orders.Placed.v1',
     });
     await waitFor(
-      async () => (await w.ordersStore.collection(UNPUBLISHED).countDocuments({})) === 0,
+      async () => (await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))) === 0,
       5_000,
       'the commit marked published',
     );
@@ -203,7 +203,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
     await waitFor(() => refused >= 3, 5_000, 'several refused publishes');
     await expect(relay.flush()).rejects.toThrow(/simulated/);
     expect(await w.totalReceived()).toBe(0);
-    expect(await w.ordersStore.collection(UNPUBLISHED).countDocuments({})).toBe(12);
+    expect(await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(12);
 
     down = false;
     await waitFor(async () => (await w.totalReceived()) === 18, 5_000, 'all 18 events after recovery');
@@ -211,7 +211,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
     expect((await w.receivedBy('order-b'))?.ns).toEqual([
       100, 200, 101, 201, 102, 202, 103, 203, 104, 204, 105, 205,
     ]);
-    expect(await w.ordersStore.collection(UNPUBLISHED).countDocuments({})).toBe(0);
+    expect(await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(0);
   });
 
   it('after a crash, a new relay on the same store publishes what was left; re-publishing changes nothing', async () => {
@@ -230,7 +230,7 @@ describe('event mechanism end to end (embedded adapters)', () => {
 
     // A crash after the publish but before the commit was marked published: the next relay sends them again.
     const commits = await w.ordersStore.collection<CommitDoc>(EVENTS).find({});
-    await w.ordersStore.collection(UNPUBLISHED).insertMany(commits.map((c) => pendingOf(c, Date.now())));
+    await w.ordersStore.collection(PENDING).insertMany(commits.map((c) => pendingOf(c, 'pub', Date.now())));
     expect(await relay.flush()).toBe(3);
     await restartedEvents.append('order-d', 1, [placed(4)]);
     await waitFor(async () => (await w.receivedBy('order-d'))?.count === 2, 5_000, 'the later event');

@@ -2,12 +2,13 @@ export {
   type CommitDoc,
   EVENTS,
   EVENTS_META,
+  PENDING,
   type PendingDoc,
+  type PendingKind,
   PROCESSED_EVENTS,
   PROJECTION_CHECKPOINTS,
+  pendingRange,
   type StoredEvent,
-  UNPROJECTED,
-  UNPUBLISHED,
 } from './commits';
 export { type Consumer, type ConsumerOptions, createConsumer, type EventHandler } from './consumer';
 export { createEventStore, type EventStoreOptions, type ServiceEventStore } from './event-store';

@@ -6,10 +6,11 @@ import {
   EVENTS_META,
   eventsOf,
   ORPHAN_MS,
+  PENDING,
   type PendingDoc,
   PROJECTION_CHECKPOINTS,
   pendingId,
-  UNPROJECTED,
+  pendingRange,
 } from './commits';
 import { createSerial } from './serial';
 import type { EventEnvelope, Projection } from './types';
@@ -51,7 +52,7 @@ const MARKED_KEPT = 10_000;
 /**
  * Applies the event store's commits to the registered read models.
  *
- * - A commit has a pending row in `events_unprojected` (written with it, see event-store.ts) until every projection
+ * - A commit has a `proj` row in `events_pending` (written with it, see event-store.ts) until every projection
  *   applied it: then the row is deleted. Until then the row's `projectedBy` lists the projections that did, so
  *   catch-up after a failure or a crash applies it to the others only.
  * - A projection only ever sees a stream's events in version order: before a commit, the stream's earlier commits
@@ -78,7 +79,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const events = store.collection<CommitDoc>(EVENTS);
   const checkpoints = store.collection<CheckpointDoc>(PROJECTION_CHECKPOINTS);
   const meta = store.collection<MarkerDoc>(EVENTS_META);
-  const unprojected = store.collection<PendingDoc>(UNPROJECTED);
+  const pending = store.collection<PendingDoc>(PENDING);
   const projections: Projection[] = [];
   const serial = createSerial();
   /** While an exclusive piece of work (catchUp, rebuild, or a commit some projection needs alone) runs. */
@@ -169,7 +170,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       // The marks and the checkpoints are sent together: one commit on the embedded store (group commit).
       const top = Math.max(...batch.map(([, seq]) => seq));
       await Promise.all([
-        unprojected.deleteMany({ _id: { $in: batch.map(([, seq]) => pendingId(seq)) } }),
+        pending.deleteMany({ _id: { $in: batch.map(([, seq]) => pendingId('proj', seq)) } }),
         ...projections.map((projection) => advanceCheckpoint(projection.name, top)),
       ]);
       for (const [id] of batch) {
@@ -230,8 +231,8 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const gapBefore = async (commit: CommitDoc): Promise<Array<{ row: PendingDoc; commit: CommitDoc }>> => {
     if (commit.fromVersion === 0) return [];
     const rows = (
-      await unprojected.find(
-        { stream: commit.stream, toVersion: { $lte: commit.fromVersion } },
+      await pending.find(
+        { stream: commit.stream, toVersion: { $lte: commit.fromVersion }, ...pendingRange('proj') },
         { sort: { _id: 1 } },
       )
     ).filter((row) => !unmarked.has(row.commit));
@@ -273,10 +274,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
         for (const earlier of gap) {
           if (earlier.row.projectedBy?.includes(projection.name)) continue;
           await applyEvents(projection, eventsOf(earlier.commit));
-          await unprojected.updateOne(
-            { _id: earlier.row._id },
-            { $addToSet: { projectedBy: projection.name } },
-          );
+          await pending.updateOne({ _id: earlier.row._id }, { $addToSet: { projectedBy: projection.name } });
         }
         await applyEvents(projection, commitEvents);
         succeeded.push(projection.name);
@@ -293,8 +291,8 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       return true;
     }
     if (succeeded.length > 0) {
-      await unprojected.updateOne(
-        { _id: pendingId(commit.seq) },
+      await pending.updateOne(
+        { _id: pendingId('proj', commit.seq) },
         { $addToSet: { projectedBy: { $each: succeeded } } },
       );
     }
@@ -362,7 +360,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     }
     const last = await events.findOne({}, { sort: { seq: -1 } });
     // The replay covered every commit, also those still unprojected: catch-up must not apply them again.
-    await unprojected.updateMany({}, { $addToSet: { projectedBy: { $each: names } } });
+    await pending.updateMany(pendingRange('proj'), { $addToSet: { projectedBy: { $each: names } } });
     for (const projection of targets) {
       await advanceCheckpoint(projection.name, last?.seq ?? 0);
       await meta.replaceOne(
@@ -386,22 +384,19 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     await rebuildLocked(unbuilt);
 
     let count = 0;
-    let after = '';
+    let after: string | undefined;
     for (;;) {
-      const page = await unprojected.find(after ? { _id: { $gt: after } } : {}, {
-        sort: { _id: 1 },
-        limit: pageSize,
-      });
+      const page = await pending.find(pendingRange('proj', after), { sort: { _id: 1 }, limit: pageSize });
       if (page.length === 0) break;
       for (const { _id } of page) {
         after = _id;
         // A gap filled since the page was read changed projectedBy (or applied it all): what the row says now.
-        const row = await unprojected.findOne({ _id });
+        const row = await pending.findOne({ _id });
         if (!row) continue;
         const commit = await events.findOne({ _id: row.commit });
         if (commit?.seq !== row.seq) {
           // An orphan: its commit clashed, or was never written (given up on after ORPHAN_MS).
-          if (commit || Date.now() - row.at > ORPHAN_MS) await unprojected.deleteOne({ _id });
+          if (commit || Date.now() - row.at > ORPHAN_MS) await pending.deleteOne({ _id });
           continue;
         }
         if (!(await applyAndMark(commit, row.projectedBy))) {

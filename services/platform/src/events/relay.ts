@@ -1,7 +1,15 @@
 import type { Logger } from 'pino';
 import { createLease, type Lease } from '../lease';
 import type { DocumentStore } from '../store/types';
-import { type CommitDoc, EVENTS, eventsOf, ORPHAN_MS, type PendingDoc, UNPUBLISHED } from './commits';
+import {
+  type CommitDoc,
+  EVENTS,
+  eventsOf,
+  ORPHAN_MS,
+  PENDING,
+  type PendingDoc,
+  pendingRange,
+} from './commits';
 import { backoffMs, createSerial } from './serial';
 import { type BusMessage, type EventBus, type EventEnvelope, topicFor } from './types';
 
@@ -75,7 +83,7 @@ export function createRelay(opts: RelayOptions): Relay {
   const { bus, log } = opts;
   const topic = topicFor(opts.service);
   const events = opts.store.collection<CommitDoc>(EVENTS);
-  const unpublished = opts.store.collection<PendingDoc>(UNPUBLISHED);
+  const pending = opts.store.collection<PendingDoc>(PENDING);
   const pollMs = opts.pollMs ?? 1_000;
   const batchSize = opts.batchSize ?? 100;
   const retryBaseMs = opts.retryBaseMs ?? 200;
@@ -107,7 +115,7 @@ export function createRelay(opts: RelayOptions): Relay {
   };
 
   /**
-   * Publishes pages of pending commits (their rows in `events_unpublished`, in seq order) until none is left, while
+   * Publishes pages of pending commits (their `pub` rows in `events_pending`, in seq order) until none is left, while
    * it holds the lease, and deletes the rows of what the bus accepted. Never runs twice at once in a process; across
    * processes, the lease admits one relay. A row whose commit is not there with its seq is an orphan (see PendingDoc):
    * deleted when its commit clashed; when its commit is missing, skipped (its insert may be under way: a later commit
@@ -116,13 +124,10 @@ export function createRelay(opts: RelayOptions): Relay {
   const publishPending = () =>
     serial(async () => {
       let published = 0;
-      let after = '';
+      let after: string | undefined;
       for (;;) {
         if (!(await holdLease())) return published;
-        const rows = await unpublished.find(after ? { _id: { $gt: after } } : {}, {
-          sort: { _id: 1 },
-          limit: batchSize,
-        });
+        const rows = await pending.find(pendingRange('pub', after), { sort: { _id: 1 }, limit: batchSize });
         if (rows.length === 0) return published;
         after = (rows[rows.length - 1] as PendingDoc)._id;
         const found = new Map(
@@ -139,7 +144,7 @@ export function createRelay(opts: RelayOptions): Relay {
           } else if (commit || now - row.at > ORPHAN_MS) done.push(row._id);
         }
         if (messages.length > 0) await bus.publish(messages);
-        if (done.length > 0) await unpublished.deleteMany({ _id: { $in: done } });
+        if (done.length > 0) await pending.deleteMany({ _id: { $in: done } });
         published += messages.length;
         log.debug({ topic, commits: rows.length, events: messages.length }, 'relay published');
         // A short page was the last: commits appended meanwhile notified the relay, which runs again for them.

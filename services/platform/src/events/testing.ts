@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import type { DocumentStore } from '../store/types';
-import { type PendingDoc, UNPROJECTED, UNPUBLISHED } from './commits';
+import { PENDING, type PendingDoc, type PendingKind, pendingRange } from './commits';
 import type { EventEnvelope, Projection } from './types';
 
 /** Test helpers for the event mechanism's own suites (not part of the public API). */
@@ -73,7 +73,9 @@ export const readCounters = async (store: DocumentStore, collectionName = 'count
 export async function pendingCommits(
   store: DocumentStore,
 ): Promise<{ unpublished: string[]; unprojected: string[] }> {
-  const ids = async (name: string) =>
-    (await store.collection<PendingDoc>(name).find({}, { sort: { _id: 1 } })).map((row) => row.commit);
-  return { unpublished: await ids(UNPUBLISHED), unprojected: await ids(UNPROJECTED) };
+  const ids = async (kind: PendingKind) =>
+    (await store.collection<PendingDoc>(PENDING).find(pendingRange(kind), { sort: { _id: 1 } })).map(
+      (row) => row.commit,
+    );
+  return { unpublished: await ids('pub'), unprojected: await ids('proj') };
 }
