@@ -726,6 +726,23 @@ describe('event store on the embedded document store', () => {
       const counters = await readCounters(store);
       expect(counters.filter((c) => c._id.startsWith('g-')).every((c) => c.count === 3)).toBe(true);
       grouped.close();
+
+      // A restarted process remembers no marks: it reads the previous commit's row (none: projected), no scan.
+      const restarted = createEventStore({
+        store: counted,
+        service: 'grouped',
+        log: silentLog(),
+        validate: () => {},
+      });
+      const again = Object.assign(counterProjection(counted), { concurrency: 'stream' as const });
+      restarted.register(again);
+      await restarted.catchUp();
+      counts.clear();
+      await restarted.append('g-0', 3, [{ type: 't', data: 3 }]);
+      expect(counts.get('events_pending.findOne')).toBe(1);
+      expect(counts.get('events_pending.find') ?? 0).toBe(0);
+      expect(counts.get('counters.updateOne')).toBe(1);
+      restarted.close();
     });
 
     it('hands sequence numbers out of reserved blocks, and keeps a stream in order across two processes on one store', async () => {

@@ -94,8 +94,6 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     indexes ??= (async () => {
       await events.createIndex({ stream: 1, toVersion: 1 });
       await events.createIndex({ seq: 1 }, { unique: true });
-      // A stream's unprojected commits (the gap a commit's projection fills first).
-      await pending.createIndex({ stream: 1 });
       await migrateMarks();
     })().catch((err: unknown) => {
       indexes = undefined;

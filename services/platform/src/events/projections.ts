@@ -226,7 +226,8 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
 
   /**
    * The stream's commits before this one that are still unprojected (and not applied by this process meanwhile), in
-   * stream order, each with its pending row.
+   * stream order, each with its pending row. The rows have no index on `stream` (it cost each append more than the
+   * rare scan saves): the `proj` rows are scanned, those of commits in flight or left by a failed projection.
    */
   const gapBefore = async (commit: CommitDoc): Promise<Array<{ row: PendingDoc; commit: CommitDoc }>> => {
     if (commit.fromVersion === 0) return [];
@@ -261,9 +262,14 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     projectedBy?: readonly string[],
   ): Promise<boolean> => {
     const commitEvents = eventsOf(commit);
-    // A commit is remembered as applied (or marked) only after its own gap was filled for every projection, so when
-    // the one just before is remembered, nothing earlier is missing: no lookup.
-    const gapFree = previous !== undefined && (unmarked.has(previous._id) || marked.has(previous._id));
+    // A commit is remembered as applied, or marked (its row deleted), only after its own gap was filled for every
+    // projection, so when the one just before is remembered, or has no row, nothing earlier is missing: no scan of the
+    // rows (a point read of the previous commit's row at most).
+    const gapFree =
+      previous !== undefined &&
+      (unmarked.has(previous._id) ||
+        marked.has(previous._id) ||
+        !(await pending.findOne({ _id: pendingId('proj', previous.seq) })));
     const gap = gapFree ? [] : await gapBefore(commit);
     const done = new Set(projectedBy ?? []);
     const succeeded: string[] = [];
