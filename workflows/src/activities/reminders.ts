@@ -58,6 +58,12 @@ export interface BatchResult {
 
 type Sent = ReminderEventData<'ReminderSent'>;
 
+/** The path and query of an absolute URL (a check-in link), as `new URL(url)` gives them, parsed once. */
+const pathOf = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
+
 /** Messages of a batch handed to the transport at once. */
 const DELIVERY_CONCURRENCY = 32;
 type Send = { reader: DueReader; channel: 'email' | 'whatsapp'; sendId: string };
@@ -228,7 +234,7 @@ export function createReminderActivities(deps: ReminderDeps) {
                   body: checkin.question.body,
                   answers: checkin.links.map((l) => ({
                     answer: l.answer,
-                    url: tracked('checkin', new URL(l.url).pathname + new URL(l.url).search),
+                    url: tracked('checkin', pathOf(l.url)),
                   })),
                 }
               : null,
