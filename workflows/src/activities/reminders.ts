@@ -175,6 +175,17 @@ export function createReminderActivities(deps: ReminderDeps) {
 
     const delivered: Sent[] = [];
     const metrics = processMetrics();
+    // A post's paragraphs as each gating shows them, once per batch (one array: the renderer knows it again).
+    const paragraphs = new Map<string, string[]>();
+    const paragraphsOfPost = (template: (typeof posts)[string]['template']) => {
+      const key = `${template._id} ${template.locked === true}`;
+      let found = paragraphs.get(key);
+      if (!found) {
+        found = paragraphsOf(template.locked ? template.preview : template.body);
+        paragraphs.set(key, found);
+      }
+      return found;
+    };
     const deliver = async (send: Send) => {
       const { reader, channel, sendId } = send;
       const post = posts[reader.userId];
@@ -217,7 +228,7 @@ export function createReminderActivities(deps: ReminderDeps) {
             settings,
             firstname: reminderFirstname(reader.firstname),
             heading: post.template.heading,
-            paragraphs: paragraphsOf(post.template.locked ? post.template.preview : post.template.body),
+            paragraphs: paragraphsOfPost(post.template),
             locked: post.template.locked === true,
             image: post.template.image ? `${base}${post.template.image}?w=960` : null,
             continueUrl,
