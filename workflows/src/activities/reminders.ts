@@ -18,7 +18,6 @@ import {
   trackingSigner,
   type WhatsAppSender,
 } from '@nudge/platform';
-import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { chooseSubject, type SubjectStats } from '../bandit';
 import {
@@ -175,6 +174,7 @@ export function createReminderActivities(deps: ReminderDeps) {
 
     const delivered: Sent[] = [];
     const metrics = processMetrics();
+    const sentBy = { email: 0, whatsapp: 0 };
     // A post's paragraphs as each gating shows them, once per batch (one array: the renderer knows it again).
     const paragraphs = new Map<string, string[]>();
     const paragraphsOfPost = (template: (typeof posts)[string]['template']) => {
@@ -271,7 +271,7 @@ export function createReminderActivities(deps: ReminderDeps) {
         result.failed += 1;
         return;
       }
-      metrics.remindersSent.inc({ service: 'workflows', channel });
+      sentBy[channel] += 1;
       delivered.push({
         ...facts,
         subject: channel === 'email' ? subjectLine : null,
@@ -283,8 +283,14 @@ export function createReminderActivities(deps: ReminderDeps) {
       });
     };
     // Bounded concurrency: the transport groups the writes of messages handed over together (the outbox files).
-    const limit = pLimit(DELIVERY_CONCURRENCY);
-    await Promise.all(todo.map((send) => limit(() => deliver(send))));
+    // DELIVERY_CONCURRENCY lanes, each taking the next send when its last one is handed over.
+    let next = 0;
+    const lane = async () => {
+      while (next < todo.length) await deliver(todo[next++] as Send);
+    };
+    await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, todo.length) }, lane));
+    for (const channel of ['email', 'whatsapp'] as const)
+      if (sentBy[channel] > 0) metrics.remindersSent.inc({ service: 'workflows', channel }, sentBy[channel]);
     if (delivered.length > 0) {
       // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
       const res = await deps.call<z.infer<typeof RecordSendsResponse>>(
