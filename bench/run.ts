@@ -341,6 +341,11 @@ function memoryTable(m: MemoryBreakdown): string {
 }
 
 let firstLoad: FirstLoad | null = null;
+/**
+ * The standalone process tree once nothing has called the embedded analytics engine for its idle time
+ * (ANALYTICS_IDLE_STOP_SECONDS): what a quiet deployment holds between uses; null when the engine did not stop.
+ */
+let atRest: { tree: ProcessMemory[]; waitedSeconds: number } | null = null;
 let firstLoadFailure: string | undefined;
 
 function selectScenarios(settings: Settings) {
@@ -446,6 +451,7 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
       } catch (err) {
         firstLoadFailure = describe(err);
       }
+      atRest = await treeAtRest(standalone.pid);
     } finally {
       await standalone.close();
     }
@@ -455,6 +461,23 @@ async function measureScenarios(settings: Settings): Promise<Measurement[]> {
     await rm(dataDir, { recursive: true, force: true });
   }
   return results;
+}
+
+/**
+ * Waits (up to the analytics idle time plus 30 s) until the standalone process is alone in its tree: the chDB engine
+ * stopped for being idle. Returns that tree, or null when it did not stop.
+ */
+async function treeAtRest(pid: number): Promise<{ tree: ProcessMemory[]; waitedSeconds: number } | null> {
+  const idleSeconds = Number(process.env.ANALYTICS_IDLE_STOP_SECONDS ?? 60);
+  if (!(idleSeconds > 0)) return null;
+  process.stdout.write(`waiting up to ${idleSeconds + 30} s for the idle analytics engine to stop ...\n`);
+  const started = performance.now();
+  while (performance.now() - started < (idleSeconds + 30) * 1000) {
+    const tree = await processTree(pid);
+    if (tree.length === 1) return { tree, waitedSeconds: Math.round((performance.now() - started) / 1000) };
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  return null;
 }
 
 function table(rows: Measurement[]): string {
@@ -531,6 +554,11 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\n${processTable(lastTree, 'standalone process tree (after the last scenario)')}\n(the standalone process is the first row, in its own process as \`npm start\` runs it; RSS counts shared pages in each process. The bench process, with the load generator and the ceiling's app, is not in it: ${mb(process.memoryUsage.rss())} MB)\n`,
     );
+  process.stdout.write(
+    atRest
+      ? `\n${processTable(atRest.tree, `standalone process tree at rest (${atRest.waitedSeconds} s after the first load: the analytics engine stopped, idle)`)}\n`
+      : '\n(the analytics engine did not stop while the bench waited: no figure at rest)\n',
+  );
   if (memory) process.stdout.write(`\n${memoryTable(memory)}\n`);
   if (dataSizes) {
     const rows = Object.entries(dataSizes.running).map(([file, size]) => `| ${file} | ${size} |`);

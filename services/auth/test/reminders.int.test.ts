@@ -218,6 +218,47 @@ describe('cold and autoactive', () => {
     expect(counts).toMatchObject({ unopened: 3 });
   });
 
+  it('sends of many readers handled at the same time (a page of the bus) each count once: new and known readers, redeliveries', async () => {
+    const known = await reader('batch-known@example.com', 'UTC', '13:00');
+    const again = await reader('batch-again@example.com', 'UTC', '13:00');
+    const fresh = await Promise.all(
+      [1, 2, 3].map((i) => reader(`batch-new-${i}@example.com`, 'UTC', '13:00')),
+    );
+    await sendDays(known.id, 2);
+    await sendDays(again.id, 1);
+    const handler = auth.reminderHandlers[ReminderEvents.ReminderSent.type];
+    const send = (id: string, day: string) =>
+      handler?.(fact(ReminderEvents.ReminderSent.type, id, day, sent));
+    await Promise.all([
+      send(known.id, '2026-10-03'),
+      send(again.id, '2026-10-01'), // counted before
+      ...fresh.map((r) => send(r.id, '2026-10-01')),
+      send(fresh[0]?.id as string, '2026-10-01'), // the same send twice at once
+    ]);
+    const counts = auth.store.collection<any>(REMINDER_COUNTS);
+    expect(await counts.findOne({ _id: known.id })).toMatchObject({ unopened: 3, sends: 3 });
+    expect((await statusOf(known.id)).body.user).toMatchObject({ notification_status: 'autppause', type: 1 });
+    expect(await counts.findOne({ _id: again.id })).toMatchObject({ unopened: 1, sends: 1 });
+    expect((await statusOf(again.id)).body.user.notification_status).toBe('active');
+    for (const r of fresh)
+      expect(await counts.findOne({ _id: r.id })).toMatchObject({
+        unopened: 1,
+        sends: 1,
+        counted: [sendIdOf(r.id, '2026-10-01', 'email')],
+      });
+    // An open resets the count; the next sends of all of them at once count from there.
+    await auth.reminderHandlers[ReminderEvents.ReminderOpened.type]?.(
+      fact(ReminderEvents.ReminderOpened.type, known.id, '2026-10-03', {
+        openedAt: new Date().toISOString(),
+      }),
+    );
+    await Promise.all([known, again, ...fresh].map((r) => send(r.id, '2026-10-04')));
+    expect(await counts.findOne({ _id: known.id })).toMatchObject({ unopened: 1, sends: 4 });
+    expect(await counts.findOne({ _id: again.id })).toMatchObject({ unopened: 2, sends: 2 });
+    for (const r of fresh)
+      expect(await counts.findOne({ _id: r.id })).toMatchObject({ unopened: 2, sends: 2 });
+  });
+
   it('keeps the send keys bounded, and a recent send redelivered still counts once', async () => {
     const r = await reader('many@example.com', 'UTC', '12:45');
     const handler = auth.reminderHandlers[ReminderEvents.ReminderSent.type];

@@ -1,6 +1,15 @@
 import { AuthEvents, ContentEvents } from '@nudge/contracts';
+import { internalPost } from '@nudge/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addPost, addTopic, type ContentHarness, envelope, startContent } from './harness';
+import type { TodayPickDoc } from '../src/events/collections';
+import {
+  addPost,
+  addTopic,
+  CONTENT_INTERNAL_TOKEN,
+  type ContentHarness,
+  envelope,
+  startContent,
+} from './harness';
 
 describe("today's post (POST /api/logs/gettodaypost)", () => {
   let h: ContentHarness;
@@ -42,6 +51,41 @@ describe("today's post (POST /api/logs/gettodaypost)", () => {
     await h.post(`/api/template/update/${free._id}`, { info: { status: false } }, h.admin.token);
     const late = await h.user('user', { topics: [sleep] });
     expect((await today(late.token)).body.template).toMatchObject({ type: 1, locked: true });
+  });
+
+  it("when a parallel call stored a reader's pick of the day first, its pick is answered; the batch's other readers get theirs", async () => {
+    h = await startContent();
+    const topic = await addTopic(h, 'T');
+    const posts: Array<{ _id: string }> = [];
+    for (let i = 0; i < 5; i++) posts.push(await addPost(h, { topic, heading: `P${i}` }));
+    const first = await h.user('user');
+    const second = await h.user('user');
+    h.setNow('2026-03-10T09:00:00Z');
+    const day = '2026-03-10';
+    // Between this call's lookup and its insert, another call stores the first reader's pick of the day.
+    const picks = h.store.collection<TodayPickDoc>('today_picks');
+    const insertMany = picks.insertMany.bind(picks);
+    let theirs = '';
+    picks.insertMany = async (docs) => {
+      const mine = docs.find((d) => d.userId === first.userId) as TodayPickDoc;
+      theirs = posts.find((p) => p._id !== mine.templateId)?._id as string;
+      await picks.insertOne({ ...mine, templateId: theirs });
+      return insertMany(docs);
+    };
+    const res = await internalPost(
+      h.url,
+      '/internal/reminders/posts',
+      {
+        readers: [first, second].map((r) => ({ userId: r.userId, role: 'user', localDate: day })),
+        recommendations: 0,
+      },
+      CONTENT_INTERNAL_TOKEN,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.posts[first.userId].template._id).toBe(theirs);
+    const stored = await picks.findOne({ _id: `${second.userId}:${day}` });
+    expect(res.body.posts[second.userId].template._id).toBe(stored?.templateId);
+    expect(await picks.countDocuments({})).toBe(2);
   });
 
   it('needs a signed-in reader', async () => {

@@ -61,6 +61,14 @@ export const configSchema = z.object({
     .describe(
       "Reporting's analytics store: embedded ClickHouse (chDB in a child process of reporting, files under DATA_DIR/reporting/clickhouse), or a ClickHouse server.",
     ),
+  ANALYTICS_IDLE_STOP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(60)
+    .describe(
+      'Embedded analytics (chDB): seconds without a query or an insert after which its process stops to give back its memory (about 270 MB); the next report or ingest starts it again, in about a second. 0 keeps it running.',
+    ),
   CLICKHOUSE_URL: url
     .optional()
     .describe(

@@ -17,7 +17,7 @@ export async function bootReporting(opts: ServiceBootOptions) {
   const { config, bus } = opts;
   const log = opts.log.child({ service: 'reporting' });
   const runtime = await openServiceRuntime({ service: 'reporting', config, bus, log });
-  const analytics = await openAnalytics(config);
+  const analytics = await openAnalytics(config, log.child({ part: 'analytics' }));
   const internalToken = await loadInternalToken(config);
   const service = createReportingService({
     store: runtime.store,

@@ -18,7 +18,6 @@ import {
   trackingSigner,
   type WhatsAppSender,
 } from '@nudge/platform';
-import pLimit from 'p-limit';
 import type { z } from 'zod';
 import { chooseSubject, type SubjectStats } from '../bandit';
 import {
@@ -57,6 +56,12 @@ export interface BatchResult {
 }
 
 type Sent = ReminderEventData<'ReminderSent'>;
+
+/** The path and query of an absolute URL (a check-in link), as `new URL(url)` gives them, parsed once. */
+const pathOf = (url: string) => {
+  const { pathname, search } = new URL(url);
+  return pathname + search;
+};
 
 /** Messages of a batch handed to the transport at once. */
 const DELIVERY_CONCURRENCY = 32;
@@ -169,6 +174,18 @@ export function createReminderActivities(deps: ReminderDeps) {
 
     const delivered: Sent[] = [];
     const metrics = processMetrics();
+    const sentBy = { email: 0, whatsapp: 0 };
+    // A post's paragraphs as each gating shows them, once per batch (one array: the renderer knows it again).
+    const paragraphs = new Map<string, string[]>();
+    const paragraphsOfPost = (template: (typeof posts)[string]['template']) => {
+      const key = `${template._id} ${template.locked === true}`;
+      let found = paragraphs.get(key);
+      if (!found) {
+        found = paragraphsOf(template.locked ? template.preview : template.body);
+        paragraphs.set(key, found);
+      }
+      return found;
+    };
     const deliver = async (send: Send) => {
       const { reader, channel, sendId } = send;
       const post = posts[reader.userId];
@@ -211,7 +228,7 @@ export function createReminderActivities(deps: ReminderDeps) {
             settings,
             firstname: reminderFirstname(reader.firstname),
             heading: post.template.heading,
-            paragraphs: paragraphsOf(post.template.locked ? post.template.preview : post.template.body),
+            paragraphs: paragraphsOfPost(post.template),
             locked: post.template.locked === true,
             image: post.template.image ? `${base}${post.template.image}?w=960` : null,
             continueUrl,
@@ -228,7 +245,7 @@ export function createReminderActivities(deps: ReminderDeps) {
                   body: checkin.question.body,
                   answers: checkin.links.map((l) => ({
                     answer: l.answer,
-                    url: tracked('checkin', new URL(l.url).pathname + new URL(l.url).search),
+                    url: tracked('checkin', pathOf(l.url)),
                   })),
                 }
               : null,
@@ -254,7 +271,7 @@ export function createReminderActivities(deps: ReminderDeps) {
         result.failed += 1;
         return;
       }
-      metrics.remindersSent.inc({ service: 'workflows', channel });
+      sentBy[channel] += 1;
       delivered.push({
         ...facts,
         subject: channel === 'email' ? subjectLine : null,
@@ -266,8 +283,14 @@ export function createReminderActivities(deps: ReminderDeps) {
       });
     };
     // Bounded concurrency: the transport groups the writes of messages handed over together (the outbox files).
-    const limit = pLimit(DELIVERY_CONCURRENCY);
-    await Promise.all(todo.map((send) => limit(() => deliver(send))));
+    // DELIVERY_CONCURRENCY lanes, each taking the next send when its last one is handed over.
+    let next = 0;
+    const lane = async () => {
+      while (next < todo.length) await deliver(todo[next++] as Send);
+    };
+    await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, todo.length) }, lane));
+    for (const channel of ['email', 'whatsapp'] as const)
+      if (sentBy[channel] > 0) metrics.remindersSent.inc({ service: 'workflows', channel }, sentBy[channel]);
     if (delivered.length > 0) {
       // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
       const res = await deps.call<z.infer<typeof RecordSendsResponse>>(

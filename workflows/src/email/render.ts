@@ -48,6 +48,31 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
   const nonce = randomBytes(6).toString('hex');
   const tokenPattern = new RegExp(`rmd${nonce}t(\\d+)t`, 'g');
   const shapes = new Map<string, Promise<CompiledShape>>();
+  /**
+   * The key of a shape names its settings and paragraphs by a number per distinct JSON: the JSON of a batch's settings
+   * (about 1.7 KB) is written once per settings object, not once per e-mail. Objects are taken as unchanged once seen
+   * (a batch's settings and a post's paragraphs are not modified). Both maps start again, with the shapes, when full.
+   */
+  let partIds = new Map<string, number>();
+  let partOf = new WeakMap<object, number>();
+  const idOf = (part: object): number => {
+    let id = partOf.get(part);
+    if (id === undefined) {
+      const json = JSON.stringify(part);
+      id = partIds.get(json);
+      if (id === undefined) {
+        if (partIds.size >= 4 * SHAPES_KEPT) {
+          partIds = new Map();
+          partOf = new WeakMap();
+          shapes.clear();
+        }
+        id = partIds.size;
+        partIds.set(json, id);
+      }
+      partOf.set(part, id);
+    }
+    return id;
+  };
   /** A rendered shape cut at its tokens once: each reader's e-mail is then one join of the pieces and values. */
   const compile = async (rendered: Promise<{ html: string; text: string }>): Promise<CompiledShape> => {
     const { html, text } = await rendered;
@@ -76,7 +101,7 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
       openPixelUrl: token(m.openPixelUrl),
     };
     // Tokens are numbered in the order the shape's fields are visited: the same shape gives the same key.
-    const key = JSON.stringify(shape);
+    const key = `${idOf(m.settings)} ${idOf(m.paragraphs)} ${JSON.stringify({ ...shape, settings: 0, paragraphs: 0 })}`;
     let compiled = shapes.get(key);
     if (!compiled) {
       compiled = compile(renderShape(shape));

@@ -61,16 +61,15 @@ export function createReminderHandlers(deps: {
 
   /**
    * Counts a send once per send key in one atomic update (sends of one user arrive on different streams, so at the
-   * same time): the filter misses when the key was counted, and the upsert then meets the user's document.
+   * same time): the filter misses when the key was counted, and the upsert then meets the user's document. The
+   * batched path below falls back to this one whenever its guarded writes miss.
    */
-  const sent: EventHandler = async (event: EventEnvelope) => {
-    const d = eventData(ReminderEvents.ReminderSent, event);
-    if (d.channel !== 'email') return;
+  async function countOne(userId: string, sendId: string): Promise<void> {
     let doc: UnopenedDoc | null;
     try {
       doc = await counts.findOneAndUpdate(
-        { _id: d.userId, counted: { $ne: d.sendId } },
-        { $inc: { unopened: 1, sends: 1 }, $push: { counted: d.sendId } },
+        { _id: userId, counted: { $ne: sendId } },
+        { $inc: { unopened: 1, sends: 1 }, $push: { counted: sendId } },
         { upsert: true },
       );
     } catch (err) {
@@ -81,13 +80,108 @@ export function createReminderHandlers(deps: {
     if (doc.counted.length >= 2 * keep)
       // Only if no other send was counted since (then `sends` moved, and a later send trims).
       await counts.updateOne(
-        { _id: d.userId, sends: doc.sends },
+        { _id: userId, sends: doc.sends },
         { $set: { counted: doc.counted.slice(-keep) } },
       );
-    // Below the threshold decideCold decides nothing: the user is not read (a reminder slot sends many).
-    const { unopened } = doc;
+    await afterCount(userId, doc.unopened);
+  }
+
+  // Below the threshold decideCold decides nothing: the user is not read (a reminder slot sends many).
+  const afterCount = async (userId: string, unopened: number) => {
     if (unopened >= deps.coldAfter)
-      await record(d.userId, (user) => decideCold(user, unopened, deps.coldAfter));
+      await record(userId, (user) => decideCold(user, unopened, deps.coldAfter));
+  };
+
+  /**
+   * The sends of a batch (the bus hands up to a page of streams to the consumer at once, and a reminder slot's sends
+   * are one stream each): their users' documents in one read; the users without one get theirs in one insert, the
+   * others an update guarded by the counts read (so an open's reset or another replica's count in between makes it
+   * miss, and that send takes the one-at-a-time path). A send whose key the document holds was counted before.
+   */
+  async function countMany(batch: Array<{ userId: string; sendId: string }>): Promise<void> {
+    const found = new Map(
+      (await counts.find({ _id: { $in: batch.map((s) => s.userId) } })).map((doc) => [doc._id, doc]),
+    );
+    const fresh: UnopenedDoc[] = [];
+    const updates: Array<Promise<void>> = [];
+    for (const { userId, sendId } of batch) {
+      const doc = found.get(userId);
+      if (!doc) {
+        fresh.push({ _id: userId, unopened: 1, counted: [sendId], sends: 1 });
+        continue;
+      }
+      if (doc.counted.includes(sendId)) continue; // counted before
+      const counted = [...doc.counted, sendId];
+      const next = {
+        unopened: doc.unopened + 1,
+        sends: (doc.sends ?? 0) + 1,
+        counted: counted.length >= 2 * keep ? counted.slice(-keep) : counted,
+      };
+      updates.push(
+        counts
+          .updateOne(
+            { _id: userId, unopened: doc.unopened, sends: doc.sends ?? { $exists: false } },
+            { $set: next },
+          )
+          .then(({ matchedCount }) =>
+            matchedCount === 1 ? afterCount(userId, next.unopened) : countOne(userId, sendId),
+          ),
+      );
+    }
+    if (fresh.length > 0) updates.push(insertFresh(fresh));
+    await Promise.all(updates);
+  }
+
+  /** New documents in one write; when another replica made some first, each send by the one-at-a-time path. */
+  async function insertFresh(docs: UnopenedDoc[]): Promise<void> {
+    try {
+      await counts.insertMany(docs);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      // Some were inserted before the clash: counting them again finds their key and skips it.
+      await Promise.all(docs.map((doc) => countOne(doc._id, doc.counted[0] as string)));
+      return;
+    }
+    await Promise.all(docs.map((doc) => afterCount(doc._id, doc.unopened)));
+  }
+
+  /**
+   * Sends handed to the handler in the same turn of the event loop are counted together (countMany). The consumer
+   * handles one user's events one after another, so a batch names each user once; a second send of a user in one
+   * batch (another consumer setup) waits for the next batch.
+   */
+  let waiting: Array<{ userId: string; sendId: string; done: (err?: unknown) => void }> = [];
+  const flush = () => {
+    const all = waiting;
+    waiting = [];
+    const batch: typeof all = [];
+    const users = new Set<string>();
+    for (const send of all) {
+      if (users.has(send.userId)) waiting.push(send);
+      else {
+        users.add(send.userId);
+        batch.push(send);
+      }
+    }
+    if (waiting.length > 0) setImmediate(flush);
+    const counting = batch.length === 1 ? countOne(batch[0]!.userId, batch[0]!.sendId) : countMany(batch);
+    counting.then(
+      () => {
+        for (const send of batch) send.done();
+      },
+      (err: unknown) => {
+        for (const send of batch) send.done(err);
+      },
+    );
+  };
+
+  const sent: EventHandler = async (event: EventEnvelope) => {
+    const d = eventData(ReminderEvents.ReminderSent, event);
+    if (d.channel !== 'email') return;
+    await new Promise<void>((resolve, reject) => {
+      if (waiting.length === 0) setImmediate(flush);
+      waiting.push({ userId: d.userId, sendId: d.sendId, done: (err) => (err ? reject(err) : resolve()) });
+    });
   };
 
   const engaged: EventHandler = async (event: EventEnvelope) => {

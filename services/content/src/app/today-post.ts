@@ -130,15 +130,23 @@ export function createTodayPost(deps: {
           fresh.push(doc);
         }
       }
-      await insertPicks(fresh);
+      const stored = await insertPicks(fresh);
       for (const { doc, was } of replaced)
         await c.todayPicks.updateOne({ _id: doc._id, templateId: was }, { $set: doc });
-      // What is stored now (a parallel call may have picked first) is the pick of the day.
-      const settledKeys = [...fresh, ...replaced.map((r) => r.doc)].map((d) => d._id);
-      if (settledKeys.length > 0) {
-        const settled = await c.todayPicks.find({
-          _id: settledKeys.length === 1 ? settledKeys[0] : { $in: settledKeys },
-        });
+      // What is stored now (a parallel call may have picked first) is the pick of the day: the picks this call
+      // inserted are, the others are read again.
+      const settledKeys = [...fresh.filter((d) => !stored.has(d)), ...replaced.map((r) => r.doc)].map(
+        (d) => d._id,
+      );
+      if (stored.size > 0 || settledKeys.length > 0) {
+        const settled = [
+          ...stored,
+          ...(settledKeys.length > 0
+            ? await c.todayPicks.find({
+                _id: settledKeys.length === 1 ? settledKeys[0] : { $in: settledKeys },
+              })
+            : []),
+        ];
         const posts = await activePosts(settled.map((p) => p.templateId));
         for (const p of settled) {
           const post = posts.get(p.templateId);
@@ -151,22 +159,28 @@ export function createTodayPost(deps: {
     );
   }
 
-  /** New picks in one write; when a parallel call stored some first, the others one by one (theirs stay). */
-  async function insertPicks(docs: TodayPickDoc[]) {
-    if (docs.length === 0) return;
+  /**
+   * New picks in one write; when a parallel call stored some first, the others one by one (theirs stay). Answers the
+   * picks known to be stored as given: all of them, or after a clash those inserted one by one.
+   */
+  async function insertPicks(docs: TodayPickDoc[]): Promise<Set<TodayPickDoc>> {
+    if (docs.length === 0) return new Set();
     try {
       await c.todayPicks.insertMany(docs);
-      return;
+      return new Set(docs);
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
     }
+    const stored = new Set<TodayPickDoc>();
     for (const doc of docs) {
       try {
         await c.todayPicks.insertOne(doc);
+        stored.add(doc);
       } catch (err) {
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
     }
+    return stored;
   }
 
   const wantOf = (userId: string, day: string, topics: string[] | undefined, role: Role): Want => ({

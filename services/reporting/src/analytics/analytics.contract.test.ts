@@ -440,3 +440,74 @@ describe('analytics: chDB in a child process', () => {
     await expect(store.query('SELECT 1')).rejects.toMatchObject({ httpStatus: 503 });
   }, 60_000);
 });
+
+// ---- an idle engine gives its memory back: its process stops, and the next call starts one on the same data ----
+describe('analytics: chDB stopped when idle', () => {
+  let dir = '';
+  let store: AnalyticsStore | undefined;
+  afterAll(async () => {
+    await store?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const waitFor = async (what: () => boolean, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return what();
+  };
+
+  it('stops the process after the idle time, keeps it while a stream is read, and starts it again on a call', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-idle-'));
+    let idleStops = 0;
+    const crashes: unknown[] = [];
+    store = await openChdbStore(dir, {
+      idleStopMs: 400,
+      onIdleStop: () => idleStops++,
+      onCrash: (info) => crashes.push(info),
+    });
+    await store.exec('CREATE TABLE kept (n UInt64) ENGINE = MergeTree ORDER BY n');
+    await store.insert('kept', [{ n: 1 }, { n: 2 }]);
+    const first = await store.engineProcess?.();
+    expect(first?.pid).toBeGreaterThan(0);
+    const firstPid = first?.pid ?? 0;
+
+    // No call for the idle time: the process is gone, and a readiness ping does not start one.
+    expect(await waitFor(() => !alive(firstPid), 5_000)).toBe(true);
+    expect(idleStops).toBe(1);
+    await store.ping();
+    expect(await store.engineProcess?.()).toBeNull();
+
+    // The next call starts an engine on the same directory: the data is there.
+    expect(await store.query<{ n: number }>('SELECT sum(n) AS n FROM kept')).toEqual([{ n: 3 }]);
+    const second = await store.engineProcess?.();
+    expect(second?.pid).toBeGreaterThan(0);
+    expect(second?.pid).not.toBe(firstPid);
+
+    // A stream read slowly (longer than the idle time between chunks) keeps its engine until it ended.
+    const seen: number[] = [];
+    for await (const rows of store.stream<{ n: number }>('SELECT number AS n FROM numbers(200000)')) {
+      seen.push(rows.length);
+      if (seen.length <= 2) await new Promise((r) => setTimeout(r, 600));
+    }
+    expect(seen.reduce((a, b) => a + b, 0)).toBe(200_000);
+    expect(alive(second?.pid ?? 0)).toBe(true);
+    expect(idleStops).toBe(1);
+
+    // Idle again: stopped again; nothing of this counted as a crash.
+    expect(await waitFor(() => !alive(second?.pid ?? 0), 5_000)).toBe(true);
+    expect(idleStops).toBe(2);
+    expect(crashes).toEqual([]);
+    await store.insert('kept', [{ n: 4 }]);
+    expect(await store.query<{ n: number }>('SELECT sum(n) AS n FROM kept')).toEqual([{ n: 7 }]);
+    await store.close();
+    store = undefined;
+  }, 60_000);
+});

@@ -28,6 +28,13 @@ type Waiter = { resolve: (message: ChildMessage) => void; reject: (err: Error) =
 export interface ChdbStoreOptions {
   /** Called when the engine's process ended without being asked to (it is restarted at once). */
   onCrash?: (info: { code: number | null; signal: NodeJS.Signals | null }) => void;
+  /**
+   * Stops the engine's process after this many ms without a call in progress, to give its memory back (about
+   * 270 MB, most of it the engine's library); the next call starts it again (about a second). 0 or absent: never.
+   */
+  idleStopMs?: number;
+  /** Called when the engine's process was stopped for being idle. */
+  onIdleStop?: () => void;
 }
 
 /**
@@ -36,6 +43,8 @@ export interface ChdbStoreOptions {
  * here. So no query ever runs on this process's event loop or in its memory, and a crash of the native engine
  * does not take the services down: the calls in flight fail with a 503 (reads are retried once on the new
  * process), and the engine is started again on the same directory. `close()` stops it (graceful shutdown).
+ * With `idleStopMs`, a process that had no call for that long is stopped (asked to close, as on shutdown) and the
+ * next call starts a new one once the old one has exited (one engine on the directory at a time).
  */
 export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): Promise<AnalyticsStore> {
   let closed = false;
@@ -44,6 +53,14 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
   let live: Promise<ChildProcess> | undefined;
   const waiting = new Map<number, Waiter>();
   let lastCrash = 0;
+  /** The engine's process that answers now (set once it is ready, unset when it ended). */
+  let current: ChildProcess | undefined;
+  /** Calls in progress (a stream counts until it ended): the engine is not idle while any is. */
+  let inFlight = 0;
+  let idleTimer: NodeJS.Timeout | undefined;
+  /** An idle engine being stopped: a new one starts only once it has exited. */
+  let retiring: Promise<void> | undefined;
+  const idleStopMs = opts.idleStopMs ?? 0;
 
   const spawn = (delayMs: number) =>
     new Promise<ChildProcess>((resolve, reject) => {
@@ -57,6 +74,7 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
         child.on('message', (message: ChildMessage) => {
           if (message.kind === 'ready') {
             ready = true;
+            current = child;
             resolve(child);
           } else if (message.kind === 'fatal') {
             reject(new Error(`the analytics engine did not open ${dir}: ${message.error}`));
@@ -72,6 +90,8 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
             live = undefined;
             return;
           }
+          if (current !== child) return; // an idle engine that was asked to stop
+          current = undefined;
           live = undefined;
           const calls = [...waiting.values()];
           waiting.clear();
@@ -82,7 +102,7 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
           const now = Date.now();
           const delay = now - lastCrash < 5_000 ? 1_000 : 0;
           lastCrash = now;
-          ensure(delay).catch(() => undefined);
+          ensure(delay).then(armIdle, () => undefined);
         });
       };
       if (delayMs > 0) setTimeout(start, delayMs);
@@ -92,13 +112,58 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
   const ensure = (delayMs = 0): Promise<ChildProcess> => {
     if (closed) return Promise.reject(unavailable('The analytics engine is closed'));
     if (!live) {
-      const started = spawn(delayMs);
+      const started = retiring ? retiring.then(() => spawn(delayMs)) : spawn(delayMs);
       live = started;
       started.catch(() => {
         if (live === started) live = undefined;
       });
     }
     return live;
+  };
+
+  /** Asks the engine's process to close (as on shutdown), SIGKILLs it after 10 s; resolves once it exited. */
+  const stopChild = async (child: ChildProcess): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    await ask(child, { op: 'close', id: nextId++ }).catch(() => undefined);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  /** Stops an engine that had no call for idleStopMs (a call that arrived meanwhile keeps it). */
+  const stopIfIdle = () => {
+    idleTimer = undefined;
+    const child = current;
+    if (closed || inFlight > 0 || !child) return;
+    current = undefined;
+    live = undefined;
+    const stopped = stopChild(child).finally(() => {
+      if (retiring === stopped) retiring = undefined;
+    });
+    retiring = stopped;
+    opts.onIdleStop?.();
+  };
+
+  /** With no call in progress, (re)starts the idle countdown. */
+  const armIdle = () => {
+    if (idleStopMs <= 0 || inFlight > 0 || closed) return;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = setTimeout(stopIfIdle, idleStopMs);
+    idleTimer.unref();
+  };
+
+  /** Counts a call in progress for as long as `work` runs; the last one to end arms the idle stop. */
+  const busy = async <T>(work: () => Promise<T>): Promise<T> => {
+    inFlight += 1;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = undefined;
+    try {
+      return await work();
+    } finally {
+      inFlight -= 1;
+      armIdle();
+    }
   };
 
   /** Sends one request and waits for its answer (a chunk, a result, the end of a stream). */
@@ -121,19 +186,22 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
   const stopped = (err: unknown) => err instanceof AppError && err.code === 'unavailable';
 
   /** One statement; a read (retry) is asked again, once, of the next process when the engine stopped under it. */
-  const run = async (sql: string, params: QueryParams = {}, retry = false): Promise<string> => {
-    try {
-      return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
-    } catch (err) {
-      if (!retry || !stopped(err) || closed) throw err;
-      return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
-    }
-  };
+  const run = (sql: string, params: QueryParams = {}, retry = false): Promise<string> =>
+    busy(async () => {
+      try {
+        return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
+      } catch (err) {
+        if (!retry || !stopped(err) || closed) throw err;
+        return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
+      }
+    });
 
   const insertLines = async (table: string, text: string) => {
     checkTable(table);
     if (text.trim() === '') return;
-    await ask(await ensure(), { op: 'insert', id: nextId++, table, text });
+    await busy(async () => {
+      await ask(await ensure(), { op: 'insert', id: nextId++, table, text });
+    });
   };
 
   await ensure();
@@ -147,25 +215,32 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
       return parseRows<T>(await run(sql, params, true));
     },
     async *stream<T>(sql: string, params: QueryParams = {}) {
-      const child = await ensure();
-      const id = nextId++;
-      let next = ask(child, { op: 'stream', id, sql, params });
+      // Counted as one call from its start to its end (the idle stop waits for the reader between chunks).
+      let ended: () => void = () => undefined;
+      void busy(() => new Promise<void>((resolve) => (ended = resolve)));
       let finished = false;
       try {
-        for (;;) {
-          const answer = await next;
-          if (answer.kind !== 'chunk') break;
-          const rows = parseRows<T>(answer.text);
-          // The engine reads its next chunk only when this one is taken (backpressure).
-          next = ask(child, { op: 'more', id });
-          yield rows;
+        const child = await ensure();
+        const id = nextId++;
+        let next = ask(child, { op: 'stream', id, sql, params });
+        try {
+          for (;;) {
+            const answer = await next;
+            if (answer.kind !== 'chunk') break;
+            const rows = parseRows<T>(answer.text);
+            // The engine reads its next chunk only when this one is taken (backpressure).
+            next = ask(child, { op: 'more', id });
+            yield rows;
+          }
+          finished = true;
+        } finally {
+          if (!finished) {
+            waiting.delete(id);
+            if (child.connected) child.send({ op: 'cancel', id } satisfies ParentMessage);
+          }
         }
-        finished = true;
       } finally {
-        if (!finished) {
-          waiting.delete(id);
-          if (child.connected) child.send({ op: 'cancel', id } satisfies ParentMessage);
-        }
+        ended();
       }
     },
     async insert(table, rows) {
@@ -175,25 +250,25 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
     },
     insertJsonLines: insertLines,
     async ping() {
+      // An engine stopped for being idle is not started for a readiness probe: the next real call starts it.
+      if (!live && !closed && idleStopMs > 0) return;
       await run('SELECT 1', {}, true);
     },
     async engineProcess() {
-      const child = await ensure();
-      const answer = await ask(child, { op: 'stats', id: nextId++ });
+      const child = current;
+      if (!child) return null;
+      const answer = await busy(() => ask(child, { op: 'stats', id: nextId++ }));
       const { rss } = JSON.parse(textOf(answer)) as { rss: number };
       return { pid: child.pid ?? 0, rssBytes: rss };
     },
     async close() {
       if (closed) return;
-      const current = live;
+      const starting = live;
       closed = true;
-      const child = await current?.catch(() => undefined);
-      if (!child || child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      await ask(child, { op: 'close', id: nextId++ }).catch(() => undefined);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
+      if (idleTimer) clearTimeout(idleTimer);
+      await retiring;
+      const child = await starting?.catch(() => undefined);
+      if (child) await stopChild(child);
     },
   };
 }

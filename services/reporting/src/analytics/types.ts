@@ -18,7 +18,10 @@ export interface AnalyticsStore {
   /** Appends rows given as JSON lines (JSONEachRow text, one object a line) without parsing them in JS. */
   insertJsonLines(table: string, text: string): Promise<void>;
   ping(): Promise<void>;
-  /** The engine's own process (chDB runs in a child process), its id and resident memory; absent for a server. */
-  engineProcess?(): Promise<{ pid: number; rssBytes: number }>;
+  /**
+   * The engine's own process (chDB runs in a child process), its id and resident memory; absent for a server; null
+   * while no engine process runs (stopped for being idle).
+   */
+  engineProcess?(): Promise<{ pid: number; rssBytes: number } | null>;
   close(): Promise<void>;
 }
