@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,6 +62,8 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
   /** An idle engine being stopped: a new one starts only once it has exited. */
   let retiring: Promise<void> | undefined;
   const idleStopMs = opts.idleStopMs ?? 0;
+  /** The idle stop runs in the context of the store's opening, not of the request whose call armed it (its logs). */
+  const opening = new AsyncResource('nudge.analytics-idle-stop');
 
   const spawn = (delayMs: number) =>
     new Promise<ChildProcess>((resolve, reject) => {
@@ -149,7 +152,7 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
   const armIdle = () => {
     if (idleStopMs <= 0 || inFlight > 0 || closed) return;
     if (idleTimer) clearTimeout(idleTimer);
-    idleTimer = setTimeout(stopIfIdle, idleStopMs);
+    idleTimer = setTimeout(() => opening.runInAsyncScope(stopIfIdle), idleStopMs);
     idleTimer.unref();
   };
 
