@@ -51,7 +51,8 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
   /**
    * The key of a shape names its settings and paragraphs by a number per distinct JSON: the JSON of a batch's settings
    * (about 1.7 KB) is written once per settings object, not once per e-mail. Objects are taken as unchanged once seen
-   * (a batch's settings and a post's paragraphs are not modified). Both maps start again, with the shapes, when full.
+   * (a batch's settings and a post's paragraphs are not modified). Both maps start again, with the shapes, when full:
+   * before a key is made, never between its two ids (an id from before a restart would name another part after it).
    */
   let partIds = new Map<string, number>();
   let partOf = new WeakMap<object, number>();
@@ -61,11 +62,6 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
       const json = JSON.stringify(part);
       id = partIds.get(json);
       if (id === undefined) {
-        if (partIds.size >= 4 * SHAPES_KEPT) {
-          partIds = new Map();
-          partOf = new WeakMap();
-          shapes.clear();
-        }
         id = partIds.size;
         partIds.set(json, id);
       }
@@ -100,6 +96,11 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
       unsubscribeUrl: token(m.unsubscribeUrl),
       openPixelUrl: token(m.openPixelUrl),
     };
+    if (partIds.size >= 4 * SHAPES_KEPT) {
+      partIds = new Map();
+      partOf = new WeakMap();
+      shapes.clear();
+    }
     // Tokens are numbered in the order the shape's fields are visited: the same shape gives the same key.
     const key = `${idOf(m.settings)} ${idOf(m.paragraphs)} ${JSON.stringify({ ...shape, settings: 0, paragraphs: 0 })}`;
     let compiled = shapes.get(key);
