@@ -429,12 +429,15 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     }
   });
 
-  it('gives the token signing key to auth alone and the public key to every service', () => {
+  it('gives the token signing key and the link secret to auth alone and the public key to every service', () => {
     for (const [overlay, objects] of Object.entries(rendered)) {
       for (const deployment of ours(objects)) {
         const names = templateOf(deployment).spec.containers.flatMap((c) => (c.env ?? []).map((v) => v.name));
         const name = deployment.metadata.name;
         expect(names.includes('TOKEN_PRIVATE_KEY'), `${overlay} ${name}: TOKEN_PRIVATE_KEY`).toBe(
+          name === 'auth',
+        );
+        expect(names.includes('LINK_TOKEN_SECRET'), `${overlay} ${name}: LINK_TOKEN_SECRET`).toBe(
           name === 'auth',
         );
         if (PROCESSES[name]?.component === 'service')

@@ -10,6 +10,7 @@ import {
   ConfigError,
   loadConfig,
   loadInternalToken,
+  loadLinkSecrets,
   loadSecrets,
   loadVerifyKey,
   PRODUCTION_NEEDS,
@@ -33,6 +34,7 @@ const FULL = {
   TEMPORAL_ADDRESS: 'temporal.invalid:7233',
   TOKEN_PRIVATE_KEY: 'private-pem',
   TOKEN_PUBLIC_KEY: 'public-pem',
+  LINK_TOKEN_SECRET: 'l'.repeat(40),
   INTERNAL_SERVICE_TOKEN: 'i'.repeat(40),
   MAIL_TRANSPORT: 'smtp',
   SMTP_URL: 'smtp://mail.invalid:25',
@@ -103,6 +105,7 @@ const cases: {
       'ANALYTICS_STORE',
       'TOKEN_PRIVATE_KEY',
       'TOKEN_PUBLIC_KEY',
+      'LINK_TOKEN_SECRET',
       'INTERNAL_SERVICE_TOKEN',
       'MAIL_TRANSPORT',
     ],
@@ -137,6 +140,12 @@ const cases: {
     process: 'auth',
     env: without('TOKEN_PRIVATE_KEY', 'TOKEN_PUBLIC_KEY'),
     named: ['TOKEN_PRIVATE_KEY', 'TOKEN_PUBLIC_KEY'],
+  },
+  {
+    name: 'auth with a link token secret it would generate',
+    process: 'auth',
+    env: without('LINK_TOKEN_SECRET'),
+    named: ['LINK_TOKEN_SECRET'],
   },
   {
     name: 'a service without the internal credential (a generated secret)',
@@ -211,6 +220,26 @@ describe('production configuration', () => {
       expect(() => loadConfig(FULL, name), name).not.toThrow();
   });
 
+  it('gives the link token secret to auth alone: no other process needs it', () => {
+    for (const name of Object.keys(PRODUCTION_NEEDS) as ProcessName[]) {
+      const check = () => loadConfig(without('LINK_TOKEN_SECRET'), name);
+      if (name === 'auth' || name === 'standalone') expect(check, name).toThrow('LINK_TOKEN_SECRET');
+      else expect(check, name).not.toThrow();
+    }
+  });
+
+  it('refuses a link token secret that is short or a PEM key', () => {
+    for (const value of [
+      's'.repeat(31),
+      `-----BEGIN PUBLIC KEY-----\n${'A'.repeat(60)}\n-----END PUBLIC KEY-----`,
+    ])
+      for (const key of ['LINK_TOKEN_SECRET', 'LINK_TOKEN_SECRET_PREVIOUS'])
+        expect(() => loadConfig({ [key]: value }), key).toThrow(key);
+    expect(loadConfig({ LINK_TOKEN_SECRET_PREVIOUS: 'p'.repeat(32) }).LINK_TOKEN_SECRET_PREVIOUS).toBe(
+      'p'.repeat(32),
+    );
+  });
+
   it('checks nothing of the kind outside production', () => {
     for (const name of Object.keys(PRODUCTION_NEEDS) as ProcessName[])
       expect(() => loadConfig({ NODE_ENV: 'development' }, name), name).not.toThrow();
@@ -227,6 +256,7 @@ describe('production configuration', () => {
     await expect(loadInternalToken(config)).rejects.toEqual(refusal('INTERNAL_SERVICE_TOKEN'));
     await expect(loadVerifyKey(config)).rejects.toEqual(refusal('TOKEN_PUBLIC_KEY'));
     await expect(loadSecrets(config)).rejects.toEqual(refusal('TOKEN_PRIVATE_KEY'));
+    await expect(loadLinkSecrets(config)).rejects.toEqual(refusal('LINK_TOKEN_SECRET'));
     expect(existsSync(join(dataDir, 'keys'))).toBe(false);
     // The same calls generate them outside production (the embedded topology).
     const dev = loadConfig({ NODE_ENV: 'development', DATA_DIR: dataDir });

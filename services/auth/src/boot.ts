@@ -33,6 +33,7 @@ export async function bootAuth(opts: {
     mail: messaging.mail,
     whatsapp: messaging.whatsapp,
     keys: secrets.keys,
+    linkSecrets: secrets.linkSecrets,
     internalToken: secrets.internalToken,
     codeSecret: secrets.codeSecret,
     log,
@@ -80,7 +81,6 @@ export async function bootAuth(opts: {
     ready: () => runtime.store.ping(),
     async close() {
       await billing.stop();
-      await service.close();
       await runtime.close();
     },
   };

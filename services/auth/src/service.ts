@@ -1,5 +1,6 @@
 import {
   createHttpApp,
+  createLinkTokens,
   createTokenIssuer,
   createTokenVerifier,
   createWindowLimiter,
@@ -7,6 +8,7 @@ import {
   type EmailStatsReader,
   type EventHandler,
   finishApp,
+  type LinkSecrets,
   type Logger,
   type MailSender,
   type ServiceEventStore,
@@ -37,6 +39,8 @@ export interface AuthServiceDeps {
   mail: MailSender;
   whatsapp: WhatsAppSender;
   keys: SigningKeys;
+  /** The secret of e-mail link tokens (HS256; only auth signs and verifies links). */
+  linkSecrets: LinkSecrets;
   /** The credential other services present on /internal calls. */
   internalToken: string;
   /** Keys the HMAC of stored one-time codes. */
@@ -69,8 +73,6 @@ export interface AuthService {
   billingHandlers: Record<string, EventHandler>;
   /** Cold / autoactive from engagement's reminder facts: handlers for a consumer on topicFor('engagement'). */
   reminderHandlers: Record<string, EventHandler>;
-  /** Stops what the service started of its own (the link signer's worker thread). */
-  close(): Promise<void>;
 }
 
 const HOUR = 3600_000;
@@ -84,6 +86,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const codes = createOneTimeCodes(deps.store, deps.codeSecret, deps.clock);
   const tokens = createTokenIssuer(deps.keys.privateKey, deps.sessionTtlDays);
   const verifier = createTokenVerifier(deps.keys.publicKey);
+  const links = createLinkTokens({ secrets: deps.linkSecrets, publicKey: deps.keys.publicKey });
   const limiter = (name: string, limit: number) =>
     createWindowLimiter(deps.store, name, {
       limit,
@@ -116,21 +119,21 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
   const sessions = createSessions(users);
-  app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens, sessions }));
+  app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens, links, sessions }));
   app.use(
     googleRoutes({
       ...(deps.google ?? {}),
       publicUrl: deps.publicUrl,
       redirectAllowlist: deps.redirectAllowlist,
       store: deps.store,
-      signInWithGoogle: createGoogleSignIn({ users, profile, tokens }),
+      signInWithGoogle: createGoogleSignIn({ users, profile, links }),
       log: deps.log,
     }),
   );
   app.use(
     internalRoutes({
       users,
-      tokens,
+      links,
       signIn,
       internalToken: deps.internalToken,
       publicUrl: deps.publicUrl,
@@ -144,7 +147,6 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     app,
     billingHandlers: createBillingHandlers({ store: deps.store, users }),
     reminderHandlers: createReminderHandlers({ store: deps.store, users, coldAfter: deps.coldAfter ?? 14 }),
-    close: () => tokens.close(),
     async start() {
       await projection.ensureIndexes();
       await deps.events.catchUp();

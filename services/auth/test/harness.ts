@@ -12,6 +12,7 @@ import {
   type DevOutbox,
   type DocumentStore,
   listen,
+  loadOrCreateLinkSecret,
   loadOrCreateSigningKeys,
   type ServiceEventStore,
 } from '@nudge/platform';
@@ -53,6 +54,7 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
     mail: captureMail(outbox),
     whatsapp: captureWhatsApp(outbox),
     keys: await loadOrCreateSigningKeys(dir),
+    linkSecrets: { current: await loadOrCreateLinkSecret(dir) },
     internalToken,
     codeSecret: 'test-secret',
     log,
@@ -100,7 +102,6 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
     },
     async close() {
       await closeServer(server);
-      await service.close();
       events.close();
       await store.close();
       await outboxStore.close();

@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { loadOrCreateSigningKeys } from '@nudge/platform';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, startAuth } from './harness';
 
@@ -58,6 +61,37 @@ describe('signed e-mail links and internal token minting', () => {
     expect(off.body.user.notiinfo.active).toBe(false);
     const on = await auth.put(`/api/user/updatenotificationdetails/${unsub.token}`);
     expect(on.body.user.notiinfo.active).toBe(true);
+  });
+
+  it('links are HS256 with the link secret; an Ed25519 link from an older e-mail still works until it expires', async () => {
+    const minted = await mint('/internal/tokens/unsubscribe', { userId }, auth.internalToken);
+    const [header = '', payload = ''] = minted.token.split('.');
+    expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toEqual({ alg: 'HS256' });
+    // Signed with auth's private key as every link was before, a year ago minus a day.
+    const keys = await loadOrCreateSigningKeys(auth.dataDir);
+    const legacy = (audience: string) =>
+      new SignJWT({ typ: 'link' })
+        .setProtectedHeader({ alg: 'EdDSA' })
+        .setSubject(userId)
+        .setIssuer('nudge-auth')
+        .setAudience(audience)
+        .setJti('old')
+        .setIssuedAt(Math.floor(Date.now() / 1000) - 364 * 86_400)
+        .setExpirationTime('1d')
+        .sign(keys.privateKey);
+    const old = await legacy('nudge-link:unsubscribe');
+    const details = await auth.get(`/api/user/getnotificationdetails/${old}`);
+    expect(details.status).toBe(200);
+    expect(details.body.user.email).toBe('links@example.com');
+    const signedIn = await auth.post(`/api/user/signinbytoken/${await legacy('nudge-link:signin')}`, {});
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user._id).toBe(userId);
+    // The payload of a genuine link, re-signed with HS256 keyed with the public key (which anyone may hold): refused.
+    const input = `${Buffer.from(JSON.stringify({ alg: 'HS256' })).toString('base64url')}.${payload}`;
+    const confused = `${input}.${createHmac('sha256', keys.publicKeyPem).update(input).digest('base64url')}`;
+    expect((await auth.get(`/api/user/getnotificationdetails/${confused}`)).status).toBe(401);
+    // A link is no session: refused where a session token is expected.
+    expect((await auth.post('/api/user/isauth', { token: minted.token })).status).toBe(401);
   });
 
   it('the session minted for a check-in answer works like a sign-in', async () => {

@@ -10,6 +10,16 @@ const csv = z.string().transform((s) =>
     .filter(Boolean),
 );
 
+/** A link token secret: at least 32 characters, used as given; a PEM (a key pasted in the wrong place) is refused. */
+const linkSecret = z
+  .string()
+  .min(32)
+  .refine(
+    (s) => !s.includes('-----BEGIN'),
+    'a secret, not a PEM key (only auth holds it; never a key of the pair)',
+  )
+  .optional();
+
 /** An entry of TRUSTED_PROXIES: one of express's names for address ranges, an IP address, or a CIDR range. */
 export const isTrustedProxyEntry = (entry: string): boolean => {
   if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
@@ -172,6 +182,12 @@ export const configSchema = z.object({
     .describe(
       'PEM (SPKI) Ed25519 public key that verifies tokens: with TOKEN_PRIVATE_KEY in auth, alone in the other services.',
     ),
+  LINK_TOKEN_SECRET: linkSecret.describe(
+    'The secret (at least 32 characters, e.g. `openssl rand -base64 32`) that signs and verifies e-mail link tokens (HS256): auth only. Unset in the embedded topology: generated once under DATA_DIR.',
+  ),
+  LINK_TOKEN_SECRET_PREVIOUS: linkSecret.describe(
+    'The link secret before a rotation: still verifies the links signed with it (unsubscribe links last a year), never signs. Auth only.',
+  ),
   SESSION_TTL_DAYS: z.coerce
     .number()
     .int()
@@ -471,6 +487,10 @@ export function productionProblems(config: Config, name: ProcessName): string[] 
         problems.push(
           `${key}: required when ${prod}; a key pair generated at start differs per pod and per restart`,
         );
+    if (!config.LINK_TOKEN_SECRET)
+      problems.push(
+        `LINK_TOKEN_SECRET: required when ${prod}; a secret generated at start differs per pod and per restart`,
+      );
   }
   if (needs.has('verifying') && !config.TOKEN_PUBLIC_KEY)
     problems.push(

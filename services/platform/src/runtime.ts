@@ -24,7 +24,14 @@ import {
 import { processMetrics } from './metrics';
 import { loadOrCreateSecret } from './secrets';
 import { createDocumentStore, type DocumentStore } from './store';
-import { importSigningKeys, importVerifyKey, loadOrCreateSigningKeys, type SigningKeys } from './tokens';
+import {
+  importSigningKeys,
+  importVerifyKey,
+  type LinkSecrets,
+  loadOrCreateLinkSecret,
+  loadOrCreateSigningKeys,
+  type SigningKeys,
+} from './tokens';
 
 /** What every service process has: its own store, its event store and the relay to the bus. */
 export interface ServiceRuntime {
@@ -153,6 +160,8 @@ export async function openEventBus(
 
 export interface Secrets {
   keys: SigningKeys;
+  /** Signs and verifies e-mail link tokens (auth only). */
+  linkSecrets: LinkSecrets;
   internalToken: string;
   /** Keys HMACs of stored one-time codes; derived, so there is no extra variable to manage. */
   codeSecret: string;
@@ -164,9 +173,19 @@ export async function loadSecrets(config: Config): Promise<Secrets> {
     config.TOKEN_PRIVATE_KEY && config.TOKEN_PUBLIC_KEY
       ? await importSigningKeys(pem(config.TOKEN_PRIVATE_KEY), pem(config.TOKEN_PUBLIC_KEY))
       : await loadOrCreateSigningKeys(notInProduction(config, 'TOKEN_PRIVATE_KEY'));
+  const linkSecrets = await loadLinkSecrets(config);
   const internalToken = await loadInternalToken(config);
   const codeSecret = createHmac('sha256', internalToken).update('one-time-codes').digest('hex');
-  return { keys, internalToken, codeSecret };
+  return { keys, linkSecrets, internalToken, codeSecret };
+}
+
+/** The link token secret: LINK_TOKEN_SECRET (and the previous one), or generated once under DATA_DIR (embedded). */
+export async function loadLinkSecrets(config: Config): Promise<LinkSecrets> {
+  const current =
+    config.LINK_TOKEN_SECRET ?? (await loadOrCreateLinkSecret(notInProduction(config, 'LINK_TOKEN_SECRET')));
+  return config.LINK_TOKEN_SECRET_PREVIOUS
+    ? { current, previous: config.LINK_TOKEN_SECRET_PREVIOUS }
+    : { current };
 }
 
 /** The credential of /internal calls: INTERNAL_SERVICE_TOKEN, or generated once under DATA_DIR (embedded). */

@@ -1,4 +1,4 @@
-import type { TokenIssuer } from '@nudge/platform';
+import type { LinkTokens } from '@nudge/platform';
 import type { Profile } from './profile';
 import type { UserRepository } from './user-repository';
 
@@ -16,7 +16,7 @@ export interface GoogleIdentity {
  * and return a short-lived sign-in link token. The browser spends it at /api/user/signinbytoken/{uid},
  * which returns the session, as for an e-mail link.
  */
-export function createGoogleSignIn(deps: { users: UserRepository; profile: Profile; tokens: TokenIssuer }) {
+export function createGoogleSignIn(deps: { users: UserRepository; profile: Profile; links: LinkTokens }) {
   return async (identity: GoogleIdentity): Promise<{ uid: string }> => {
     const { user } = await deps.users.findOrRegister(
       { email: identity.email.toLowerCase(), source: 'google' },
@@ -26,6 +26,6 @@ export function createGoogleSignIn(deps: { users: UserRepository; profile: Profi
     if (!user.firstname && identity.givenName) names.firstname = identity.givenName.slice(0, 100);
     if (!user.lastname && identity.familyName) names.lastname = identity.familyName.slice(0, 100);
     if (Object.keys(names).length) await deps.profile.update(user._id, names, user._id);
-    return { uid: await deps.tokens.signLink(user._id, 'signin', GOOGLE_HANDOFF_TTL_S) };
+    return { uid: deps.links.signLink(user._id, 'signin', GOOGLE_HANDOFF_TTL_S) };
   };
 }

@@ -1,5 +1,5 @@
 import { DueReadersRequest, IdParams, MintLinksRequest, MintRequest } from '@nudge/contracts';
-import { notFound, parseBody, parseParams, requireInternal, type TokenIssuer } from '@nudge/platform';
+import { type LinkTokens, notFound, parseBody, parseParams, requireInternal } from '@nudge/platform';
 import { Router } from 'express';
 import type { DueReaders } from '../app/due-readers';
 import type { SignIn } from '../app/sign-in';
@@ -16,7 +16,7 @@ export const UNSUBSCRIBE_LINK_TTL_S = 365 * 24 * 3600;
  */
 export function internalRoutes(deps: {
   users: UserRepository;
-  tokens: TokenIssuer;
+  links: LinkTokens;
   signIn: SignIn;
   internalToken: string;
   publicUrl: string;
@@ -34,13 +34,13 @@ export function internalRoutes(deps: {
 
   router.post('/internal/tokens/signin-link', async (req, res) => {
     const user = await loadUser(parseBody(MintRequest, req).userId);
-    const token = await deps.tokens.signLink(user._id, 'signin', SIGNIN_LINK_TTL_S);
+    const token = deps.links.signLink(user._id, 'signin', SIGNIN_LINK_TTL_S);
     res.json({ status: true, token, url: `${base}/?uid=${encodeURIComponent(token)}` });
   });
 
   router.post('/internal/tokens/unsubscribe', async (req, res) => {
     const user = await loadUser(parseBody(MintRequest, req).userId);
-    const token = await deps.tokens.signLink(user._id, 'unsubscribe', UNSUBSCRIBE_LINK_TTL_S);
+    const token = deps.links.signLink(user._id, 'unsubscribe', UNSUBSCRIBE_LINK_TTL_S);
     res.json({ status: true, token, url: `${base}/unsubscribe/${encodeURIComponent(token)}` });
   });
 
@@ -57,11 +57,11 @@ export function internalRoutes(deps: {
     res.json({ status: true, ...(await deps.dueReaders.page(new Date(at), cursor, limit)) });
   });
 
-  /** Sign-in and unsubscribe link tokens for a batch of users, in one call (Ed25519 signing is the cost). */
+  /** Sign-in and unsubscribe link tokens for a batch of users, in one call (HMACs, a few microseconds each). */
   router.post('/internal/tokens/links', async (req, res) => {
     const { userIds } = parseBody(MintLinksRequest, req);
     const known = await deps.users.many([...new Set(userIds)]);
-    const tokens = await deps.tokens.signLinks(
+    const tokens = deps.links.signLinks(
       known.flatMap((user) => [
         { userId: user._id, purpose: 'signin' as const, ttlSeconds: SIGNIN_LINK_TTL_S },
         { userId: user._id, purpose: 'unsubscribe' as const, ttlSeconds: UNSUBSCRIBE_LINK_TTL_S },

@@ -19,6 +19,7 @@ import {
   type CurrentUser,
   claimsOf,
   forbidden,
+  type LinkTokens,
   notSignedIn,
   parseBody,
   parseParams,
@@ -45,6 +46,8 @@ export interface UserRoutesDeps {
   admin: ReturnType<typeof createAdminUsers>;
   verifier: TokenVerifier;
   tokens: TokenIssuer;
+  /** Sign-in and unsubscribe links (HS256 with the link secret, only auth verifies them). */
+  links: LinkTokens;
   sessions: Sessions;
 }
 
@@ -135,7 +138,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
 
   router.post('/api/user/signinbytoken/:uid', async (req, res) => {
     const { uid } = parseParams(LinkTokenParams, req);
-    const link = await verifier.verifyLink(uid, 'signin');
+    const link = await deps.links.verifyLink(uid, 'signin');
     if (!link)
       throw unauthorized('This sign-in link is not valid or has expired; please sign in with your email');
     const user = await users.get(link.userId);
@@ -146,7 +149,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
   });
 
   const unsubscribeUser = async (id: string) => {
-    const link = await verifier.verifyLink(id, 'unsubscribe');
+    const link = await deps.links.verifyLink(id, 'unsubscribe');
     const user = link && (await users.get(link.userId));
     if (!user) throw unauthorized('This link is not valid or has expired');
     return user;

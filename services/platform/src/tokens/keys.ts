@@ -2,13 +2,26 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type CryptoKey, exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI } from 'jose';
+import { loadOrCreateSecret } from '../secrets';
 
+/** Session tokens (and link tokens signed before HS256): Ed25519, verified by every service with the public key. */
 export const TOKEN_ALG = 'EdDSA';
+/** E-mail link tokens: HMAC-SHA256 with the link secret, which only auth holds (only auth verifies links). */
+export const LINK_ALG = 'HS256';
 
 export interface SigningKeys {
   privateKey: CryptoKey;
   publicKey: CryptoKey;
   publicKeyPem: string;
+}
+
+/**
+ * The secrets of link tokens (LINK_TOKEN_SECRET, at least 32 characters, used as given: its UTF-8 bytes key the
+ * HMAC). `previous` (LINK_TOKEN_SECRET_PREVIOUS) only verifies: links signed before a rotation keep working.
+ */
+export interface LinkSecrets {
+  current: string;
+  previous?: string;
 }
 
 export async function importSigningKeys(privatePem: string, publicPem: string): Promise<SigningKeys> {
@@ -39,4 +52,9 @@ export async function loadOrCreateSigningKeys(dataDir: string): Promise<SigningK
   await writeFile(privatePath, privatePem, { mode: 0o600 });
   await writeFile(publicPath, publicPem, { mode: 0o644 });
   return importSigningKeys(privatePem, publicPem);
+}
+
+/** Embedded topology: the link secret, 32 random bytes generated on first start (DATA_DIR/keys/link-token.secret). */
+export async function loadOrCreateLinkSecret(dataDir: string): Promise<string> {
+  return loadOrCreateSecret(dataDir, 'link-token');
 }

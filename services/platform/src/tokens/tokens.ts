@@ -1,9 +1,8 @@
-import { KeyObject, sign } from 'node:crypto';
-import { type CryptoKey, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { type CryptoKey, decodeProtectedHeader, errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { randomToken } from '../ids';
-import { type BatchSigner, createBatchSigner } from './batch-signer';
-import { TOKEN_ALG } from './keys';
+import { LINK_ALG, type LinkSecrets, TOKEN_ALG } from './keys';
 
 export type Role = 'user' | 'premium' | 'admin';
 export const ROLES: readonly Role[] = ['user', 'premium', 'admin'];
@@ -38,15 +37,10 @@ const ISSUER = 'nudge-auth';
 const SESSION_AUDIENCE = 'nudge';
 const linkAudience = (purpose: LinkPurpose) => `nudge-link:${purpose}`;
 
-/** Only auth holds one of these: it is the only signer of session and link tokens. */
+/** Only auth holds one of these: it is the only signer of session tokens. */
 export interface TokenIssuer {
   /** `now` (tests) defaults to the current time; it is the token's issue time (`iat`, and `iatms` in milliseconds). */
   signSession(claims: SessionClaims, now?: Date): Promise<string>;
-  signLink(userId: string, purpose: LinkPurpose, ttlSeconds: number): Promise<string>;
-  /** Many link tokens at once (in order), signed off the event loop. */
-  signLinks(requests: LinkRequest[]): Promise<string[]>;
-  /** Stops the batch signer's worker thread, if one was started. */
-  close(): Promise<void>;
 }
 
 export interface LinkRequest {
@@ -55,22 +49,25 @@ export interface LinkRequest {
   ttlSeconds: number;
 }
 
-/** Every service holds one of these: verification needs only the public key. */
+/** Every service holds one of these: session verification needs only the public key. */
 export interface TokenVerifier {
-  /** The claims, or null when the token is missing, malformed, forged or expired. */
+  /** The claims, or null when the token is missing, malformed, forged, expired or not a session token. */
   verifySession(token: string | undefined | null): Promise<VerifiedSession | null>;
+}
+
+/**
+ * E-mail link tokens (sign-in and unsubscribe links, the Google hand-off): only auth signs and verifies them, so they
+ * need no asymmetric signature. Auth alone holds one of these, with the link secret.
+ */
+export interface LinkTokens {
+  signLink(userId: string, purpose: LinkPurpose, ttlSeconds: number): string;
+  /** Many link tokens at once (a reminder batch mints two per reader), in order. */
+  signLinks(requests: LinkRequest[]): string[];
+  /** The claims, or null when the token is missing, malformed, forged, expired or for another purpose. */
   verifyLink(token: string | undefined | null, purpose: LinkPurpose): Promise<LinkClaims | null>;
 }
 
-const LINK_HEADER = Buffer.from(JSON.stringify({ alg: TOKEN_ALG })).toString('base64url');
-
 export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number): TokenIssuer {
-  let signingKey: KeyObject | undefined;
-  let batchSigner: BatchSigner | undefined;
-  const keyObject = () => {
-    signingKey ??= KeyObject.from(privateKey);
-    return signingKey;
-  };
   return {
     signSession: ({ userId, email, role }, now = new Date()) => {
       const issuedAt = Math.floor(now.getTime() / 1000);
@@ -83,30 +80,73 @@ export function createTokenIssuer(privateKey: CryptoKey, sessionTtlDays: number)
         .setExpirationTime(issuedAt + sessionTtlDays * 86_400)
         .sign(privateKey);
     },
-    // A compact JWS like jose's, signed with node:crypto: WebCrypto's asynchronous Ed25519 cost several times as
-    // much per token (verified by jose as any other). One token: the signature on libuv's thread pool (crypto.sign
-    // with a callback), beside the event loop.
-    signLink: async (userId, purpose, ttlSeconds) => {
-      const input = linkInput({ userId, purpose, ttlSeconds });
-      const key = keyObject();
-      const signature = await new Promise<Buffer>((resolve, reject) =>
-        sign(null, Buffer.from(input), key, (err, sig) => (err ? reject(err) : resolve(sig))),
-      );
-      return `${input}.${signature.toString('base64url')}`;
-    },
-    // Many tokens (a reminder batch mints two per reader): signed in a worker thread, one message per batch.
-    signLinks: async (requests) => {
-      const inputs = requests.map(linkInput);
-      batchSigner ??= createBatchSigner(keyObject());
-      const signatures = await batchSigner.sign(inputs);
-      return inputs.map((input, i) => `${input}.${signatures[i]}`);
-    },
-    close: async () => {
-      await batchSigner?.close();
-      batchSigner = undefined;
+  };
+}
+
+const LINK_HEADER = Buffer.from(JSON.stringify({ alg: LINK_ALG })).toString('base64url');
+
+/**
+ * Link tokens are compact JWS with `alg: HS256`: HMAC-SHA256 of `<header>.<payload>` with the link secret, computed
+ * with node:crypto on the calling thread (a few microseconds each; the Ed25519 signatures they replace cost about
+ * 23 us each, in a worker thread). Verification picks the key by the header's algorithm and allows that algorithm
+ * alone: HS256 with the link secret (then the previous one, during a rotation), EdDSA with the public key (links
+ * signed before HS256, still in inboxes until they expire: an unsubscribe link lasts a year). Any other algorithm is
+ * refused, so no key is ever used for another algorithm (an HS256 token keyed with the public key's bytes fails).
+ * A session token is never a link (audience and `typ` differ), and session verification takes EdDSA only.
+ */
+export function createLinkTokens(opts: { secrets: LinkSecrets; publicKey: CryptoKey }): LinkTokens {
+  const signingKey = linkSecretKey(opts.secrets.current);
+  const hmacKeys = [opts.secrets.current, ...(opts.secrets.previous ? [opts.secrets.previous] : [])].map(
+    (secret) => new Uint8Array(Buffer.from(secret, 'utf8')),
+  );
+  const sign = (request: LinkRequest) => {
+    const input = linkInput(request);
+    return `${input}.${createHmac('sha256', signingKey).update(input).digest('base64url')}`;
+  };
+  const verify = async (token: string, audience: string, key: CryptoKey | Uint8Array, alg: string) => {
+    try {
+      return (await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: [alg] })).payload;
+    } catch (err) {
+      if (err instanceof errors.JOSEError) return null;
+      throw err;
+    }
+  };
+  return {
+    signLink: (userId, purpose, ttlSeconds) => sign({ userId, purpose, ttlSeconds }),
+    signLinks: (requests) => requests.map(sign),
+    async verifyLink(token, purpose) {
+      if (typeof token !== 'string' || token.length === 0 || token.length > 4096) return null;
+      let alg: unknown;
+      try {
+        alg = decodeProtectedHeader(token).alg;
+      } catch {
+        return null;
+      }
+      const audience = linkAudience(purpose);
+      let payload: JWTPayload | null = null;
+      if (alg === LINK_ALG) {
+        for (const key of hmacKeys) {
+          payload = await verify(token, audience, key, LINK_ALG);
+          if (payload) break;
+        }
+      } else if (alg === TOKEN_ALG) {
+        payload = await verify(token, audience, opts.publicKey, TOKEN_ALG);
+      }
+      if (payload?.typ !== 'link' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
+        return null;
+      }
+      return {
+        userId: payload.sub,
+        purpose,
+        jti: payload.jti,
+        expiresAt: new Date((payload.exp ?? 0) * 1000),
+      };
     },
   };
 }
+
+/** The HMAC key of a link secret: its UTF-8 bytes (LINK_TOKEN_SECRET is used as given). */
+const linkSecretKey = (secret: string): KeyObject => createSecretKey(Buffer.from(secret, 'utf8'));
 
 /** The header and payload of a link token (`<header>.<payload>`, base64url), the part its signature covers. */
 function linkInput({ userId, purpose, ttlSeconds }: LinkRequest): string {
@@ -167,18 +207,6 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
           ? payload.iatms
           : (payload.iat ?? 0) * 1000;
       return { userId: payload.sub, email: payload.email, role, issuedAtMs };
-    },
-    async verifyLink(token, purpose) {
-      const payload = await verify(token, linkAudience(purpose));
-      if (payload?.typ !== 'link' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
-        return null;
-      }
-      return {
-        userId: payload.sub,
-        purpose,
-        jti: payload.jti,
-        expiresAt: new Date((payload.exp ?? 0) * 1000),
-      };
     },
   };
 }

@@ -1,94 +1,195 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHmac, KeyObject, sign } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadOrCreateSigningKeys, TOKEN_ALG } from './keys';
-import { createTokenIssuer, createTokenVerifier } from './tokens';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadOrCreateLinkSecret, loadOrCreateSigningKeys, type SigningKeys, TOKEN_ALG } from './keys';
+import { createLinkTokens, createTokenIssuer, createTokenVerifier, type LinkTokens } from './tokens';
 
-describe('e-mail link tokens', () => {
-  it('verify for their purpose only, and not once changed, expired or signed by another key', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'nudge-tokens-'));
-    const other = await mkdtemp(join(tmpdir(), 'nudge-tokens-'));
-    try {
-      const keys = await loadOrCreateSigningKeys(dir);
-      const issuer = createTokenIssuer(keys.privateKey, 30);
-      const verifier = createTokenVerifier(keys.publicKey);
-      const token = await issuer.signLink('u1', 'signin', 3_600);
-      const claims = await verifier.verifyLink(token, 'signin');
-      expect(claims).toMatchObject({ userId: 'u1', purpose: 'signin', jti: expect.any(String) });
-      expect((claims?.expiresAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(3_590_000);
-      expect(await verifier.verifyLink(token, 'unsubscribe')).toBeNull();
-      const [header, payload, signature] = token.split('.') as [string, string, string];
-      const forged = JSON.parse(Buffer.from(payload, 'base64url').toString());
-      forged.sub = 'u2';
-      expect(
-        await verifier.verifyLink(
-          `${header}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${signature}`,
-          'signin',
-        ),
-      ).toBeNull();
-      expect(await verifier.verifyLink(await issuer.signLink('u1', 'signin', -10), 'signin')).toBeNull();
-      const stranger = createTokenIssuer((await loadOrCreateSigningKeys(other)).privateKey, 30);
-      expect(await verifier.verifyLink(await stranger.signLink('u1', 'signin', 60), 'signin')).toBeNull();
-      // Two tokens for the same user and purpose are distinct (single-use purposes spend one).
-      const again = await verifier.verifyLink(await issuer.signLink('u1', 'signin', 60), 'signin');
-      expect(again?.jti).not.toBe(claims?.jti);
-      // A token signed by jose the way links were signed before is still accepted.
-      const legacy = await new SignJWT({ typ: 'link' })
-        .setProtectedHeader({ alg: TOKEN_ALG })
-        .setSubject('u3')
-        .setIssuer('nudge-auth')
-        .setAudience('nudge-link:unsubscribe')
-        .setJti('j')
-        .setIssuedAt()
-        .setExpirationTime('1h')
-        .sign(keys.privateKey);
-      expect(await verifier.verifyLink(legacy, 'unsubscribe')).toMatchObject({ userId: 'u3' });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-      await rm(other, { recursive: true, force: true });
-    }
+const SECRET = 's'.repeat(40);
+
+/** A compact JWS of `header` and `payload`, signed with HMAC-SHA256 under `key` (the way an attacker would). */
+const hs256 = (header: object, payload: object, key: string | Buffer) => {
+  const input = `${b64(header)}.${b64(payload)}`;
+  return `${input}.${createHmac('sha256', key).update(input).digest('base64url')}`;
+};
+const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString());
+const linkPayload = (overrides: object = {}) => {
+  const now = Math.floor(Date.now() / 1000);
+  return {
+    typ: 'link',
+    sub: 'u9',
+    iss: 'nudge-auth',
+    aud: 'nudge-link:signin',
+    jti: 'j9',
+    iat: now,
+    exp: now + 600,
+    ...overrides,
+  };
+};
+
+describe('e-mail link tokens (HS256 with the link secret)', () => {
+  let dir: string;
+  let keys: SigningKeys;
+  let links: LinkTokens;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nudge-tokens-'));
+    keys = await loadOrCreateSigningKeys(dir);
+    links = createLinkTokens({ secrets: { current: SECRET }, publicKey: keys.publicKey });
   });
-});
+  afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('link tokens in a batch', () => {
-  it('are signed in order in the worker thread, each for its own user and purpose, and verify as any other', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'nudge-tokens-'));
-    const keys = await loadOrCreateSigningKeys(dir);
-    const issuer = createTokenIssuer(keys.privateKey, 30);
+  it('verify for their purpose only, and not once changed, expired or signed with another secret', async () => {
+    const token = links.signLink('u1', 'signin', 3_600);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    expect(decode(header)).toEqual({ alg: 'HS256' });
+    const claims = await links.verifyLink(token, 'signin');
+    expect(claims).toMatchObject({ userId: 'u1', purpose: 'signin', jti: expect.any(String) });
+    expect((claims?.expiresAt.getTime() ?? 0) - Date.now()).toBeGreaterThan(3_590_000);
+    expect(await links.verifyLink(token, 'unsubscribe')).toBeNull();
+    // The payload changed (another user), the signature kept.
+    const forged = { ...decode(payload), sub: 'u2' };
+    expect(await links.verifyLink(`${header}.${b64(forged)}.${signature}`, 'signin')).toBeNull();
+    // The signature changed.
+    const last = signature.at(-2) === 'A' ? 'B' : 'A';
+    expect(
+      await links.verifyLink(
+        `${header}.${payload}.${signature.slice(0, -2)}${last}${signature.at(-1)}`,
+        'signin',
+      ),
+    ).toBeNull();
+    expect(await links.verifyLink(links.signLink('u1', 'signin', -10), 'signin')).toBeNull();
+    // Signed with another secret.
+    const stranger = createLinkTokens({ secrets: { current: 't'.repeat(40) }, publicKey: keys.publicKey });
+    expect(await links.verifyLink(stranger.signLink('u1', 'signin', 60), 'signin')).toBeNull();
+    expect(await stranger.verifyLink(stranger.signLink('u1', 'signin', 60), 'signin')).toMatchObject({
+      userId: 'u1',
+    });
+    // Two tokens for the same user and purpose are distinct (single-use purposes spend one).
+    const again = await links.verifyLink(links.signLink('u1', 'signin', 60), 'signin');
+    expect(again?.jti).not.toBe(claims?.jti);
+    // A token of the right shape signed by hand with the secret verifies: the test's forgeries are genuine HS256.
+    expect(await links.verifyLink(hs256({ alg: 'HS256' }, linkPayload(), SECRET), 'signin')).toMatchObject({
+      userId: 'u9',
+    });
+    // Without typ 'link', or with another issuer: refused even with the right secret.
+    expect(
+      await links.verifyLink(hs256({ alg: 'HS256' }, linkPayload({ typ: 'session' }), SECRET), 'signin'),
+    ).toBeNull();
+    expect(
+      await links.verifyLink(hs256({ alg: 'HS256' }, linkPayload({ iss: 'x' }), SECRET), 'signin'),
+    ).toBeNull();
+    for (const junk of ['', 'a.b.c', 'x'.repeat(5000), null, undefined])
+      expect(await links.verifyLink(junk, 'signin')).toBeNull();
+  });
+
+  it('an EdDSA link signed with the private key before HS256 still verifies until it expires', async () => {
+    // As jose signed links at first, and as the hand-rolled Ed25519 signer did since (the same bytes).
+    const legacy = await new SignJWT({ typ: 'link' })
+      .setProtectedHeader({ alg: TOKEN_ALG })
+      .setSubject('u3')
+      .setIssuer('nudge-auth')
+      .setAudience('nudge-link:unsubscribe')
+      .setJti('j')
+      .setIssuedAt()
+      .setExpirationTime('300d')
+      .sign(keys.privateKey);
+    expect(await links.verifyLink(legacy, 'unsubscribe')).toMatchObject({ userId: 'u3', jti: 'j' });
+    expect(await links.verifyLink(legacy, 'signin')).toBeNull();
+    const input = `${b64({ alg: 'EdDSA' })}.${b64(linkPayload({ sub: 'u4' }))}`;
+    const handRolled = `${input}.${sign(null, Buffer.from(input), KeyObject.from(keys.privateKey)).toString('base64url')}`;
+    expect(await links.verifyLink(handRolled, 'signin')).toMatchObject({ userId: 'u4' });
+    const expired = `${b64({ alg: 'EdDSA' })}.${b64(linkPayload({ exp: Math.floor(Date.now() / 1000) - 5 }))}`;
+    expect(
+      await links.verifyLink(
+        `${expired}.${sign(null, Buffer.from(expired), KeyObject.from(keys.privateKey)).toString('base64url')}`,
+        'signin',
+      ),
+    ).toBeNull();
+    // Signed by another key pair: refused.
+    const other = await loadOrCreateSigningKeys(join(dir, 'other'));
+    const strange = await new SignJWT({ typ: 'link' })
+      .setProtectedHeader({ alg: TOKEN_ALG })
+      .setSubject('u3')
+      .setIssuer('nudge-auth')
+      .setAudience('nudge-link:unsubscribe')
+      .setJti('j')
+      .setExpirationTime('1h')
+      .sign(other.privateKey);
+    expect(await links.verifyLink(strange, 'unsubscribe')).toBeNull();
+  });
+
+  it('refuses algorithm confusion: HS256 keyed with the public key, alg none, other algorithms', async () => {
+    const publicDer = KeyObject.from(keys.publicKey).export({ format: 'der', type: 'spki' });
+    const publicRaw = publicDer.subarray(-32);
+    for (const key of [keys.publicKeyPem, keys.publicKeyPem.trim(), publicDer, publicRaw])
+      expect(await links.verifyLink(hs256({ alg: 'HS256' }, linkPayload(), key), 'signin')).toBeNull();
+    const input = `${b64({ alg: 'none' })}.${b64(linkPayload())}`;
+    expect(await links.verifyLink(`${input}.`, 'signin')).toBeNull();
+    expect(await links.verifyLink(input, 'signin')).toBeNull();
+    for (const alg of ['HS384', 'HS512', 'hs256', 'RS256'])
+      expect(await links.verifyLink(hs256({ alg }, linkPayload(), SECRET), 'signin')).toBeNull();
+  });
+
+  it('is never a session token, and a session token is never a link', async () => {
     const verifier = createTokenVerifier(keys.publicKey);
-    try {
-      const requests = Array.from({ length: 50 }, (_, i) => ({
-        userId: `u${i}`,
-        purpose: i % 2 === 0 ? ('signin' as const) : ('unsubscribe' as const),
-        ttlSeconds: 600,
-      }));
-      // Two batches at once: each answer goes to its own caller.
-      const [first, second] = await Promise.all([
-        issuer.signLinks(requests),
-        issuer.signLinks(requests.slice(0, 3)),
-      ]);
-      expect(first).toHaveLength(50);
-      expect(second).toHaveLength(3);
-      for (const [i, r] of requests.entries()) {
-        const claims = await verifier.verifyLink(first[i], r.purpose);
-        expect(claims).toMatchObject({ userId: r.userId, purpose: r.purpose });
-        expect(
-          await verifier.verifyLink(first[i], r.purpose === 'signin' ? 'unsubscribe' : 'signin'),
-        ).toBeNull();
-      }
-      expect(await verifier.verifyLink(second[2], 'signin')).toMatchObject({ userId: 'u2' });
-      expect(new Set(first).size).toBe(50);
-      expect(await issuer.signLinks([])).toEqual([]);
-      // Closed: a later batch starts the worker again.
-      await issuer.close();
-      const [again] = await issuer.signLinks([requests[0] as (typeof requests)[number]]);
-      expect(await verifier.verifyLink(again, 'signin')).toMatchObject({ userId: 'u0' });
-    } finally {
-      await issuer.close();
-      await rm(dir, { recursive: true, force: true });
+    const issuer = createTokenIssuer(keys.privateKey, 30);
+    const session = await issuer.signSession({ userId: 'u1', email: 'a@example.com', role: 'admin' });
+    expect(await verifier.verifySession(session)).toMatchObject({ userId: 'u1' });
+    expect(await links.verifyLink(session, 'signin')).toBeNull();
+    expect(await verifier.verifySession(links.signLink('u1', 'signin', 600))).toBeNull();
+    // HS256 with every claim of a session, keyed with the link secret or with the public key: refused as a session.
+    const now = Math.floor(Date.now() / 1000);
+    const sessionClaims = {
+      typ: 'session',
+      sub: 'u1',
+      email: 'a@example.com',
+      role: 'admin',
+      iss: 'nudge-auth',
+      aud: 'nudge',
+      iat: now,
+      iatms: now * 1000,
+      exp: now + 600,
+    };
+    for (const key of [SECRET, keys.publicKeyPem])
+      expect(await verifier.verifySession(hs256({ alg: 'HS256' }, sessionClaims, key))).toBeNull();
+  });
+
+  it('verify with the previous secret during a rotation, but sign with the current one only', async () => {
+    const before = links.signLink('u5', 'unsubscribe', 600);
+    const rotated = createLinkTokens({
+      secrets: { current: 'n'.repeat(40), previous: SECRET },
+      publicKey: keys.publicKey,
+    });
+    expect(await rotated.verifyLink(before, 'unsubscribe')).toMatchObject({ userId: 'u5' });
+    const after = rotated.signLink('u6', 'unsubscribe', 600);
+    expect(await rotated.verifyLink(after, 'unsubscribe')).toMatchObject({ userId: 'u6' });
+    // Signed with the new secret: the old verifier does not know it.
+    expect(await links.verifyLink(after, 'unsubscribe')).toBeNull();
+    // Once the previous secret is dropped, its links are refused.
+    const done = createLinkTokens({ secrets: { current: 'n'.repeat(40) }, publicKey: keys.publicKey });
+    expect(await done.verifyLink(before, 'unsubscribe')).toBeNull();
+  });
+
+  it('in a batch: in order, each for its own user and purpose', async () => {
+    const requests = Array.from({ length: 50 }, (_, i) => ({
+      userId: `u${i}`,
+      purpose: i % 2 === 0 ? ('signin' as const) : ('unsubscribe' as const),
+      ttlSeconds: 600,
+    }));
+    const tokens = links.signLinks(requests);
+    expect(tokens).toHaveLength(50);
+    for (const [i, r] of requests.entries()) {
+      expect(await links.verifyLink(tokens[i], r.purpose)).toMatchObject({
+        userId: r.userId,
+        purpose: r.purpose,
+      });
+      expect(await links.verifyLink(tokens[i], r.purpose === 'signin' ? 'unsubscribe' : 'signin')).toBeNull();
     }
+    expect(new Set(tokens).size).toBe(50);
+    expect(links.signLinks([])).toEqual([]);
   });
 });
 
@@ -111,12 +212,25 @@ describe('session tokens', () => {
       // One character of the signature changed: not the remembered token.
       const last = token.at(-2) === 'A' ? 'B' : 'A';
       expect(await verifier.verifySession(`${token.slice(0, -2)}${last}${token.at(-1)}`)).toBeNull();
-      // A session token is not a link token, remembered or not.
-      expect(await verifier.verifyLink(token, 'signin')).toBeNull();
 
       vi.useFakeTimers({ toFake: ['Date'] });
       vi.setSystemTime(Date.now() + 6_000);
       expect(await verifier.verifySession(token)).toBeNull();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the link secret of the embedded topology', () => {
+  it('is generated once under DATA_DIR/keys (32 random bytes) and read back after a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'nudge-tokens-'));
+    try {
+      const secret = await loadOrCreateLinkSecret(dir);
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(await loadOrCreateLinkSecret(dir)).toBe(secret);
+      expect(await readFile(join(dir, 'keys', 'link-token.secret'), 'utf8')).toBe(secret);
+      expect(await loadOrCreateLinkSecret(await mkdtemp(join(dir, 'other-')))).not.toBe(secret);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
