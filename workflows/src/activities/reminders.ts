@@ -151,10 +151,15 @@ export function createReminderActivities(deps: ReminderDeps) {
     result.alreadySent = wanted.length - todo.length;
     if (todo.length === 0) return result;
 
-    const [{ settings, posts }, { links }] = await Promise.all([postsCall, linksCall]);
+    const [{ settings, posts, picks }, { links }] = await Promise.all([postsCall, linksCall]);
+    /** The reader's post of the day (the batch's few posts, each once), or undefined without one. */
+    const postOf = (userId: string) => {
+      const key = picks[userId];
+      return key === undefined ? undefined : posts[key];
+    };
     const mailTo = [
       ...new Set(
-        todo.filter((s) => s.channel === 'email' && posts[s.reader.userId]).map((s) => s.reader.userId),
+        todo.filter((s) => s.channel === 'email' && postOf(s.reader.userId)).map((s) => s.reader.userId),
       ),
     ];
     const checkins =
@@ -188,7 +193,7 @@ export function createReminderActivities(deps: ReminderDeps) {
     };
     const deliver = async (send: Send) => {
       const { reader, channel, sendId } = send;
-      const post = posts[reader.userId];
+      const post = postOf(reader.userId);
       const link = links[reader.userId];
       if (!post || !link) {
         result.nothing += 1;
