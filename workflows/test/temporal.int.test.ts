@@ -63,16 +63,14 @@ function fakeServices(opts: { recorded?: string[]; refuse?: string } = {}) {
           recommendationheading: 'More',
           emailupdateheadline: '',
         },
-        posts: Object.fromEntries(
-          b.readers?.map((r: { userId: string }) => [
-            r.userId,
-            {
-              template: { _id: 'p1', heading: 'Breathe', body: 'Slowly.', image: '' },
-              subjects: [{ id: 's1', title: 'Breathe in' }],
-              recommendations: [],
-            },
-          ]) ?? [],
-        ),
+        posts: {
+          p1: {
+            template: { _id: 'p1', heading: 'Breathe', body: 'Slowly.', image: '' },
+            subjects: [{ id: 's1', title: 'Breathe in' }],
+            recommendations: [],
+          },
+        },
+        picks: Object.fromEntries(b.readers?.map((r: { userId: string }) => [r.userId, 'p1']) ?? []),
       }),
       '/internal/tokens/links': () => ({
         status: true,

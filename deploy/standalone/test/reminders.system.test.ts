@@ -52,7 +52,9 @@ async function follow(url: string) {
 }
 const kindOf = (url: string) => {
   const token = url.split('/api/reminder/go/')[1] ?? '';
-  return JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString()).link as string;
+  const payload = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString());
+  // A token of the current format lists its claims, the link kind seventh; an older one names them.
+  return (Array.isArray(payload) ? payload[6] : payload.link) as string;
 };
 const hrefs = (html: string) =>
   [...html.matchAll(/href="([^"]+)"/g)].map((m) => (m[1] ?? '').replace(/&amp;/g, '&'));

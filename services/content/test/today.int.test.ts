@@ -82,9 +82,9 @@ describe("today's post (POST /api/logs/gettodaypost)", () => {
       CONTENT_INTERNAL_TOKEN,
     );
     expect(res.status).toBe(200);
-    expect(res.body.posts[first.userId].template._id).toBe(theirs);
+    expect(res.body.posts[res.body.picks[first.userId]].template._id).toBe(theirs);
     const stored = await picks.findOne({ _id: `${second.userId}:${day}` });
-    expect(res.body.posts[second.userId].template._id).toBe(stored?.templateId);
+    expect(res.body.posts[res.body.picks[second.userId]].template._id).toBe(stored?.templateId);
     expect(await picks.countDocuments({})).toBe(2);
   });
 

@@ -310,10 +310,16 @@ export const EventLogRequest = z.object({
 /** Request and response schemas of the engagement service's /api routes (likes, comments, history, check-ins, event intake). */
 /** The signed token of a reminder's tracking link (open image, tracked click). */
 export const TrackingParams = z.object({ token: z.string().min(10).max(4000) });
+/**
+ * A click link's `u`: the reader's own link token (sign-in or unsubscribe, signed by auth), put after the signed
+ * destination (URL-encoded) when it ends with one. It is outside the tracking MAC: changing it only changes which
+ * token our own page is given, as the page's URL itself could.
+ */
+export const TrackingQuery = z.object({ u: z.string().max(4000).optional() });
 
 export const ENGAGEMENT_SCHEMAS: RouteSchemas = {
   'GET /api/reminder/open/:token': { params: TrackingParams, produces: 'image/gif' },
-  'GET /api/reminder/go/:token': { params: TrackingParams, produces: 'text/html' },
+  'GET /api/reminder/go/:token': { params: TrackingParams, query: TrackingQuery, produces: 'text/html' },
   'POST /api/like/getalllikedpost': {
     query: EngagementPageQuery,
     body: LikedPostsRequest,

@@ -49,13 +49,24 @@ export const MintLinksResponse = z.object({
   links: z.record(z.string(), z.object({ signin: z.string(), unsubscribe: z.string() })),
 });
 
-/** content: today's post of each reader (gated by role), with its Active subject lines, and the settings. */
+/**
+ * content: today's post of each reader (gated by role), with its Active subject lines, and the settings. A batch's
+ * readers share a few posts: each is answered once, and each reader by its key.
+ */
 export const RemindersPostsRequest = z.object({
   readers: Batch(z.object({ userId: Id, role: Role, localDate: LocalDate })),
   recommendations: z.number().int().min(0).max(5).default(3),
 });
 export const ReminderPost = z.object({
-  template: ReaderPost,
+  /** What the e-mail shows of the post, gated: the body, or for a locked post its preview. */
+  template: ReaderPost.pick({
+    _id: true,
+    heading: true,
+    body: true,
+    locked: true,
+    preview: true,
+    image: true,
+  }),
   /** Active subject lines only (a paused one is never sent). */
   subjects: z.array(z.object({ id: z.string(), title: z.string() })),
   recommendations: z.array(z.object({ _id: z.string(), heading: z.string() })),
@@ -64,8 +75,10 @@ export type ReminderPost = z.infer<typeof ReminderPost>;
 export const RemindersPostsResponse = z.object({
   status: z.literal(true),
   settings: SiteSettings,
-  /** Readers without a post today are absent. */
+  /** Each post of the batch once per gating (the post's id, `.locked` added for the locked one). */
   posts: z.record(z.string(), ReminderPost),
+  /** Each reader's key in `posts`; readers without a post today are absent. */
+  picks: z.record(z.string(), z.string()),
 });
 
 /** engagement: a check-in question for each user of a batch (next active question by order not sent recently). */

@@ -1,5 +1,11 @@
 import { ReminderEvents } from '@nudge/contracts';
-import { createEmbeddedStore, type EventEnvelope, signTracking, trackingSecret } from '@nudge/platform';
+import {
+  createEmbeddedStore,
+  type EventEnvelope,
+  signTracking,
+  trackingSecret,
+  trackingSigner,
+} from '@nudge/platform';
 import { internalPost } from '@nudge/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRemindersProjection, reminderSendsCollection } from '../src/events/reminders-projection';
@@ -185,6 +191,41 @@ describe('open and click tracking (public)', () => {
     expect((await internal(h, '/internal/reminders/recorded', { sendIds: [a.sendId] })).body.clicked).toEqual(
       [a.sendId],
     );
+  });
+
+  it('a link of the current format puts the reader’s link token (u) after its signed destination, never outside it', async () => {
+    h = await startEngagement();
+    const a = sendOf(USER, '2026-11-24');
+    await internal(h, '/internal/reminders/sent', { sends: [a] });
+    const sign = trackingSigner(secret, claims(a));
+    const cases: Array<[string, string]> = [
+      [
+        `${sign.click('continue_reading', '/post/p1?uid=')}?u=${encodeURIComponent('h.p/s+g=')}`,
+        '/post/p1?uid=h.p%2Fs%2Bg%3D',
+      ],
+      [`${sign.click('like', '/post/p1?a=like&uid=')}?u=x.y`, '/post/p1?a=like&uid=x.y'],
+      [
+        `${sign.click('unsubscribe', '/unsubscribe/')}?u=${encodeURIComponent('/../evil?x#y')}`,
+        '/unsubscribe/%2F..%2Fevil%3Fx%23y',
+      ],
+      [`${sign.click('upgrade', '/')}?u=${encodeURIComponent('/evil.example/')}`, '/%2Fevil.example%2F'],
+      [sign.click('upgrade', '/setting'), '/setting'],
+    ];
+    for (const [token, to] of cases) {
+      const res = await get(h, `/api/reminder/go/${token}`);
+      expect(res.status, token).toBe(302);
+      expect(res.headers.get('location')).toBe(`${PUBLIC_URL}${to}`);
+    }
+    const clicks = await h.ownEvents(ReminderEvents.ReminderClicked.type);
+    expect(clicks.map((c) => (c.data as { link: string }).link)).toEqual([
+      'continue_reading',
+      'like',
+      'unsubscribe',
+      'upgrade',
+      'upgrade',
+    ]);
+    expect((await get(h, `/api/reminder/open/${sign.open()}`)).status).toBe(200);
+    expect(await h.ownEvents(ReminderEvents.ReminderOpened.type)).toHaveLength(1);
   });
 
   it('refuses forged, tampered and foreign-destination tokens with 400, recording nothing', async () => {

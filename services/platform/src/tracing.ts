@@ -12,10 +12,10 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { ReadableSpan, SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { RequestHandler } from 'express';
+import { SharedContextManager } from './context';
 import { expressRoute } from './metrics';
 
 /**
@@ -46,7 +46,8 @@ export function startTracing(opts: {
   endpoint?: string | undefined;
 }): () => Promise<void> {
   if (!tracing) {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    // The request context's storage (context.ts): one AsyncLocalStorage for both.
+    context.setGlobalContextManager(new SharedContextManager());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     if (opts.endpoint) {
       const { BasicTracerProvider, BatchSpanProcessor, OTLPTraceExporter, resourceFromAttributes } =

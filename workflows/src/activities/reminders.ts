@@ -151,10 +151,15 @@ export function createReminderActivities(deps: ReminderDeps) {
     result.alreadySent = wanted.length - todo.length;
     if (todo.length === 0) return result;
 
-    const [{ settings, posts }, { links }] = await Promise.all([postsCall, linksCall]);
+    const [{ settings, posts, picks }, { links }] = await Promise.all([postsCall, linksCall]);
+    /** The reader's post of the day (the batch's few posts, each once), or undefined without one. */
+    const postOf = (userId: string) => {
+      const key = picks[userId];
+      return key === undefined ? undefined : posts[key];
+    };
     const mailTo = [
       ...new Set(
-        todo.filter((s) => s.channel === 'email' && posts[s.reader.userId]).map((s) => s.reader.userId),
+        todo.filter((s) => s.channel === 'email' && postOf(s.reader.userId)).map((s) => s.reader.userId),
       ),
     ];
     const checkins =
@@ -188,7 +193,7 @@ export function createReminderActivities(deps: ReminderDeps) {
     };
     const deliver = async (send: Send) => {
       const { reader, channel, sendId } = send;
-      const post = posts[reader.userId];
+      const post = postOf(reader.userId);
       const link = links[reader.userId];
       if (!post || !link) {
         result.nothing += 1;
@@ -208,12 +213,19 @@ export function createReminderActivities(deps: ReminderDeps) {
         subjectId: channel === 'email' ? (subject?.id ?? null) : null,
       };
       const sign = trackingSigner(deps.trackingSecret, facts);
-      const tracked = (kind: ReminderLinkKind, to: string) =>
-        `${base}/api/reminder/go/${sign({ link: kind, to })}`;
+      /**
+       * A click link. A destination that ends in one of the reader's link tokens (sign-in, unsubscribe: about 330
+       * characters each) has it after the tracking token (`?u=`, engagement appends it), not inside it: inside, it
+       * was base64-encoded again and hashed by the MAC, in every link of the e-mail.
+       */
+      const tracked = (kind: ReminderLinkKind, to: string, readerToken?: string) =>
+        `${base}/api/reminder/go/${sign.click(kind, to)}${readerToken === undefined ? '' : `?u=${readerToken}`}`;
       const uid = encodeURIComponent(link.signin);
-      const postPath = (id: string) => `/post/${id}?uid=${uid}`;
+      /** A post page that signs the reader in (uid last, appended by engagement). */
+      const postLink = (kind: ReminderLinkKind, id: string, query = '') =>
+        tracked(kind, `/post/${id}?${query}uid=`, uid);
       const subjectLine = prefixedSubject(settings.subjectprefix, subject?.title ?? post.template.heading);
-      const continueUrl = tracked('continue_reading', postPath(post.template._id));
+      const continueUrl = postLink('continue_reading', post.template._id);
       try {
         if (channel === 'whatsapp') {
           await deps.whatsapp.send({
@@ -223,7 +235,6 @@ export function createReminderActivities(deps: ReminderDeps) {
           });
         } else {
           const checkin = checkins[reader.userId];
-          const unsubscribePage = `/unsubscribe/${encodeURIComponent(link.unsubscribe)}`;
           const model: ReminderEmailModel = {
             settings,
             firstname: reminderFirstname(reader.firstname),
@@ -232,12 +243,12 @@ export function createReminderActivities(deps: ReminderDeps) {
             locked: post.template.locked === true,
             image: post.template.image ? `${base}${post.template.image}?w=960` : null,
             continueUrl,
-            likeUrl: tracked('like', `${postPath(post.template._id)}&a=like`),
+            likeUrl: postLink('like', post.template._id, 'a=like&'),
             upgradeUrl: post.template.locked ? tracked('upgrade', '/setting') : null,
             recommendations: settings.emailrecommendation
               ? post.recommendations.map((r) => ({
                   heading: r.heading,
-                  url: tracked('recommendation', postPath(r._id)),
+                  url: postLink('recommendation', r._id),
                 }))
               : [],
             checkin: checkin
@@ -249,8 +260,8 @@ export function createReminderActivities(deps: ReminderDeps) {
                   })),
                 }
               : null,
-            unsubscribeUrl: tracked('unsubscribe', unsubscribePage),
-            openPixelUrl: `${base}/api/reminder/open/${sign({})}`,
+            unsubscribeUrl: tracked('unsubscribe', '/unsubscribe/', encodeURIComponent(link.unsubscribe)),
+            openPixelUrl: `${base}/api/reminder/open/${sign.open()}`,
           };
           const { html, text } = await renderReminder(model);
           await deps.mail.send({

@@ -1,5 +1,5 @@
-import type { Role } from '@nudge/contracts';
-import { dayKey } from '@nudge/contracts';
+import type { Gated, ReminderPost, Role } from '@nudge/contracts';
+import { canReadPremium, dayKey, gatePost } from '@nudge/contracts';
 import { DuplicateKeyError, type UserDirectory } from '@nudge/platform';
 import type { TemplateState } from '../domain/template';
 import { pickTodayPost, previousDays } from '../domain/today';
@@ -11,6 +11,10 @@ import type { Reads } from './reads';
 /** Days whose picks today's post avoids repeating (when other posts exist). */
 export const NO_REPEAT_DAYS = 7;
 export const NO_POST_TODAY = 'No post for today yet';
+
+/** What a reminder shows of a gated post: its body, or for a locked one the preview. */
+const bodyOf = (p: Gated<{ body: string }>): Pick<ReminderPost['template'], 'body' | 'locked' | 'preview'> =>
+  p.locked ? { locked: true, preview: p.preview } : { body: p.body };
 
 /** Whose post of which day, and what they may draw from. */
 interface Want {
@@ -207,12 +211,6 @@ export function createTodayPost(deps: {
       const post = picks.get(r.userId);
       return post ? [{ reader: r, post }] : [];
     });
-    const templates = await views.readerPostsOf(
-      chosen.map(({ reader, post }) => ({
-        template: post,
-        viewer: { userId: reader.userId, role: reader.role },
-      })),
-    );
     // Recommendations depend on the post alone: looked up once per post of the batch.
     const recommendations = new Map<string, Promise<{ _id: string; heading: string }[]>>();
     const recommendationsOf = (post: TemplateState) => {
@@ -232,24 +230,31 @@ export function createTodayPost(deps: {
       }
       return found;
     };
-    const posts: Record<
-      string,
-      {
-        template: Awaited<ReturnType<PostViews['readerPosts']>>[number];
-        subjects: { id: string; title: string }[];
-        recommendations: { _id: string; heading: string }[];
+    // One entry per post and gating (a batch has a few), and each reader's key into them: the e-mail shows the
+    // post's heading, body or preview and image only, the same for every reader of that post and gating.
+    const posts: Record<string, ReminderPost> = {};
+    const picked: Record<string, string> = {};
+    /** The key in `posts` by post and whether the reader may read premium posts: gated once each. */
+    const keys = new Map<string, string>();
+    for (const { reader, post } of chosen) {
+      const access = `${post._id} ${canReadPremium(reader.role)}`;
+      let key = keys.get(access);
+      if (key === undefined) {
+        const gated = gatePost(
+          { _id: post._id, heading: post.heading, body: post.body, image: post.image, type: post.type },
+          reader.role,
+        );
+        key = gated.locked ? `${post._id}.locked` : post._id;
+        keys.set(access, key);
+        posts[key] ??= {
+          template: { _id: gated._id, heading: gated.heading, image: gated.image, ...bodyOf(gated) },
+          subjects: post.subjects.filter((s) => s.status).map((s) => ({ id: s.id, title: s.title })),
+          recommendations: await recommendationsOf(post),
+        };
       }
-    > = {};
-    for (const [i, { reader, post }] of chosen.entries()) {
-      const template = templates[i];
-      if (!template) continue;
-      posts[reader.userId] = {
-        template,
-        subjects: post.subjects.filter((s) => s.status).map((s) => ({ id: s.id, title: s.title })),
-        recommendations: (await recommendationsOf(post)).map((r) => ({ ...r })),
-      };
+      picked[reader.userId] = key;
     }
-    return posts;
+    return { posts, picks: picked };
   }
 
   return {

@@ -16,11 +16,11 @@ export function internalRoutes(deps: {
   /** The reminder sender: today's post of each reader of a batch, gated, with Active subjects; and the settings. */
   router.post('/internal/reminders/posts', async (req, res) => {
     const { readers, recommendations } = parseBody(RemindersPostsRequest, req);
-    const [settings, posts] = await Promise.all([
+    const [settings, { posts, picks }] = await Promise.all([
       deps.settings.get(),
       deps.today.forReminders(readers, recommendations),
     ]);
-    res.json({ status: true, settings, posts });
+    res.json({ status: true, settings, posts, picks });
   });
 
   return router;

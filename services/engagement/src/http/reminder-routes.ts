@@ -1,4 +1,4 @@
-import { TrackingParams } from '@nudge/contracts';
+import { TrackingParams, TrackingQuery } from '@nudge/contracts';
 import { badRequest } from '@nudge/platform';
 import { Router } from 'express';
 import type { Reminders } from '../app/reminders';
@@ -27,11 +27,16 @@ export function reminderRoutes(deps: { reminders: Reminders; publicUrl: string }
 
   router.get('/api/reminder/go/:token', async (req, res) => {
     const claims = claimsOf(req.params);
+    const query = TrackingQuery.safeParse(req.query);
+    if (!query.success) throw badRequest(INVALID);
+    // The signed destination, and the reader's link token after it when the link carries one (URL-encoded: it
+    // cannot leave the path or query the destination ends in).
+    const to = claims.to === undefined ? '' : claims.to + encodeURIComponent(query.data.u ?? '');
     // Only our own pages: the token is signed by us, and the destination is checked again all the same.
-    if (!claims.link || !claims.to || new URL(claims.to, origin).origin !== origin) throw badRequest(INVALID);
+    if (!claims.link || !claims.to || new URL(to, origin).origin !== origin) throw badRequest(INVALID);
     await deps.reminders.clicked(claims, claims.link);
     res.setHeader('cache-control', 'no-store, private');
-    res.redirect(302, new URL(claims.to, origin).toString());
+    res.redirect(302, new URL(to, origin).toString());
   });
 
   return router;
