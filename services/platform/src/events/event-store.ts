@@ -42,10 +42,21 @@ export interface ServiceEventStore extends EventStore {
   catchUp(): Promise<number>;
   /** Resets the projection (all when no name) and replays every event through it. */
   rebuild(projectionName?: string): Promise<void>;
-  /** Called after every successful append (the relay's notify). Returns an unsubscribe function. */
-  onAppend(listener: (commit: { stream: string; seq: number }) => void): () => void;
+  /**
+   * Called after every successful append, once per commit, when it is durable (the relay's notify; `doc` is the commit
+   * as inserted, so the relay need not read it back). Returns an unsubscribe function.
+   */
+  onAppend(listener: (commit: AppendedCommit) => void): () => void;
   /** Stops background projection retries (call at shutdown, before closing the store). */
   close(): void;
+}
+
+/** A commit as the append listeners see it (see ServiceEventStore.onAppend). */
+export interface AppendedCommit {
+  stream: string;
+  seq: number;
+  /** The commit document as inserted (never to be modified). */
+  doc: CommitDoc;
 }
 
 export interface EventStoreOptions {
@@ -87,19 +98,36 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const events = store.collection<CommitDoc>(EVENTS);
   const meta = store.collection<CounterDoc>(EVENTS_META);
   const pending = store.collection<PendingDoc>(PENDING);
-  const listeners = new Set<(commit: { stream: string; seq: number }) => void>();
+  const listeners = new Set<(commit: AppendedCommit) => void>();
 
   let indexes: Promise<void> | undefined;
   const ready = () => {
     indexes ??= (async () => {
       await events.createIndex({ stream: 1, toVersion: 1 });
-      await events.createIndex({ seq: 1 }, { unique: true });
+      await seqIndex();
       await migrateMarks();
     })().catch((err: unknown) => {
       indexes = undefined;
       throw err;
     });
     return indexes;
+  };
+
+  /**
+   * The index on `seq` (readAll's pages). Seqs are unique by construction (blocks of one counter, see reserveSeqs), and
+   * MongoDB keeps the index unique as a guard. On the embedded store a unique index costs a lookup per insert (its
+   * adapter checks MongoDB's semantics before each write) and guards nothing the counter does not: a plain index
+   * there, and a unique one left by an older version is replaced once.
+   */
+  const seqIndex = async (): Promise<void> => {
+    if (store.kind !== 'embedded') return events.createIndex({ seq: 1 }, { unique: true });
+    try {
+      await events.createIndex({ seq: 1 });
+    } catch (err) {
+      if (!(err instanceof Error && /different options/.test(err.message))) throw err;
+      await events.dropIndex({ seq: 1 });
+      await events.createIndex({ seq: 1 });
+    }
   };
 
   /**
@@ -376,9 +404,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       scheduleRetry();
     }
     for (const listener of listeners) {
-      for (const { stream, seq } of commits) {
+      for (const doc of commits) {
         try {
-          listener({ stream, seq });
+          listener({ stream: doc.stream, seq: doc.seq, doc });
         } catch (err) {
           log.error({ err }, 'append listener failed');
         }

@@ -32,8 +32,11 @@ export interface Relay {
 export interface RelayOptions {
   /** The service's document store (the one its event store writes to). */
   store: DocumentStore;
-  /** When given, every append wakes the relay. */
-  eventStore?: { onAppend(listener: () => void): () => void };
+  /**
+   * When given, every append wakes the relay, and the relay publishes the commits this process just appended from
+   * memory (as inserted) instead of reading them back.
+   */
+  eventStore?: { onAppend(listener: (commit: { doc?: CommitDoc }) => void): () => void };
   bus: EventBus;
   service: string;
   log: Logger;
@@ -54,6 +57,9 @@ export interface RelayOptions {
   /** For tests: the clock of lease expiry (epoch ms). */
   clock?: () => number;
 }
+
+/** Commits kept by the relay between their append and their publish (see `appended`). */
+const APPENDED_KEPT = 5_000;
 
 /** The lease document's _id in the service's store. */
 export const RELAY_LEASE = 'relay';
@@ -97,6 +103,12 @@ export function createRelay(opts: RelayOptions): Relay {
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const clock = opts.clock ?? Date.now;
+  /**
+   * Commits this process appended (durable: the event store calls its listeners after the commit) and the relay has
+   * not published yet, by _id, as inserted: a pending row's commit found here is not read back from the store. At most
+   * APPENDED_KEPT (the oldest forgotten: read back from the store when its row comes up).
+   */
+  const appended = new Map<string, CommitDoc>();
   /** When a relay that does not hold the lease last tried to take it: it tries at most once per poll interval. */
   let lastTry = Number.NEGATIVE_INFINITY;
   let leader = false;
@@ -130,9 +142,15 @@ export function createRelay(opts: RelayOptions): Relay {
         const rows = await pending.find(pendingRange('pub', after), { sort: { _id: 1 }, limit: batchSize });
         if (rows.length === 0) return published;
         after = (rows[rows.length - 1] as PendingDoc)._id;
-        const found = new Map(
-          (await events.find({ _id: { $in: rows.map((row) => row.commit) } })).map((c) => [c._id, c]),
-        );
+        const found = new Map<string, CommitDoc>();
+        const missing: string[] = [];
+        for (const row of rows) {
+          const kept = appended.get(row.commit);
+          if (kept) found.set(row.commit, kept);
+          else missing.push(row.commit);
+        }
+        if (missing.length > 0)
+          for (const c of await events.find({ _id: { $in: missing } })) found.set(c._id, c);
         const now = Date.now();
         const messages: BusMessage[] = [];
         const done: string[] = [];
@@ -145,6 +163,7 @@ export function createRelay(opts: RelayOptions): Relay {
         }
         if (messages.length > 0) await bus.publish(messages);
         if (done.length > 0) await pending.deleteMany({ _id: { $in: done } });
+        for (const row of rows) appended.delete(row.commit);
         published += messages.length;
         log.debug({ topic, commits: rows.length, events: messages.length }, 'relay published');
         // A short page was the last: commits appended meanwhile notified the relay, which runs again for them.
@@ -197,7 +216,13 @@ export function createRelay(opts: RelayOptions): Relay {
     start() {
       if (started) return;
       started = true;
-      unsubscribe = opts.eventStore?.onAppend(() => kick());
+      unsubscribe = opts.eventStore?.onAppend(({ doc }) => {
+        if (doc) {
+          appended.set(doc._id, doc);
+          if (appended.size > APPENDED_KEPT) appended.delete(appended.keys().next().value as string);
+        }
+        kick();
+      });
       pollTimer = setInterval(kick, pollMs);
       pollTimer.unref();
       kick();
@@ -206,6 +231,7 @@ export function createRelay(opts: RelayOptions): Relay {
       started = false;
       unsubscribe?.();
       unsubscribe = undefined;
+      appended.clear();
       if (pollTimer) clearInterval(pollTimer);
       if (retryTimer) clearTimeout(retryTimer);
       pollTimer = undefined;
