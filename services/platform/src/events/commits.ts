@@ -59,7 +59,19 @@ export type PendingDoc = Doc & {
   at: number;
   /** `proj` rows only: the projections that did apply the commit (one failed, or a gap was filled). */
   projectedBy?: string[];
+  /**
+   * `pub` rows only, the row of several commits appended together (one appendMany): every commit it stands for, in seq
+   * order (the first is the one the other fields describe; see pubRowOf). Absent: the row stands for its commit alone.
+   */
+  commits?: PendingEntry[];
 };
+
+/** A commit a pending row stands for: its _id and seq. */
+export type PendingEntry = { commit: string; seq: number };
+
+/** The commits a pending row stands for, in seq order. */
+export const entriesOf = (row: PendingDoc): PendingEntry[] =>
+  row.commits ?? [{ commit: row.commit, seq: row.seq }];
 
 /** A pending row older than this whose commit does not exist is deleted (its commit's insert is given up on). */
 export const ORPHAN_MS = 60 * 60_000;
@@ -84,6 +96,16 @@ export const pendingOf = (commit: CommitDoc, kind: PendingKind, at: number): Pen
   toVersion: commit.toVersion,
   at,
 });
+
+/**
+ * The `pub` row of commits appended together (seq order): one row for all of them (one insert, one delete), named by
+ * the first; the relay publishes them all before it deletes it. A single commit's row is pendingOf's.
+ */
+export const pubRowOf = (commits: CommitDoc[], at: number): PendingDoc => {
+  const row = pendingOf(commits[0] as CommitDoc, 'pub', at);
+  if (commits.length > 1) row.commits = commits.map((c) => ({ commit: c._id, seq: c.seq }));
+  return row;
+};
 
 export const commitId = (stream: string, fromVersion: number): string => `${stream}@${fromVersion}`;
 

@@ -15,6 +15,7 @@ import {
   pendingId,
   pendingOf,
   pendingRange,
+  pubRowOf,
   toStored,
 } from './commits';
 import { createEventStore, type ServiceEventStore } from './event-store';
@@ -507,6 +508,30 @@ describe('event store on the embedded document store', () => {
       expect((await readCounters(store)).map((c) => c._id)).toEqual(['o-1', 'o-2']);
       expect(await pendingCommits(store)).toEqual({ unpublished: [], unprojected: [] });
     });
+
+    it('a relay row of commits appended together: published whole, in seq order; its missing commits wait', async () => {
+      await events.append('g-1', 0, [{ type: 'A', data: 1 }]);
+      const [stored] = await store.collection<CommitDoc>(EVENTS).find({});
+      const inFlight = commitOf('g-2', 0, 901);
+      // g-1's entry names another seq than its commit's (a clash).
+      const row = pubRowOf([{ ...stored!, seq: 900 }, inFlight, commitOf('g-3', 0, 902)], Date.now());
+      await store.collection<PendingDoc>(PENDING).deleteMany(pendingRange('pub'));
+      await store.collection<PendingDoc>(PENDING).insertOne(row);
+      await store.collection<CommitDoc>(EVENTS).insertOne(commitOf('g-3', 0, 902));
+
+      const published: BusMessage[] = [];
+      const relay = createRelay({ store, bus: recordingBus(published), service: 'test', log: silentLog() });
+      // g-1's entry names another seq (a clash): skipped; g-2 is not written yet: it waits, alone in the row.
+      expect(await relay.flush()).toBe(1);
+      expect(published.map((m) => m.key)).toEqual(['g-3']);
+      expect((await pendingCommits(store)).unpublished).toEqual(['g-2@0']);
+
+      await store.collection<CommitDoc>(EVENTS).insertOne(inFlight);
+      expect(await relay.flush()).toBe(1);
+      expect(published.map((m) => m.key)).toEqual(['g-3', 'g-2']);
+      expect((await pendingCommits(store)).unpublished).toEqual([]);
+      await relay.stop();
+    });
   });
 
   describe('appendMany and group commit', () => {
@@ -591,8 +616,10 @@ describe('event store on the embedded document store', () => {
       expect(commits).toHaveLength(50);
       const pending = await pendingCommits(store);
       expect(pending.unprojected).toEqual([]);
-      // The relay's rows: one per commit written, in seq order, none for the refused ones.
+      // The relay's rows: send-3's, then one for the commits of the batch that went in, in seq order, naming none of
+      // the refused ones.
       expect(pending.unpublished).toEqual(commits.map((c) => c._id));
+      expect(await store.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(2);
       expect(new Set(commits.map((c) => c.seq)).size).toBe(50);
       // Projected exactly once each (the counter projection is not idempotent), the refused ones not at all.
       expect(projection.applied).toBe(50);

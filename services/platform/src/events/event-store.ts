@@ -11,11 +11,13 @@ import {
   commitId,
   EVENTS,
   EVENTS_META,
+  entriesOf,
   eventsOf,
   ORPHAN_MS,
   PENDING,
   type PendingDoc,
   pendingOf,
+  pubRowOf,
   toStored,
 } from './commits';
 import { createProjectionRunner } from './projections';
@@ -85,9 +87,10 @@ const SEQ_BLOCK = 64;
 /**
  * Event store on the document store: one document per commit in `events` (see commits.ts), a global
  * commit order from a counter in `events_meta` (advanced once for all the appends waiting meanwhile), projections
- * applied right after the insert. Each commit is written with its two pending rows in `events_pending` (one for the
+ * applied right after the insert. Each commit is written with its pending rows in `events_pending` (one for the
  * relay, one for the projections), which they delete when done: a commit document is written once and never
- * rewritten. appendMany writes many commits with one counter advance, one insertMany and one projection pass.
+ * rewritten. appendMany writes many commits with one counter advance, one insertMany, one relay row for them all
+ * and one projection pass.
  */
 export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const { store, service } = opts;
@@ -178,8 +181,12 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     insert: () => Promise<Set<number>>,
   ): Promise<Set<number>> => {
     const at = Date.now();
-    const rows = commits.flatMap((commit) => [pendingOf(commit, 'pub', at), pendingOf(commit, 'proj', at)]);
+    // One `pub` row for all the commits (the relay publishes them together), one `proj` row per commit.
+    const rows = [pubRowOf(commits, at), ...commits.map((commit) => pendingOf(commit, 'proj', at))];
     const writeRows = () => pending.insertMany(rows);
+    /** The rows that stand for some commit that went in (a row whose commits were all refused is an orphan). */
+    const rowsIn = (refused: Set<number>) =>
+      rows.filter((row) => entriesOf(row).some((entry) => !refused.has(entry.seq)));
     let refused: Set<number>;
     if (store.groupCommit) {
       const [written, inserted] = await Promise.allSettled([writeRows(), insert()]);
@@ -189,7 +196,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       }
       refused = inserted.value;
       // A row refused while its commit went in (rows never clash: seqs are unique): written again.
-      if (written.status === 'rejected') await rewritePending(rows.filter((r) => !refused.has(r.seq)));
+      if (written.status === 'rejected') await rewritePending(rowsIn(refused));
     } else {
       await writeRows();
       try {
@@ -200,9 +207,19 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
         throw err;
       }
       // A commit that took so long that its rows may have been given up on as orphans: they are written again.
-      if (Date.now() - at > ORPHAN_MS / 2) await rewritePending(rows.filter((r) => !refused.has(r.seq)));
+      if (Date.now() - at > ORPHAN_MS / 2) await rewritePending(rowsIn(refused));
     }
-    if (refused.size > 0) await dropPending(rows.filter((row) => refused.has(row.seq)));
+    // The rows of refused commits are deleted; a `pub` row that also stands for commits that went in is written again
+    // without the refused ones (best effort: the relay skips a commit found with another seq).
+    if (refused.size > 0) {
+      const kept = new Set(rowsIn(refused));
+      await dropPending(rows.filter((row) => !kept.has(row)));
+      const pub = rows[0] as PendingDoc;
+      if (pub.commits && kept.has(pub))
+        await pending
+          .replaceOne({ _id: pub._id }, { ...pub, commits: pub.commits.filter((e) => !refused.has(e.seq)) })
+          .catch((err: unknown) => log.warn({ err }, 'could not narrow the relay row of refused commits'));
+    }
     return refused;
   };
 
