@@ -60,18 +60,25 @@ export type PendingDoc = Doc & {
   /** `proj` rows only: the projections that did apply the commit (one failed, or a gap was filled). */
   projectedBy?: string[];
   /**
-   * `pub` rows only, the row of several commits appended together (one appendMany): every commit it stands for, in seq
-   * order (the first is the one the other fields describe; see pubRowOf). Absent: the row stands for its commit alone.
+   * The row of several commits appended together (one appendMany; see groupRowOf): every commit it stands for, in seq
+   * order (the first is the one the other fields describe). Absent: the row stands for its commit alone.
    */
   commits?: PendingEntry[];
 };
 
-/** A commit a pending row stands for: its _id and seq. */
-export type PendingEntry = { commit: string; seq: number };
+/** A commit a pending row stands for. */
+export type PendingEntry = { commit: string; seq: number; stream: string; toVersion: number };
 
 /** The commits a pending row stands for, in seq order. */
 export const entriesOf = (row: PendingDoc): PendingEntry[] =>
-  row.commits ?? [{ commit: row.commit, seq: row.seq }];
+  row.commits ?? [{ commit: row.commit, seq: row.seq, stream: row.stream, toVersion: row.toVersion }];
+
+/** The rows of one commit each that a row stands for (a row of one commit: itself), with its projectedBy. */
+export const singleRowsOf = (row: PendingDoc, kind: PendingKind): PendingDoc[] => {
+  if (!row.commits) return [row];
+  const { commits: _, ...base } = row;
+  return row.commits.map((entry) => ({ ...base, _id: pendingId(kind, entry.seq), ...entry }));
+};
 
 /** A pending row older than this whose commit does not exist is deleted (its commit's insert is given up on). */
 export const ORPHAN_MS = 60 * 60_000;
@@ -98,12 +105,20 @@ export const pendingOf = (commit: CommitDoc, kind: PendingKind, at: number): Pen
 });
 
 /**
- * The `pub` row of commits appended together (seq order): one row for all of them (one insert, one delete), named by
- * the first; the relay publishes them all before it deletes it. A single commit's row is pendingOf's.
+ * The row of commits appended together (seq order): one row for all of them (one insert, one delete), named by the
+ * first. The relay publishes them all before it deletes its `pub` row; the projections' `proj` row is written so only
+ * for commits they apply together, and split into rows of one commit (singleRowsOf) before any is applied otherwise.
+ * A single commit's row is pendingOf's.
  */
-export const pubRowOf = (commits: CommitDoc[], at: number): PendingDoc => {
-  const row = pendingOf(commits[0] as CommitDoc, 'pub', at);
-  if (commits.length > 1) row.commits = commits.map((c) => ({ commit: c._id, seq: c.seq }));
+export const groupRowOf = (commits: CommitDoc[], kind: PendingKind, at: number): PendingDoc => {
+  const row = pendingOf(commits[0] as CommitDoc, kind, at);
+  if (commits.length > 1)
+    row.commits = commits.map((c) => ({
+      commit: c._id,
+      seq: c.seq,
+      stream: c.stream,
+      toVersion: c.toVersion,
+    }));
   return row;
 };
 

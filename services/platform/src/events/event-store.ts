@@ -13,11 +13,12 @@ import {
   EVENTS_META,
   entriesOf,
   eventsOf,
+  groupRowOf,
   ORPHAN_MS,
   PENDING,
   type PendingDoc,
+  pendingId,
   pendingOf,
-  pubRowOf,
   toStored,
 } from './commits';
 import { createProjectionRunner } from './projections';
@@ -174,15 +175,21 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
    * commit is ever durable without them. On the embedded store (groupCommit) all are issued at once and land in one
    * group commit; elsewhere (MongoDB) the rows are written first and the commits after: a crash in between leaves rows
    * whose commit does not exist (orphans, see PendingDoc), never a commit without rows. The rows of refused commits
-   * are deleted.
+   * are deleted. One `pub` row for all the commits (the relay publishes them together); one `proj` row for all when
+   * `together` (the projections apply them together), else one per commit.
    */
   const writeCommits = async (
     commits: CommitDoc[],
     insert: () => Promise<Set<number>>,
+    together = false,
   ): Promise<Set<number>> => {
     const at = Date.now();
-    // One `pub` row for all the commits (the relay publishes them together), one `proj` row per commit.
-    const rows = [pubRowOf(commits, at), ...commits.map((commit) => pendingOf(commit, 'proj', at))];
+    const rows = [
+      groupRowOf(commits, 'pub', at),
+      ...(together
+        ? [groupRowOf(commits, 'proj', at)]
+        : commits.map((commit) => pendingOf(commit, 'proj', at))),
+    ];
     const writeRows = () => pending.insertMany(rows);
     /** The rows that stand for some commit that went in (a row whose commits were all refused is an orphan). */
     const rowsIn = (refused: Set<number>) =>
@@ -209,16 +216,18 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       // A commit that took so long that its rows may have been given up on as orphans: they are written again.
       if (Date.now() - at > ORPHAN_MS / 2) await rewritePending(rowsIn(refused));
     }
-    // The rows of refused commits are deleted; a `pub` row that also stands for commits that went in is written again
-    // without the refused ones (best effort: the relay skips a commit found with another seq).
+    // The rows of refused commits are deleted; a row that also stands for commits that went in is written again
+    // without the refused ones (best effort: the relay and catch-up skip a commit found with another seq).
     if (refused.size > 0) {
       const kept = new Set(rowsIn(refused));
       await dropPending(rows.filter((row) => !kept.has(row)));
-      const pub = rows[0] as PendingDoc;
-      if (pub.commits && kept.has(pub))
-        await pending
-          .replaceOne({ _id: pub._id }, { ...pub, commits: pub.commits.filter((e) => !refused.has(e.seq)) })
-          .catch((err: unknown) => log.warn({ err }, 'could not narrow the relay row of refused commits'));
+      for (const row of kept)
+        if (row.commits)
+          await pending
+            .replaceOne({ _id: row._id }, { ...row, commits: row.commits.filter((e) => !refused.has(e.seq)) })
+            .catch((err: unknown) =>
+              log.warn({ err }, 'could not narrow the pending row of refused commits'),
+            );
     }
     return refused;
   };
@@ -404,14 +413,14 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   };
 
   /** After the commits are durable: the projections (read-your-writes), then the listeners (the relay). */
-  const afterCommit = async (commits: CommitDoc[], previous?: CommitDoc): Promise<void> => {
+  const afterCommit = async (commits: CommitDoc[], previous?: CommitDoc, group?: string): Promise<void> => {
     if (commits.length === 0) return;
     // The commits are durable: from here on the command succeeded whatever happens to its side effects.
     try {
       const ok =
-        commits.length === 1
+        commits.length === 1 && group === undefined
           ? await runner.projectCommit(commits[0] as CommitDoc, previous)
-          : await runner.projectCommits(commits);
+          : await runner.projectCommits(commits, group);
       if (!ok) scheduleRetry();
     } catch (err) {
       log.error(
@@ -532,7 +541,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       };
     });
     const commits = built.map((b) => b.commit);
-    const refused = await writeCommits(commits, () => insertCommits(commits));
+    // Commits the projections apply together get one `proj` row (named by the first), which they delete together.
+    const together = runner.batchable(commits);
+    const refused = await writeCommits(commits, () => insertCommits(commits), together);
     const inserted: CommitDoc[] = [];
     for (const { i, commit, envelopes } of built) {
       const entry = entries[i] as AppendManyEntry;
@@ -543,7 +554,11 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
         inserted.push(commit);
       }
     }
-    await afterCommit(inserted);
+    await afterCommit(
+      inserted,
+      undefined,
+      together ? pendingId('proj', (commits[0] as CommitDoc).seq) : undefined,
+    );
     return results;
   };
 
