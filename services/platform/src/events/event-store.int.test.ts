@@ -516,7 +516,9 @@ describe('event store on the embedded document store', () => {
       // A crash between an appendMany's insert and its projection leaves its commits (seqs 700-702: the counter says
       // so) and their one `proj` row.
       const left = [commitOf('t-1', 0, 700), commitOf('t-2', 0, 701), commitOf('t-3', 0, 702)];
-      await store.collection(EVENTS_META).insertOne({ _id: 'seq', value: 702 });
+      await store
+        .collection<{ _id: string; value: number }>(EVENTS_META)
+        .insertOne({ _id: 'seq', value: 702 });
       await store.collection<CommitDoc>(EVENTS).insertMany(left);
       await store.collection<PendingDoc>(PENDING).insertOne(groupRowOf(left, 'proj', Date.now()));
       expect((await pendingCommits(store)).unprojected).toEqual(['t-1@0', 't-2@0', 't-3@0']);
