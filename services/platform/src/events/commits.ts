@@ -59,6 +59,25 @@ export type PendingDoc = Doc & {
   at: number;
   /** `proj` rows only: the projections that did apply the commit (one failed, or a gap was filled). */
   projectedBy?: string[];
+  /**
+   * The row of several commits appended together (one appendMany; see groupRowOf): every commit it stands for, in seq
+   * order (the first is the one the other fields describe). Absent: the row stands for its commit alone.
+   */
+  commits?: PendingEntry[];
+};
+
+/** A commit a pending row stands for. */
+export type PendingEntry = { commit: string; seq: number; stream: string; toVersion: number };
+
+/** The commits a pending row stands for, in seq order. */
+export const entriesOf = (row: PendingDoc): PendingEntry[] =>
+  row.commits ?? [{ commit: row.commit, seq: row.seq, stream: row.stream, toVersion: row.toVersion }];
+
+/** The rows of one commit each that a row stands for (a row of one commit: itself), with its projectedBy. */
+export const singleRowsOf = (row: PendingDoc, kind: PendingKind): PendingDoc[] => {
+  if (!row.commits) return [row];
+  const { commits: _, ...base } = row;
+  return row.commits.map((entry) => ({ ...base, _id: pendingId(kind, entry.seq), ...entry }));
 };
 
 /** A pending row older than this whose commit does not exist is deleted (its commit's insert is given up on). */
@@ -84,6 +103,24 @@ export const pendingOf = (commit: CommitDoc, kind: PendingKind, at: number): Pen
   toVersion: commit.toVersion,
   at,
 });
+
+/**
+ * The row of commits appended together (seq order): one row for all of them (one insert, one delete), named by the
+ * first. The relay publishes them all before it deletes its `pub` row; the projections' `proj` row is written so only
+ * for commits they apply together, and split into rows of one commit (singleRowsOf) before any is applied otherwise.
+ * A single commit's row is pendingOf's.
+ */
+export const groupRowOf = (commits: CommitDoc[], kind: PendingKind, at: number): PendingDoc => {
+  const row = pendingOf(commits[0] as CommitDoc, kind, at);
+  if (commits.length > 1)
+    row.commits = commits.map((c) => ({
+      commit: c._id,
+      seq: c.seq,
+      stream: c.stream,
+      toVersion: c.toVersion,
+    }));
+  return row;
+};
 
 export const commitId = (stream: string, fromVersion: number): string => `${stream}@${fromVersion}`;
 

@@ -46,6 +46,15 @@ function countingStore(store: DocumentStore) {
   };
 }
 
+/** A bus that records what is published. */
+const recordingBus = (published: BusMessage[]): EventBus =>
+  ({
+    kind: 'recording',
+    async publish(messages: BusMessage[]) {
+      published.push(...messages);
+    },
+  }) as unknown as EventBus;
+
 let store: DocumentStore | undefined;
 afterEach(async () => {
   await store?.close();
@@ -112,12 +121,7 @@ describe('event store queries on the embedded store', () => {
   it('a relay pass that finds nothing to publish is one query', async () => {
     const { store: counted, calls, count, events } = await appended();
     const published: BusMessage[] = [];
-    const bus = {
-      kind: 'recording',
-      async publish(messages: BusMessage[]) {
-        published.push(...messages);
-      },
-    } as unknown as EventBus;
+    const bus = recordingBus(published);
     const relay = createRelay({ store: counted, bus, service: 'orders', log, pollMs: 60_000 });
     expect(await relay.flush()).toBe(30);
     expect(published).toHaveLength(30);
@@ -130,5 +134,56 @@ describe('event store queries on the embedded store', () => {
     await events.append('order-0', 10, [{ type: 'orders.Placed', data: { n: 30 } }]);
     expect(await relay.flush()).toBe(1);
     await relay.stop();
+  });
+
+  it('a relay on the event store publishes the commits appended in this process without reading them back', async () => {
+    const { store: counted, calls, count, events } = await appended();
+    const published: BusMessage[] = [];
+    const bus = recordingBus(published);
+    const relay = createRelay({
+      store: counted,
+      eventStore: events,
+      bus,
+      service: 'orders',
+      log,
+      pollMs: 60_000,
+    });
+    // The 30 commits appended before the relay started are read from the store.
+    expect(await relay.flush()).toBe(30);
+    relay.start();
+    count(true);
+    await events.append('order-0', 10, [{ type: 'orders.Placed', data: { n: 30 } }]);
+    await events.appendMany([
+      { stream: 'order-1', expectedVersion: 10, events: [{ type: 'orders.Placed', data: { n: 31 } }] },
+      { stream: 'order-9', expectedVersion: 0, events: [{ type: 'orders.Placed', data: { n: 32 } }] },
+    ]);
+    await relay.flush();
+    count(false);
+    expect(published.slice(30).map((m) => (JSON.parse(m.value) as { data: { n: number } }).data.n)).toEqual([
+      30, 31, 32,
+    ]);
+    expect(calls.filter((call) => call.startsWith('events.'))).toEqual([
+      'events.findOne',
+      'events.insertOne',
+      'events.findOne',
+      'events.insertMany',
+    ]);
+    await relay.stop();
+  });
+
+  it("keeps seq's index plain (seqs are unique by construction) and replaces an older unique one", async () => {
+    store = createEmbeddedStore();
+    const commits = store.collection<CommitDoc>(EVENTS);
+    await commits.createIndex({ seq: 1 }, { unique: true });
+    await commits.insertOne({ _id: 'old@0', seq: 1 } as CommitDoc);
+    const events = createEventStore({ store, service: 'orders', log, validate: () => {} });
+    await events.catchUp();
+    // A second document with seq 1 is no longer refused: no unique check runs on an append.
+    await commits.insertOne({ _id: 'other@0', seq: 1 } as CommitDoc);
+    expect(await commits.countDocuments({ seq: 1 })).toBe(2);
+    // readAll's pages still use it.
+    expect(explainOf(commits)({ seq: { $gt: 0 } }, { sort: { seq: 1 }, limit: 200 })).toEqual([
+      expect.stringMatching(/^SEARCH doc:events USING INDEX ix:events:seq /),
+    ]);
   });
 });

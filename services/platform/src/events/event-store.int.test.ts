@@ -8,6 +8,7 @@ import {
   type CommitDoc,
   EVENTS,
   EVENTS_META,
+  groupRowOf,
   ORPHAN_MS,
   PENDING,
   type PendingDoc,
@@ -507,6 +508,76 @@ describe('event store on the embedded document store', () => {
       expect((await readCounters(store)).map((c) => c._id)).toEqual(['o-1', 'o-2']);
       expect(await pendingCommits(store)).toEqual({ unpublished: [], unprojected: [] });
     });
+
+    it('the one projection row of commits applied together: left by a crash, each is applied once, a later commit after it', async () => {
+      const projection = counterProjection(store);
+      events.register(projection);
+      await events.catchUp();
+      // A crash between an appendMany's insert and its projection leaves its commits (seqs 700-702: the counter says
+      // so) and their one `proj` row.
+      const left = [commitOf('t-1', 0, 700), commitOf('t-2', 0, 701), commitOf('t-3', 0, 702)];
+      await store
+        .collection<{ _id: string; value: number }>(EVENTS_META)
+        .insertOne({ _id: 'seq', value: 702 });
+      await store.collection<CommitDoc>(EVENTS).insertMany(left);
+      await store.collection<PendingDoc>(PENDING).insertOne(groupRowOf(left, 'proj', Date.now()));
+      expect((await pendingCommits(store)).unprojected).toEqual(['t-1@0', 't-2@0', 't-3@0']);
+
+      // An append to t-2 before a catch-up ran: t-2's first commit is applied before it.
+      await events.append('t-2', 1, [{ type: 'New', data: 1 }]);
+      expect(await readCounters(store)).toEqual([
+        { _id: 't-2', count: 2, lastVersion: 2, types: ['Old', 'New'] },
+      ]);
+      // Its row (now one per commit) says which projections applied t-2's first commit.
+      expect((await pendingCommits(store)).unprojected).toEqual(['t-1@0', 't-2@0', 't-3@0']);
+      const rows = await store
+        .collection<PendingDoc>(PENDING)
+        .find(pendingRange('proj'), { sort: { _id: 1 } });
+      expect(rows.map((row) => [row.commit, row.projectedBy ?? []])).toEqual([
+        ['t-1@0', []],
+        ['t-2@0', [projection.name]],
+        ['t-3@0', []],
+      ]);
+
+      // Catch-up applies the others once each (the counter projection is not idempotent).
+      expect(await events.catchUp()).toBe(3);
+      expect(await events.catchUp()).toBe(0);
+      expect(projection.applied).toBe(4);
+      expect((await readCounters(store)).map((c) => [c._id, c.count])).toEqual([
+        ['t-1', 1],
+        ['t-2', 2],
+        ['t-3', 1],
+      ]);
+      expect((await pendingCommits(store)).unprojected).toEqual([]);
+    });
+
+    it('a relay row of commits appended together: published whole, in seq order; its missing commits wait', async () => {
+      await events.append('g-1', 0, [{ type: 'A', data: 1 }]);
+      const [stored] = await store.collection<CommitDoc>(EVENTS).find({});
+      const inFlight = commitOf('g-2', 0, 901);
+      // g-1's entry names another seq than its commit's (a clash).
+      const row = groupRowOf(
+        [{ ...stored!, seq: 900 }, inFlight, commitOf('g-3', 0, 902)],
+        'pub',
+        Date.now(),
+      );
+      await store.collection<PendingDoc>(PENDING).deleteMany(pendingRange('pub'));
+      await store.collection<PendingDoc>(PENDING).insertOne(row);
+      await store.collection<CommitDoc>(EVENTS).insertOne(commitOf('g-3', 0, 902));
+
+      const published: BusMessage[] = [];
+      const relay = createRelay({ store, bus: recordingBus(published), service: 'test', log: silentLog() });
+      // g-1's entry names another seq (a clash): skipped; g-2 is not written yet: it waits, alone in the row.
+      expect(await relay.flush()).toBe(1);
+      expect(published.map((m) => m.key)).toEqual(['g-3']);
+      expect((await pendingCommits(store)).unpublished).toEqual(['g-2@0']);
+
+      await store.collection<CommitDoc>(EVENTS).insertOne(inFlight);
+      expect(await relay.flush()).toBe(1);
+      expect(published.map((m) => m.key)).toEqual(['g-3', 'g-2']);
+      expect((await pendingCommits(store)).unpublished).toEqual([]);
+      await relay.stop();
+    });
   });
 
   describe('appendMany and group commit', () => {
@@ -591,8 +662,10 @@ describe('event store on the embedded document store', () => {
       expect(commits).toHaveLength(50);
       const pending = await pendingCommits(store);
       expect(pending.unprojected).toEqual([]);
-      // The relay's rows: one per commit written, in seq order, none for the refused ones.
+      // The relay's rows: send-3's, then one for the commits of the batch that went in, in seq order, naming none of
+      // the refused ones.
       expect(pending.unpublished).toEqual(commits.map((c) => c._id));
+      expect(await store.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(2);
       expect(new Set(commits.map((c) => c.seq)).size).toBe(50);
       // Projected exactly once each (the counter projection is not idempotent), the refused ones not at all.
       expect(projection.applied).toBe(50);

@@ -11,10 +11,13 @@ import {
   commitId,
   EVENTS,
   EVENTS_META,
+  entriesOf,
   eventsOf,
+  groupRowOf,
   ORPHAN_MS,
   PENDING,
   type PendingDoc,
+  pendingId,
   pendingOf,
   toStored,
 } from './commits';
@@ -42,10 +45,21 @@ export interface ServiceEventStore extends EventStore {
   catchUp(): Promise<number>;
   /** Resets the projection (all when no name) and replays every event through it. */
   rebuild(projectionName?: string): Promise<void>;
-  /** Called after every successful append (the relay's notify). Returns an unsubscribe function. */
-  onAppend(listener: (commit: { stream: string; seq: number }) => void): () => void;
+  /**
+   * Called after every successful append, once per commit, when it is durable (the relay's notify; `doc` is the commit
+   * as inserted, so the relay need not read it back). Returns an unsubscribe function.
+   */
+  onAppend(listener: (commit: AppendedCommit) => void): () => void;
   /** Stops background projection retries (call at shutdown, before closing the store). */
   close(): void;
+}
+
+/** A commit as the append listeners see it (see ServiceEventStore.onAppend). */
+export interface AppendedCommit {
+  stream: string;
+  seq: number;
+  /** The commit document as inserted (never to be modified). */
+  doc: CommitDoc;
 }
 
 export interface EventStoreOptions {
@@ -74,9 +88,10 @@ const SEQ_BLOCK = 64;
 /**
  * Event store on the document store: one document per commit in `events` (see commits.ts), a global
  * commit order from a counter in `events_meta` (advanced once for all the appends waiting meanwhile), projections
- * applied right after the insert. Each commit is written with its two pending rows in `events_pending` (one for the
+ * applied right after the insert. Each commit is written with its pending rows in `events_pending` (one for the
  * relay, one for the projections), which they delete when done: a commit document is written once and never
- * rewritten. appendMany writes many commits with one counter advance, one insertMany and one projection pass.
+ * rewritten. appendMany writes many commits with one counter advance, one insertMany, one relay row for them all
+ * and one projection pass.
  */
 export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const { store, service } = opts;
@@ -87,19 +102,36 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const events = store.collection<CommitDoc>(EVENTS);
   const meta = store.collection<CounterDoc>(EVENTS_META);
   const pending = store.collection<PendingDoc>(PENDING);
-  const listeners = new Set<(commit: { stream: string; seq: number }) => void>();
+  const listeners = new Set<(commit: AppendedCommit) => void>();
 
   let indexes: Promise<void> | undefined;
   const ready = () => {
     indexes ??= (async () => {
       await events.createIndex({ stream: 1, toVersion: 1 });
-      await events.createIndex({ seq: 1 }, { unique: true });
+      await seqIndex();
       await migrateMarks();
     })().catch((err: unknown) => {
       indexes = undefined;
       throw err;
     });
     return indexes;
+  };
+
+  /**
+   * The index on `seq` (readAll's pages). Seqs are unique by construction (blocks of one counter, see reserveSeqs), and
+   * MongoDB keeps the index unique as a guard. On the embedded store a unique index costs a lookup per insert (its
+   * adapter checks MongoDB's semantics before each write) and guards nothing the counter does not: a plain index
+   * there, and a unique one left by an older version is replaced once.
+   */
+  const seqIndex = async (): Promise<void> => {
+    if (store.kind !== 'embedded') return events.createIndex({ seq: 1 }, { unique: true });
+    try {
+      await events.createIndex({ seq: 1 });
+    } catch (err) {
+      if (!(err instanceof Error && /different options/.test(err.message))) throw err;
+      await events.dropIndex({ seq: 1 });
+      await events.createIndex({ seq: 1 });
+    }
   };
 
   /**
@@ -143,15 +175,25 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
    * commit is ever durable without them. On the embedded store (groupCommit) all are issued at once and land in one
    * group commit; elsewhere (MongoDB) the rows are written first and the commits after: a crash in between leaves rows
    * whose commit does not exist (orphans, see PendingDoc), never a commit without rows. The rows of refused commits
-   * are deleted.
+   * are deleted. One `pub` row for all the commits (the relay publishes them together); one `proj` row for all when
+   * `together` (the projections apply them together), else one per commit.
    */
   const writeCommits = async (
     commits: CommitDoc[],
     insert: () => Promise<Set<number>>,
+    together = false,
   ): Promise<Set<number>> => {
     const at = Date.now();
-    const rows = commits.flatMap((commit) => [pendingOf(commit, 'pub', at), pendingOf(commit, 'proj', at)]);
+    const rows = [
+      groupRowOf(commits, 'pub', at),
+      ...(together
+        ? [groupRowOf(commits, 'proj', at)]
+        : commits.map((commit) => pendingOf(commit, 'proj', at))),
+    ];
     const writeRows = () => pending.insertMany(rows);
+    /** The rows that stand for some commit that went in (a row whose commits were all refused is an orphan). */
+    const rowsIn = (refused: Set<number>) =>
+      rows.filter((row) => entriesOf(row).some((entry) => !refused.has(entry.seq)));
     let refused: Set<number>;
     if (store.groupCommit) {
       const [written, inserted] = await Promise.allSettled([writeRows(), insert()]);
@@ -161,7 +203,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       }
       refused = inserted.value;
       // A row refused while its commit went in (rows never clash: seqs are unique): written again.
-      if (written.status === 'rejected') await rewritePending(rows.filter((r) => !refused.has(r.seq)));
+      if (written.status === 'rejected') await rewritePending(rowsIn(refused));
     } else {
       await writeRows();
       try {
@@ -172,9 +214,21 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
         throw err;
       }
       // A commit that took so long that its rows may have been given up on as orphans: they are written again.
-      if (Date.now() - at > ORPHAN_MS / 2) await rewritePending(rows.filter((r) => !refused.has(r.seq)));
+      if (Date.now() - at > ORPHAN_MS / 2) await rewritePending(rowsIn(refused));
     }
-    if (refused.size > 0) await dropPending(rows.filter((row) => refused.has(row.seq)));
+    // The rows of refused commits are deleted; a row that also stands for commits that went in is written again
+    // without the refused ones (best effort: the relay and catch-up skip a commit found with another seq).
+    if (refused.size > 0) {
+      const kept = new Set(rowsIn(refused));
+      await dropPending(rows.filter((row) => !kept.has(row)));
+      for (const row of kept)
+        if (row.commits)
+          await pending
+            .replaceOne({ _id: row._id }, { ...row, commits: row.commits.filter((e) => !refused.has(e.seq)) })
+            .catch((err: unknown) =>
+              log.warn({ err }, 'could not narrow the pending row of refused commits'),
+            );
+    }
     return refused;
   };
 
@@ -359,14 +413,14 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   };
 
   /** After the commits are durable: the projections (read-your-writes), then the listeners (the relay). */
-  const afterCommit = async (commits: CommitDoc[], previous?: CommitDoc): Promise<void> => {
+  const afterCommit = async (commits: CommitDoc[], previous?: CommitDoc, group?: string): Promise<void> => {
     if (commits.length === 0) return;
     // The commits are durable: from here on the command succeeded whatever happens to its side effects.
     try {
       const ok =
-        commits.length === 1
+        commits.length === 1 && group === undefined
           ? await runner.projectCommit(commits[0] as CommitDoc, previous)
-          : await runner.projectCommits(commits);
+          : await runner.projectCommits(commits, group);
       if (!ok) scheduleRetry();
     } catch (err) {
       log.error(
@@ -376,9 +430,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       scheduleRetry();
     }
     for (const listener of listeners) {
-      for (const { stream, seq } of commits) {
+      for (const doc of commits) {
         try {
-          listener({ stream, seq });
+          listener({ stream: doc.stream, seq: doc.seq, doc });
         } catch (err) {
           log.error({ err }, 'append listener failed');
         }
@@ -487,7 +541,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       };
     });
     const commits = built.map((b) => b.commit);
-    const refused = await writeCommits(commits, () => insertCommits(commits));
+    // Commits the projections apply together get one `proj` row (named by the first), which they delete together.
+    const together = runner.batchable(commits);
+    const refused = await writeCommits(commits, () => insertCommits(commits), together);
     const inserted: CommitDoc[] = [];
     for (const { i, commit, envelopes } of built) {
       const entry = entries[i] as AppendManyEntry;
@@ -498,7 +554,11 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
         inserted.push(commit);
       }
     }
-    await afterCommit(inserted);
+    await afterCommit(
+      inserted,
+      undefined,
+      together ? pendingId('proj', (commits[0] as CommitDoc).seq) : undefined,
+    );
     return results;
   };
 

@@ -4,6 +4,7 @@ import {
   type CommitDoc,
   EVENTS,
   EVENTS_META,
+  entriesOf,
   eventsOf,
   ORPHAN_MS,
   PENDING,
@@ -11,6 +12,7 @@ import {
   PROJECTION_CHECKPOINTS,
   pendingId,
   pendingRange,
+  singleRowsOf,
 } from './commits';
 import { createSerial } from './serial';
 import type { EventEnvelope, Projection } from './types';
@@ -29,9 +31,16 @@ export interface ProjectionRunner {
   projectCommit(commit: CommitDoc, previous?: CommitDoc): Promise<boolean>;
   /**
    * Applies freshly inserted commits (each in its stream's order, as projectCommit does) and deletes their pending
-   * rows in one write; false if a projection threw on any of them (their rows stay).
+   * rows in one write; false if a projection threw on any of them (their rows stay). group: the _id of the one `proj`
+   * row written for them all (when batchable said so): deleted with them when they are applied together, else split
+   * into rows of one commit first.
    */
-  projectCommits(commits: CommitDoc[]): Promise<boolean>;
+  projectCommits(commits: CommitDoc[], group?: string): Promise<boolean>;
+  /**
+   * Whether these commits are applied together (see the runner): their `proj` rows can be one (groupRowOf), since the
+   * projections apply them all or none.
+   */
+  batchable(commits: CommitDoc[]): boolean;
   catchUp(): Promise<number>;
   rebuild(name?: string): Promise<void>;
 }
@@ -162,15 +171,23 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   let marking: Promise<void> | undefined;
   let markAgain: Promise<void> | undefined;
 
+  /**
+   * `proj` rows of commits applied together whose deletion is not written yet (their _ids): every commit they stand
+   * for is in `unmarked`.
+   */
+  const unmarkedGroups = new Set<string>();
+
   /** Writes the marks of every commit in `unmarked` (one deleteMany of their rows) and moves the checkpoints up. */
   const writeMarks = async (): Promise<void> => {
     const batch = [...unmarked];
+    const groups = [...unmarkedGroups];
     if (batch.length === 0) return;
     try {
       // The marks and the checkpoints are sent together: one commit on the embedded store (group commit).
       const top = Math.max(...batch.map(([, seq]) => seq));
+      const rows = new Set([...batch.map(([, seq]) => pendingId('proj', seq)), ...groups]);
       await Promise.all([
-        pending.deleteMany({ _id: { $in: batch.map(([, seq]) => pendingId('proj', seq)) } }),
+        pending.deleteMany({ _id: { $in: [...rows] } }),
         ...projections.map((projection) => advanceCheckpoint(projection.name, top)),
       ]);
       for (const [id] of batch) {
@@ -181,6 +198,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     } finally {
       // Written, or left unprojected for catch-up: either way no longer this process's to remember.
       for (const [id] of batch) unmarked.delete(id);
+      for (const id of groups) unmarkedGroups.delete(id);
     }
   };
 
@@ -225,12 +243,46 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   };
 
   /**
+   * Replaces a `proj` row of several commits (applied together, see groupRowOf) by rows of one commit each (with its
+   * projectedBy): the rows of the others first, then the row itself (a crash in between leaves both: the commits are
+   * applied again, apply is idempotent per event).
+   */
+  const splitRow = async (row: PendingDoc): Promise<void> => {
+    if (!row.commits) return;
+    const singles = singleRowsOf(row, 'proj');
+    for (const single of singles)
+      if (single._id !== row._id) await pending.replaceOne({ _id: single._id }, single, { upsert: true });
+    const own = singles.find((single) => single._id === row._id);
+    if (own) await pending.replaceOne({ _id: row._id }, own);
+    else await pending.deleteOne({ _id: row._id });
+  };
+
+  /** Splits the `proj` rows of several commits some of which this process has not applied (see splitRow). */
+  const splitRows = async (): Promise<void> => {
+    for (const row of await pending.find({ ...pendingRange('proj'), commits: { $exists: true } }))
+      if (!entriesOf(row).every((e) => unmarked.has(e.commit) || marked.has(e.commit))) await splitRow(row);
+  };
+
+  /**
+   * Whether the commit at seq has a `proj` row: its own, or one of several commits that stands for it (the greatest
+   * row _id up to its own; a row of several commits spans a block of seqs no other commit has).
+   */
+  const hasRow = async (seq: number): Promise<boolean> => {
+    const row = await pending.findOne(
+      { _id: { $gt: 'proj:', $lte: pendingId('proj', seq) } },
+      { sort: { _id: -1 } },
+    );
+    return row !== null && entriesOf(row).some((entry) => entry.seq === seq);
+  };
+
+  /**
    * The stream's commits before this one that are still unprojected (and not applied by this process meanwhile), in
    * stream order, each with its pending row. The rows have no index on `stream` (it cost each append more than the
    * rare scan saves): the `proj` rows are scanned, those of commits in flight or left by a failed projection.
    */
   const gapBefore = async (commit: CommitDoc): Promise<Array<{ row: PendingDoc; commit: CommitDoc }>> => {
     if (commit.fromVersion === 0) return [];
+    await splitRows();
     const rows = (
       await pending.find(
         { stream: commit.stream, toVersion: { $lte: commit.fromVersion }, ...pendingRange('proj') },
@@ -267,9 +319,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     // rows (a point read of the previous commit's row at most).
     const gapFree =
       previous !== undefined &&
-      (unmarked.has(previous._id) ||
-        marked.has(previous._id) ||
-        !(await pending.findOne({ _id: pendingId('proj', previous.seq) })));
+      (unmarked.has(previous._id) || marked.has(previous._id) || !(await hasRow(previous.seq)));
     const gap = gapFree ? [] : await gapBefore(commit);
     const done = new Set(projectedBy ?? []);
     const succeeded: string[] = [];
@@ -395,9 +445,14 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       const page = await pending.find(pendingRange('proj', after), { sort: { _id: 1 }, limit: pageSize });
       if (page.length === 0) break;
       for (const { _id } of page) {
-        after = _id;
         // A gap filled since the page was read changed projectedBy (or applied it all): what the row says now.
         const row = await pending.findOne({ _id });
+        if (row?.commits) {
+          // A row of several commits: split, then its rows are read again (the first has its _id).
+          await splitRow(row);
+          break;
+        }
+        after = _id;
         if (!row) continue;
         const commit = await events.findOne({ _id: row.commit });
         if (commit?.seq !== row.seq) {
@@ -425,11 +480,24 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       if (ok) await flushMarks();
       return ok;
     },
-    projectCommits: async (commits) => {
+    batchable,
+    projectCommits: async (commits, group) => {
       let ok = true;
-      if (batchable(commits) && (await exclusive(() => applyTogether(commits)))) {
+      if (
+        (group !== undefined || batchable(commits)) &&
+        (await exclusive(async () => {
+          const together = await applyTogether(commits);
+          if (together && group !== undefined) unmarkedGroups.add(group);
+          return together;
+        }))
+      ) {
         await flushMarks();
         return true;
+      }
+      // Their one row becomes one per commit before any is applied alone.
+      if (group !== undefined) {
+        const row = await pending.findOne({ _id: group });
+        if (row) await splitRow(row);
       }
       // One by one (a commit after another of its stream, or a projection failed together: apply is idempotent).
       for (const commit of commits) {

@@ -4,10 +4,12 @@ import type { DocumentStore } from '../store/types';
 import {
   type CommitDoc,
   EVENTS,
+  entriesOf,
   eventsOf,
   ORPHAN_MS,
   PENDING,
   type PendingDoc,
+  type PendingEntry,
   pendingRange,
 } from './commits';
 import { backoffMs, createSerial } from './serial';
@@ -32,8 +34,11 @@ export interface Relay {
 export interface RelayOptions {
   /** The service's document store (the one its event store writes to). */
   store: DocumentStore;
-  /** When given, every append wakes the relay. */
-  eventStore?: { onAppend(listener: () => void): () => void };
+  /**
+   * When given, every append wakes the relay, and the relay publishes the commits this process just appended from
+   * memory (as inserted) instead of reading them back.
+   */
+  eventStore?: { onAppend(listener: (commit: { doc?: CommitDoc }) => void): () => void };
   bus: EventBus;
   service: string;
   log: Logger;
@@ -54,6 +59,9 @@ export interface RelayOptions {
   /** For tests: the clock of lease expiry (epoch ms). */
   clock?: () => number;
 }
+
+/** Commits kept by the relay between their append and their publish (see `appended`). */
+const APPENDED_KEPT = 5_000;
 
 /** The lease document's _id in the service's store. */
 export const RELAY_LEASE = 'relay';
@@ -97,6 +105,12 @@ export function createRelay(opts: RelayOptions): Relay {
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const clock = opts.clock ?? Date.now;
+  /**
+   * Commits this process appended (durable: the event store calls its listeners after the commit) and the relay has
+   * not published yet, by _id, as inserted: a pending row's commit found here is not read back from the store. At most
+   * APPENDED_KEPT (the oldest forgotten: read back from the store when its row comes up).
+   */
+  const appended = new Map<string, CommitDoc>();
   /** When a relay that does not hold the lease last tried to take it: it tries at most once per poll interval. */
   let lastTry = Number.NEGATIVE_INFINITY;
   let leader = false;
@@ -119,7 +133,9 @@ export function createRelay(opts: RelayOptions): Relay {
    * it holds the lease, and deletes the rows of what the bus accepted. Never runs twice at once in a process; across
    * processes, the lease admits one relay. A row whose commit is not there with its seq is an orphan (see PendingDoc):
    * deleted when its commit clashed; when its commit is missing, skipped (its insert may be under way: a later commit
-   * of its stream cannot exist before it) and deleted after ORPHAN_MS.
+   * of its stream cannot exist before it) and deleted after ORPHAN_MS. A row of several commits (appended together)
+   * is published whole; when some of its commits are missing (and young), the others are published and the row is
+   * written again naming the missing ones only.
    */
   const publishPending = () =>
     serial(async () => {
@@ -129,26 +145,51 @@ export function createRelay(opts: RelayOptions): Relay {
         if (!(await holdLease())) return published;
         const rows = await pending.find(pendingRange('pub', after), { sort: { _id: 1 }, limit: batchSize });
         if (rows.length === 0) return published;
-        after = (rows[rows.length - 1] as PendingDoc)._id;
-        const found = new Map(
-          (await events.find({ _id: { $in: rows.map((row) => row.commit) } })).map((c) => [c._id, c]),
-        );
+        // The page: rows in order until they stand for batchSize commits (a row of commits appended together is
+        // taken whole).
+        const page: PendingDoc[] = [];
+        let commits = 0;
+        for (const row of rows) {
+          if (commits >= batchSize) break;
+          page.push(row);
+          commits += entriesOf(row).length;
+        }
+        after = (page[page.length - 1] as PendingDoc)._id;
+        const found = new Map<string, CommitDoc>();
+        const missing: string[] = [];
+        for (const row of page)
+          for (const { commit } of entriesOf(row)) {
+            const kept = appended.get(commit);
+            if (kept) found.set(commit, kept);
+            else missing.push(commit);
+          }
+        if (missing.length > 0)
+          for (const c of await events.find({ _id: { $in: missing } })) found.set(c._id, c);
         const now = Date.now();
         const messages: BusMessage[] = [];
         const done: string[] = [];
-        for (const row of rows) {
-          const commit = found.get(row.commit);
-          if (commit?.seq === row.seq) {
-            for (const event of eventsOf(commit)) messages.push(toBusMessage(topic, event));
-            done.push(row._id);
-          } else if (commit || now - row.at > ORPHAN_MS) done.push(row._id);
+        /** Rows of several commits some of which are missing: they are written again with those only. */
+        const narrowed: PendingDoc[] = [];
+        for (const row of page) {
+          const waiting: PendingEntry[] = [];
+          for (const entry of entriesOf(row)) {
+            const commit = found.get(entry.commit);
+            if (commit?.seq === entry.seq)
+              for (const event of eventsOf(commit)) messages.push(toBusMessage(topic, event));
+            else if (!commit && now - row.at <= ORPHAN_MS) waiting.push(entry);
+          }
+          if (waiting.length === 0) done.push(row._id);
+          else if (row.commits && waiting.length < row.commits.length)
+            narrowed.push({ ...row, commits: waiting });
         }
         if (messages.length > 0) await bus.publish(messages);
+        for (const row of narrowed) await pending.replaceOne({ _id: row._id }, row);
         if (done.length > 0) await pending.deleteMany({ _id: { $in: done } });
+        for (const row of page) for (const { commit } of entriesOf(row)) appended.delete(commit);
         published += messages.length;
-        log.debug({ topic, commits: rows.length, events: messages.length }, 'relay published');
+        log.debug({ topic, commits, events: messages.length }, 'relay published');
         // A short page was the last: commits appended meanwhile notified the relay, which runs again for them.
-        if (rows.length < batchSize) return published;
+        if (rows.length < batchSize && page.length === rows.length) return published;
       }
     });
 
@@ -197,7 +238,13 @@ export function createRelay(opts: RelayOptions): Relay {
     start() {
       if (started) return;
       started = true;
-      unsubscribe = opts.eventStore?.onAppend(() => kick());
+      unsubscribe = opts.eventStore?.onAppend(({ doc }) => {
+        if (doc) {
+          appended.set(doc._id, doc);
+          if (appended.size > APPENDED_KEPT) appended.delete(appended.keys().next().value as string);
+        }
+        kick();
+      });
       pollTimer = setInterval(kick, pollMs);
       pollTimer.unref();
       kick();
@@ -206,6 +253,7 @@ export function createRelay(opts: RelayOptions): Relay {
       started = false;
       unsubscribe?.();
       unsubscribe = undefined;
+      appended.clear();
       if (pollTimer) clearInterval(pollTimer);
       if (retryTimer) clearTimeout(retryTimer);
       pollTimer = undefined;

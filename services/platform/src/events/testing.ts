@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import type { DocumentStore } from '../store/types';
-import { PENDING, type PendingDoc, type PendingKind, pendingRange } from './commits';
+import { entriesOf, PENDING, type PendingDoc, type PendingKind, pendingRange } from './commits';
 import type { EventEnvelope, Projection } from './types';
 
 /** Test helpers for the event mechanism's own suites (not part of the public API). */
@@ -74,8 +74,8 @@ export async function pendingCommits(
   store: DocumentStore,
 ): Promise<{ unpublished: string[]; unprojected: string[] }> {
   const ids = async (kind: PendingKind) =>
-    (await store.collection<PendingDoc>(PENDING).find(pendingRange(kind), { sort: { _id: 1 } })).map(
-      (row) => row.commit,
+    (await store.collection<PendingDoc>(PENDING).find(pendingRange(kind), { sort: { _id: 1 } })).flatMap(
+      (row) => entriesOf(row).map((entry) => entry.commit),
     );
   return { unpublished: await ids('pub'), unprojected: await ids('proj') };
 }

@@ -135,3 +135,30 @@ describe('embedded store: plans cached by the shape of a filter', () => {
     expect(page[0]).not.toMatch(/TEMP B-TREE/);
   });
 });
+
+describe('an insert without a copy of the document', () => {
+  it('stores what the call was given, and judges an indexed field by its JSON (toJSON, Date)', async () => {
+    store = createEmbeddedStore();
+    const c = store.collection<Item>('items');
+    await c.createIndex({ 'a.b': 1 });
+    class Wrapped {
+      toJSON() {
+        return { b: [1, 2] };
+      }
+    }
+    // The first document whose a.b is an array in JSON only: the collection learns from it that a.b holds arrays.
+    await c.insertMany([
+      { _id: 'plain', a: { toJSON: () => ({ b: [2, 3] }) }, n: 2 },
+      { _id: 'date', a: { b: new Date('2024-01-01T00:00:00.000Z') }, n: 3 },
+    ]);
+    expect((await c.find({ 'a.b': 3 })).map((d) => d._id)).toEqual(['plain']);
+    const doc: Item = { _id: 'w', a: new Wrapped(), n: 1 };
+    await c.insertOne(doc);
+    // Changed after the call: nothing stored changes.
+    doc.n = 5;
+    expect((await c.findOne({ _id: 'w' }))?.n).toBe(1);
+    // The arrays the JSON holds are arrays to the queries (element membership), as MongoDB would see them.
+    expect((await c.find({ 'a.b': 2 })).map((d) => d._id)).toEqual(['plain', 'w']);
+    expect((await c.find({ 'a.b': '2024-01-01T00:00:00.000Z' })).map((d) => d._id)).toEqual(['date']);
+  });
+});

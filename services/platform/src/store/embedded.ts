@@ -434,6 +434,11 @@ interface StoredDoc {
   text: string;
 }
 
+/** An object literal's kind of object (no class instance, Date, Map, toJSON ...): JSON holds exactly its own fields. */
+const isDataObject = (v: object): boolean => {
+  const proto = Object.getPrototypeOf(v);
+  return (proto === Object.prototype || proto === null) && !('toJSON' in v);
+};
 const isIdValue = (v: unknown): v is Param => typeof v === 'string' || isFiniteNumber(v);
 const hasKeys = (o: object | undefined): boolean => o !== undefined && Object.keys(o).length > 0;
 
@@ -1162,9 +1167,32 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private prepareInsert(doc: T): { doc: Raw; text?: string } {
     if (!isPlainObject(doc)) throw new Error('A document has to be an object');
     const text = JSON.stringify(doc);
+    // With its _id, no unique index to check and the insert running now (no import under way, so before the caller
+    // can change the document): only its indexed fields' shapes are read from it (noteShapes), which the JSON text
+    // holds alike when those fields hold plain data (or more loosely: a non-finite number is noted a number, which
+    // only makes plans less exact), so it is not copied.
+    if (!this.hasUnique && isIdValue(doc._id) && !this.ready() && this.plainIndexed(doc))
+      return { doc, text };
     const copy = JSON.parse(text) as Raw;
     if (copy._id === undefined || copy._id === null) return { doc: { _id: newId(), ...copy } };
     return { doc: copy, text };
+  }
+
+  /**
+   * Whether every indexed field's path holds plain data in the document (no class instance, Date or other object
+   * whose JSON is not its own fields), so its shapes are those of its JSON text.
+   */
+  private plainIndexed(doc: Raw): boolean {
+    for (const field of this.indexedFields) {
+      let cur: unknown = doc;
+      for (const part of field.split('.')) {
+        if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) break;
+        if (!isDataObject(cur)) return false;
+        cur = (cur as Raw)[part];
+      }
+      if (cur !== null && typeof cur === 'object' && !Array.isArray(cur) && !isDataObject(cur)) return false;
+    }
+    return true;
   }
 
   // --- the port ------------------------------------------------------------------------------
