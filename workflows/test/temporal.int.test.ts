@@ -89,7 +89,10 @@ function fakeServices(opts: { recorded?: string[]; refuse?: string } = {}) {
   return { call, calls, sent };
 }
 
-function activitiesWith(services: ReturnType<typeof fakeServices>) {
+function activitiesWith(
+  services: ReturnType<typeof fakeServices>,
+  clock = () => new Date('2026-11-24T08:00:05Z'),
+) {
   const mails: MailMessage[] = [];
   const texts: unknown[] = [];
   const activities = forTemporal(
@@ -100,7 +103,7 @@ function activitiesWith(services: ReturnType<typeof fakeServices>) {
       trackingSecret: randomBytes(32),
       publicUrl: 'https://nudge.example',
       log: createLogger('test', 'silent'),
-      clock: () => new Date('2026-11-24T08:00:05Z'),
+      clock,
       random: () => 0.5,
     }),
   );
@@ -159,6 +162,29 @@ describe('activities in MockActivityEnvironment', () => {
     });
     expect(result).toMatchObject({ sent: 1, alreadySent: 1 });
     expect(mails.map((m) => m.to)).toEqual(['r3@example.com']);
+  });
+
+  it('sendBatch asks reporting for the subject counts once a minute, not once per batch; a failed ask is not kept', async () => {
+    let now = new Date('2026-11-24T08:00:05Z').getTime();
+    const batch = { slot: '2026-11-24T08:00:00.000Z', readers: [reader(2)] };
+    const services = fakeServices();
+    const { activities, mails } = activitiesWith(services, () => new Date(now));
+    const env = new MockActivityEnvironment();
+    await env.run(activities.sendBatch, batch);
+    now += 30_000;
+    await env.run(activities.sendBatch, batch);
+    expect(services.calls['/internal/email-stats']).toBe(1);
+    now += 31_000;
+    await env.run(activities.sendBatch, batch);
+    expect(services.calls['/internal/email-stats']).toBe(2);
+    expect(mails).toHaveLength(3);
+
+    const failing = fakeServices({ refuse: '/internal/email-stats' });
+    const other = activitiesWith(failing, () => new Date(now));
+    await env.run(other.activities.sendBatch, batch);
+    await env.run(other.activities.sendBatch, batch);
+    expect(failing.calls['/internal/email-stats']).toBe(2);
+    expect(other.mails).toHaveLength(2);
   });
 
   it('a business refusal is a non-retryable ApplicationFailure; nothing is delivered', async () => {

@@ -63,6 +63,10 @@ const pathOf = (url: string) => {
   return pathname + search;
 };
 
+/** How long a post's subject counts from reporting are used before they are asked for again. */
+const STATS_FRESH_MS = 60_000;
+/** Posts whose counts are kept at most (all forgotten beyond: asked for again). */
+const STATS_KEPT = 1_000;
 /** Messages of a batch handed to the transport at once. */
 const DELIVERY_CONCURRENCY = 32;
 type Send = { reader: DueReader; channel: 'email' | 'whatsapp'; sendId: string };
@@ -85,23 +89,43 @@ export function createReminderActivities(deps: ReminderDeps) {
     return { readers: res.readers, next: res.next };
   }
 
-  /** Subject counts from reporting; null (uniform choice) when reporting is absent or slow. */
+  /**
+   * Subject counts per post, kept STATS_FRESH_MS by the activities' clock: a slot's batches choose from the same
+   * counts (the opens that arrive while a slot runs are few), and reporting's engine answers once, not once per batch.
+   */
+  const statsKept = new Map<string, { at: number; subjects: Record<string, SubjectStats> | undefined }>();
+
+  /** Subject counts from reporting; null (uniform choice) when reporting is absent or slow (not kept). */
   async function subjectStats(templateIds: string[]) {
-    try {
-      const res = await deps.call<StatsResponse>(
-        'reporting',
-        '/internal/email-stats',
-        { templateIds },
-        deps.statsTimeoutMs ?? 1_000,
-      );
-      return res.templates ?? {};
-    } catch (err) {
-      deps.log.info(
-        { err: (err as Error).message },
-        'subject counts unavailable from reporting: choosing subject lines uniformly',
-      );
-      return null;
+    const now = deps.clock().getTime();
+    const fresh = (id: string) => {
+      const kept = statsKept.get(id);
+      return kept !== undefined && now - kept.at < STATS_FRESH_MS;
+    };
+    if (!templateIds.every(fresh)) {
+      try {
+        const res = await deps.call<StatsResponse>(
+          'reporting',
+          '/internal/email-stats',
+          { templateIds },
+          deps.statsTimeoutMs ?? 1_000,
+        );
+        if (statsKept.size > STATS_KEPT) statsKept.clear();
+        for (const id of templateIds) statsKept.set(id, { at: now, subjects: res.templates?.[id]?.subjects });
+      } catch (err) {
+        deps.log.info(
+          { err: (err as Error).message },
+          'subject counts unavailable from reporting: choosing subject lines uniformly',
+        );
+        return null;
+      }
     }
+    const out: Record<string, { subjects?: Record<string, SubjectStats> }> = {};
+    for (const id of templateIds) {
+      const subjects = statsKept.get(id)?.subjects;
+      out[id] = subjects ? { subjects } : {};
+    }
+    return out;
   }
 
   /**
@@ -162,6 +186,9 @@ export function createReminderActivities(deps: ReminderDeps) {
         todo.filter((s) => s.channel === 'email' && postOf(s.reader.userId)).map((s) => s.reader.userId),
       ),
     ];
+    // The subject counts (reporting's engine, another process) are asked for while engagement issues the check-ins.
+    const templateIds = [...new Set(Object.values(posts).map((p) => p.template._id))];
+    const statsCall = templateIds.length > 0 ? subjectStats(templateIds) : Promise.resolve(null);
     const checkins =
       settings.emailcheckin && mailTo.length > 0
         ? (
@@ -174,8 +201,7 @@ export function createReminderActivities(deps: ReminderDeps) {
             )
           ).checkins
         : {};
-    const templateIds = [...new Set(Object.values(posts).map((p) => p.template._id))];
-    const stats = templateIds.length > 0 ? await subjectStats(templateIds) : null;
+    const stats = await statsCall;
 
     const delivered: Sent[] = [];
     const metrics = processMetrics();
