@@ -221,8 +221,14 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
   const pageMonths = (view: View, page: number, limit: number): MonthRange => {
     const newest = periodOf(view, deps.clock()).start;
     const step = view === 'monthly' ? 1 : 3;
+    // Never before 1970 (no fact is older; the engine's dates start there): a page far past the end reads nothing.
     const back = (periods: number) =>
-      new Date(Date.UTC(newest.getUTCFullYear(), newest.getUTCMonth() - Math.min(periods, 10_000) * step, 1));
+      new Date(
+        Math.max(
+          0,
+          Date.UTC(newest.getUTCFullYear(), newest.getUTCMonth() - Math.min(periods, 10_000) * step, 1),
+        ),
+      );
     return { from: back(page * limit - 1), to: back((page - 1) * limit - 1) };
   };
 
