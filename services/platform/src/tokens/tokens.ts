@@ -103,14 +103,6 @@ export function createLinkTokens(opts: { secrets: LinkSecrets; publicKey: Crypto
     const input = linkInput(request);
     return `${input}.${createHmac('sha256', signingKey).update(input).digest('base64url')}`;
   };
-  const verify = async (token: string, audience: string, key: CryptoKey | Uint8Array, alg: string) => {
-    try {
-      return (await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: [alg] })).payload;
-    } catch (err) {
-      if (err instanceof errors.JOSEError) return null;
-      throw err;
-    }
-  };
   return {
     signLink: (userId, purpose, ttlSeconds) => sign({ userId, purpose, ttlSeconds }),
     signLinks: (requests) => requests.map(sign),
@@ -126,11 +118,11 @@ export function createLinkTokens(opts: { secrets: LinkSecrets; publicKey: Crypto
       let payload: JWTPayload | null = null;
       if (alg === LINK_ALG) {
         for (const key of hmacKeys) {
-          payload = await verify(token, audience, key, LINK_ALG);
+          payload = await verifiedPayload(token, audience, key, LINK_ALG);
           if (payload) break;
         }
       } else if (alg === TOKEN_ALG) {
-        payload = await verify(token, audience, opts.publicKey, TOKEN_ALG);
+        payload = await verifiedPayload(token, audience, opts.publicKey, TOKEN_ALG);
       }
       if (payload?.typ !== 'link' || typeof payload.sub !== 'string' || typeof payload.jti !== 'string') {
         return null;
@@ -147,6 +139,21 @@ export function createLinkTokens(opts: { secrets: LinkSecrets; publicKey: Crypto
 
 /** The HMAC key of a link secret: its UTF-8 bytes (LINK_TOKEN_SECRET is used as given). */
 const linkSecretKey = (secret: string): KeyObject => createSecretKey(Buffer.from(secret, 'utf8'));
+
+/** A token's payload when jose verifies it with this key, algorithm (that one alone), issuer and audience; else null. */
+async function verifiedPayload(
+  token: string,
+  audience: string,
+  key: CryptoKey | Uint8Array,
+  alg: string,
+): Promise<JWTPayload | null> {
+  try {
+    return (await jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: [alg] })).payload;
+  } catch (err) {
+    if (err instanceof errors.JOSEError) return null;
+    throw err;
+  }
+}
 
 /** The header and payload of a link token (`<header>.<payload>`, base64url), the part its signature covers. */
 function linkInput({ userId, purpose, ttlSeconds }: LinkRequest): string {
@@ -183,18 +190,9 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
       }
       return known;
     }
-    try {
-      const { payload } = await jwtVerify(token, publicKey, {
-        issuer: ISSUER,
-        audience,
-        algorithms: [TOKEN_ALG],
-      });
-      verified.set(key, payload);
-      return payload;
-    } catch (err) {
-      if (err instanceof errors.JOSEError) return null;
-      throw err;
-    }
+    const payload = await verifiedPayload(token, audience, publicKey, TOKEN_ALG);
+    if (payload) verified.set(key, payload);
+    return payload;
   }
   return {
     async verifySession(token) {

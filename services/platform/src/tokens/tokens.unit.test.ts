@@ -2,7 +2,7 @@ import { createHmac, KeyObject, sign } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SignJWT } from 'jose';
+import { type CryptoKey, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadOrCreateLinkSecret, loadOrCreateSigningKeys, type SigningKeys, TOKEN_ALG } from './keys';
 import { createLinkTokens, createTokenIssuer, createTokenVerifier, type LinkTokens } from './tokens';
@@ -85,39 +85,37 @@ describe('e-mail link tokens (HS256 with the link secret)', () => {
       expect(await links.verifyLink(junk, 'signin')).toBeNull();
   });
 
-  it('an EdDSA link signed with the private key before HS256 still verifies until it expires', async () => {
-    // As jose signed links at first, and as the hand-rolled Ed25519 signer did since (the same bytes).
-    const legacy = await new SignJWT({ typ: 'link' })
+  /** An unsubscribe link for u3 (jti 'j') as jose signed link tokens before HS256: EdDSA with this key. */
+  const legacyUnsubscribeLink = (privateKey: CryptoKey, expiresIn: string) =>
+    new SignJWT({ typ: 'link' })
       .setProtectedHeader({ alg: TOKEN_ALG })
       .setSubject('u3')
       .setIssuer('nudge-auth')
       .setAudience('nudge-link:unsubscribe')
       .setJti('j')
       .setIssuedAt()
-      .setExpirationTime('300d')
-      .sign(keys.privateKey);
+      .setExpirationTime(expiresIn)
+      .sign(privateKey);
+
+  it('an EdDSA link signed with the private key before HS256 still verifies until it expires', async () => {
+    // As jose signed links at first, and as the hand-rolled Ed25519 signer did since (the same bytes).
+    const legacy = await legacyUnsubscribeLink(keys.privateKey, '300d');
     expect(await links.verifyLink(legacy, 'unsubscribe')).toMatchObject({ userId: 'u3', jti: 'j' });
     expect(await links.verifyLink(legacy, 'signin')).toBeNull();
-    const input = `${b64({ alg: 'EdDSA' })}.${b64(linkPayload({ sub: 'u4' }))}`;
-    const handRolled = `${input}.${sign(null, Buffer.from(input), KeyObject.from(keys.privateKey)).toString('base64url')}`;
-    expect(await links.verifyLink(handRolled, 'signin')).toMatchObject({ userId: 'u4' });
-    const expired = `${b64({ alg: 'EdDSA' })}.${b64(linkPayload({ exp: Math.floor(Date.now() / 1000) - 5 }))}`;
+    // Signed by hand with node:crypto, as the Ed25519 signer did.
+    const edSigned = (payload: Record<string, unknown>) => {
+      const input = `${b64({ alg: 'EdDSA' })}.${b64(payload)}`;
+      return `${input}.${sign(null, Buffer.from(input), KeyObject.from(keys.privateKey)).toString('base64url')}`;
+    };
+    expect(await links.verifyLink(edSigned(linkPayload({ sub: 'u4' })), 'signin')).toMatchObject({
+      userId: 'u4',
+    });
     expect(
-      await links.verifyLink(
-        `${expired}.${sign(null, Buffer.from(expired), KeyObject.from(keys.privateKey)).toString('base64url')}`,
-        'signin',
-      ),
+      await links.verifyLink(edSigned(linkPayload({ exp: Math.floor(Date.now() / 1000) - 5 })), 'signin'),
     ).toBeNull();
     // Signed by another key pair: refused.
     const other = await loadOrCreateSigningKeys(join(dir, 'other'));
-    const strange = await new SignJWT({ typ: 'link' })
-      .setProtectedHeader({ alg: TOKEN_ALG })
-      .setSubject('u3')
-      .setIssuer('nudge-auth')
-      .setAudience('nudge-link:unsubscribe')
-      .setJti('j')
-      .setExpirationTime('1h')
-      .sign(other.privateKey);
+    const strange = await legacyUnsubscribeLink(other.privateKey, '1h');
     expect(await links.verifyLink(strange, 'unsubscribe')).toBeNull();
   });
 
