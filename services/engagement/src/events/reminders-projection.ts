@@ -39,8 +39,12 @@ export function createRemindersProjection(
     });
   const projection = {
     name: 'engagement.reminders',
+    /**
+     * Reads are by `_id` only (the sender's recorded check, an open or a click). The `userId` index an older version
+     * created is dropped: nothing queried it, and each send paid its entry.
+     */
     async ensureIndexes() {
-      await sends.createIndex({ userId: 1 });
+      await sends.dropIndex({ userId: 1 });
     },
     /** A batch's sends in one insertMany; a clash (a replay) falls back to one insert each, duplicates skipped. */
     async applyMany(events: EventEnvelope[]) {

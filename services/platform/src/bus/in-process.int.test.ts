@@ -42,12 +42,18 @@ describe('in-process bus paging', () => {
 // Publishes are serialised per store: offsets are distinct and in each instance's call order; a consumer reads up to
 // the head this process's publishes committed; a failed publish leaves a gap that is skipped, never a repeated offset.
 describe('in-process bus publish', () => {
+  /** The offsets of the messages in the log (a row holds the offsets `first`..`offset`, or `offset` alone). */
   const offsetsOf = async (store: DocumentStore, topic: string) =>
     (
       await store
-        .collection<{ _id: string; topic: string; offset: number }>(BUS_LOG)
+        .collection<{ _id: string; topic: string; offset: number; first?: number }>(BUS_LOG)
         .find({ topic }, { sort: { offset: 1 } })
-    ).map((m) => m.offset);
+    ).flatMap((row) =>
+      Array.from(
+        { length: row.offset - (row.first ?? row.offset) + 1 },
+        (_, i) => (row.first ?? row.offset) + i,
+      ),
+    );
   const counterOf = async (store: DocumentStore, topic: string) =>
     (await store.collection<{ _id: string; value: number }>(BUS_META).findOne({ _id: `offset:${topic}` }))
       ?.value;
@@ -163,13 +169,30 @@ describe('in-process bus publish', () => {
     });
     await expect(bus.publish([message('t', 'c'), message('t', 'd')])).rejects.toThrow(/duplicate key/);
     await bus.publish([message('t', 'e')]);
-    expect(await offsetsOf(store, 't')).toEqual([1, 2, 3, 4, 5]);
+    // The refused publish inserted none of its messages (one row per publish): offset 3 is a gap, 4 is x's.
+    expect(await offsetsOf(store, 't')).toEqual([1, 2, 4, 5]);
     expect(await counterOf(store, 't')).toBe(5);
     const got: string[] = [];
     await bus.subscribe('g', ['t'], async (m) => void got.push(m.key));
     await waitFor(() => got.includes('e'));
-    // c was inserted before the duplicate stopped the insert (MongoDB's ordered writes); d never was.
-    expect(got).toEqual(['a', 'b', 'c', 'x', 'e']);
+    expect(got).toEqual(['a', 'b', 'x', 'e']);
+    // A publish overlapping a row of several messages is refused too (the row at 6-7 holds 7; the counter says 5).
+    await store.collection<Record<string, unknown> & { _id: string }>(BUS_LOG).insertOne({
+      _id: 't:6',
+      topic: 't',
+      offset: 7,
+      first: 6,
+      messages: [
+        ['y', 'y', '{}'],
+        ['z', 'z', '{}'],
+      ],
+      publishedAt: new Date().toISOString(),
+    });
+    await expect(bus.publish([message('t', 'f')])).rejects.toThrow(/duplicate key/);
+    await expect(bus.publish([message('t', 'g')])).rejects.toThrow(/duplicate key/);
+    await bus.publish([message('t', 'h'), message('t', 'i')]);
+    await waitFor(() => got.includes('i'));
+    expect(got).toEqual(['a', 'b', 'x', 'e', 'y', 'z', 'h', 'i']);
     await bus.close();
     await store.close();
   });

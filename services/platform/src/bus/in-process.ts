@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { DuplicateKeyError } from '../errors';
 import { backoffMs, createSerial } from '../events/serial';
 import type {
   BatchHandler,
@@ -56,8 +57,8 @@ export const BUS_OFFSETS = 'bus_offsets';
 export const BUS_META = 'bus_meta';
 export const BUS_DEAD_LETTERS = 'bus_dead_letters';
 
+/** One message of the log, as the consumers and the recent messages (StoreShared.recent) hold it. */
 type LogDoc = {
-  _id: string;
   topic: string;
   offset: number;
   key: string;
@@ -65,6 +66,91 @@ type LogDoc = {
   headers: string;
   publishedAt: string;
 };
+/**
+ * A row of `bus_log`: the messages of one publish to one topic, at the offsets `first`..`offset` (`_id`:
+ * `<topic>:<first>`), each as [key, value, headers' JSON]. A row of one message keeps its fields at the top (key,
+ * value, headers; no `first`): the format of every row before publishes were stored together, still read. `offset`
+ * is the row's last offset: the index `{topic, offset, publishedAt}` finds a consumer's next rows and the trim the
+ * rows every group consumed whole.
+ */
+type LogRow = {
+  _id: string;
+  topic: string;
+  offset: number;
+  publishedAt: string;
+  first?: number;
+  messages?: Array<[key: string, value: string, headers: string]>;
+  key?: string;
+  value?: string;
+  headers?: string;
+};
+
+/**
+ * Messages per `bus_log` row at most (a publish of more takes several rows, inserted together): a page's worth, so a
+ * consumer that reads the log (behind what is kept in memory) parses about the rows of its page.
+ */
+export const ROW_MESSAGES = 100;
+/** Characters of values per `bus_log` row at most (beyond, the next message starts a new row; MongoDB's 16 MB). */
+const ROW_CHARS = 1 << 20;
+
+/** The messages of a row, in offset order. */
+const messagesOf = (row: LogRow): LogDoc[] => {
+  const { topic, publishedAt } = row;
+  if (row.messages === undefined || row.first === undefined)
+    return [
+      {
+        topic,
+        offset: row.offset,
+        key: row.key as string,
+        value: row.value as string,
+        headers: row.headers as string,
+        publishedAt,
+      },
+    ];
+  const first = row.first;
+  return row.messages.map(([key, value, headers], i) => ({
+    topic,
+    offset: first + i,
+    key,
+    value,
+    headers,
+    publishedAt,
+  }));
+};
+
+/** The rows of a publish's messages to one topic (consecutive offsets): a row of one message in the older format. */
+function rowsOf(docs: LogDoc[]): LogRow[] {
+  const rows: LogRow[] = [];
+  for (let start = 0; start < docs.length; ) {
+    let end = start;
+    let chars = 0;
+    while (end < docs.length && end - start < ROW_MESSAGES) {
+      const doc = docs[end] as LogDoc;
+      chars += doc.value.length + doc.headers.length + doc.key.length;
+      if (end > start && chars > ROW_CHARS) break;
+      end += 1;
+    }
+    const first = docs[start] as LogDoc;
+    const last = docs[end - 1] as LogDoc;
+    const row: LogRow = {
+      _id: `${first.topic}:${first.offset}`,
+      topic: first.topic,
+      offset: last.offset,
+      publishedAt: first.publishedAt,
+    };
+    if (end - start === 1) {
+      row.key = first.key;
+      row.value = first.value;
+      row.headers = first.headers;
+    } else {
+      row.first = first.offset;
+      row.messages = docs.slice(start, end).map((d) => [d.key, d.value, d.headers]);
+    }
+    rows.push(row);
+    start = end;
+  }
+  return rows;
+}
 type OffsetDoc = { _id: string; groupId: string; topic: string; offset: number };
 type CounterDoc = { _id: string; value: number };
 type DeadDoc = {
@@ -157,10 +243,11 @@ const sharedFor = (store: DocumentStore): StoreShared => {
 };
 
 /**
- * Deletes the log's messages that every consumer group of their topic has committed past and that were published
- * before `now - retentionMs`. Every group that ever subscribed has a position in `bus_offsets` (written when it
- * first subscribes, at 0), so a group that has not consumed a message keeps it; a topic no group reads keeps its
- * messages. Dead letters live in their own collection and are not affected. Returns the number deleted.
+ * Deletes the log's rows whose messages every consumer group of their topic has committed past (a row goes whole,
+ * once its last offset is consumed) and that were published before `now - retentionMs`. Every group that ever
+ * subscribed has a position in `bus_offsets` (written when it first subscribes, at 0), so a group that has not
+ * consumed a message keeps its row; a topic no group reads keeps its messages. Dead letters live in their own
+ * collection and are not affected. Returns the number of rows deleted.
  */
 export async function trimBusLog(
   store: DocumentStore,
@@ -170,7 +257,7 @@ export async function trimBusLog(
   const lowest = new Map<string, number>();
   for (const { topic, offset } of positions) lowest.set(topic, Math.min(offset, lowest.get(topic) ?? offset));
   const cutoff = new Date((opts.now ?? new Date()).getTime() - opts.retentionMs).toISOString();
-  const messages = store.collection<LogDoc>(BUS_LOG);
+  const messages = store.collection<LogRow>(BUS_LOG);
   let deleted = 0;
   for (const [topic, offset] of lowest) {
     if (offset <= 0) continue;
@@ -209,7 +296,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
   const pollMs = opts.pollMs ?? 1_000;
   const policy = retryPolicy(opts);
   const { baseMs: retryBaseMs, maxMs: retryMaxMs } = policy;
-  const messages = store.collection<LogDoc>(BUS_LOG);
+  const messages = store.collection<LogRow>(BUS_LOG);
   const offsets = store.collection<OffsetDoc>(BUS_OFFSETS);
   const counters = store.collection<CounterDoc>(BUS_META);
   const dead = store.collection<DeadDoc>(BUS_DEAD_LETTERS);
@@ -338,14 +425,21 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
       if (head <= after) return [];
       const cached = fromRecent(this.topic, after, Math.min(limit, head - after));
       if (cached) return cached;
-      const ids = Array.from(
-        { length: Math.min(limit, head - after) },
-        (_, i) => `${this.topic}:${after + 1 + i}`,
-      );
-      const page = await messages.find({ _id: { $in: ids } }, { sort: { offset: 1 } });
-      // None there yet: a publish is inserting them (it wakes this consumer when done), or a failed one left a gap.
-      if (page.length > 0 || shared.publishing.has(this.topic)) return page;
-      return messages.find({ topic: this.topic, offset: { $gt: after } }, { sort: { offset: 1 }, limit });
+      // The rows holding the next offsets (a row's `offset` is its last), a few at a time until the page is full. A
+      // gap (offsets a failed publish counted and never inserted) is no row: the next row's messages follow.
+      const page: LogDoc[] = [];
+      const rowsRead = Math.ceil(limit / ROW_MESSAGES) + 1;
+      let from = after;
+      for (;;) {
+        const rows = await messages.find(
+          { topic: this.topic, offset: { $gt: from } },
+          { sort: { offset: 1 }, limit: rowsRead },
+        );
+        for (const row of rows)
+          for (const doc of messagesOf(row)) if (doc.offset > after && page.length < limit) page.push(doc);
+        if (rows.length < rowsRead || page.length >= limit) return page;
+        from = (rows[rows.length - 1] as LogRow).offset;
+      }
     }
 
     private pick(key: string): Member | undefined {
@@ -647,8 +741,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
           if (!counter || typeof counter.value !== 'number')
             throw new Error('in-process bus: the offset counter did not advance');
           const first = counter.value - list.length + 1;
-          const docs = list.map((m, i) => ({
-            _id: `${topic}:${first + i}`,
+          const docs: LogDoc[] = list.map((m, i) => ({
             topic,
             offset: first + i,
             key: m.key,
@@ -657,7 +750,21 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
             publishedAt,
           }));
           try {
-            await messages.insertMany(docs);
+            // A row already holding one of these offsets (a log ahead of its counter) refuses the publish whole, as a
+            // message's own `_id` did when each message was a row: no offset is used twice.
+            // Rows do not overlap, so the one ending first at or after `first` is the only one that may.
+            const next = await messages.findOne(
+              { topic, offset: { $gte: first } },
+              { sort: { offset: 1 }, projection: { first: 1, offset: 1 } },
+            );
+            if (next && (next.first ?? next.offset) <= counter.value)
+              throw new DuplicateKeyError(
+                `E11000 duplicate key error collection: ${BUS_LOG} dup key: { topic: ${JSON.stringify(topic)}, offset: ${first} }`,
+              );
+            // One row for the publish's messages (ROW_MESSAGES at most): one insert, one index entry.
+            const rows = rowsOf(docs);
+            if (rows.length === 1) await messages.insertOne(rows[0] as LogRow);
+            else await messages.insertMany(rows);
           } catch (err) {
             shared.recent.delete(topic); // the offsets counted for this publish may stay a gap
             throw err;

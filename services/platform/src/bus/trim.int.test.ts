@@ -52,7 +52,15 @@ describe('in-process bus: bounded storage', () => {
     };
     let store = createEmbeddedStore({ dir });
     let bus = createInProcessBus({ ...options, store });
-    const log = () => store.collection<{ _id: string; offset: number }>(BUS_LOG);
+    const log = () => store.collection<{ _id: string; offset: number; first?: number }>(BUS_LOG);
+    /** The offsets of the messages in the log: a row holds one publish's, `first`..`offset` (or `offset` alone). */
+    const logged = async () =>
+      (await log().find({}, { sort: { offset: 1 } })).flatMap((row) =>
+        Array.from(
+          { length: row.offset - (row.first ?? row.offset) + 1 },
+          (_, i) => (row.first ?? row.offset) + i,
+        ),
+      );
 
     // "fast" consumes everything through an idempotent consumer (processed ids in the same store here).
     const fastSeen: number[] = [];
@@ -75,24 +83,26 @@ describe('in-process bus: bounded storage', () => {
       if (slowFirst.length >= 3) throw new Error('slow stops here (expected by the test)');
       slowFirst.push(numberOf(m));
     });
-    await bus.publish(Array.from({ length: 10 }, (_, i) => envelope(i + 1)));
+    // Two publishes: one row of messages 1-2, one of 3-10.
+    await bus.publish([envelope(1), envelope(2)]);
+    await bus.publish(Array.from({ length: 8 }, (_, i) => envelope(i + 3)));
     await waitFor(() => fastSeen.length === 10 && slowFirst.length === 3, 5_000, 'fast all, slow three');
     const processed = store.collection(PROCESSED_EVENTS);
     expect(await processed.countDocuments({})).toBe(10);
-    expect(await log().countDocuments({})).toBe(10);
+    expect(await log().countDocuments({})).toBe(2);
+    expect(await logged()).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 
     // Within the retention nothing goes, even what both groups consumed.
     expect(await trimBusLog(store, { retentionMs: 60_000, now })).toBe(0);
 
-    // Past the retention: the next message's traffic trims what both consumed (1..3) and expires fast's old ids.
+    // Past the retention: the next message's traffic trims what both consumed (1..3): the row of 1-2 goes, the row
+    // of 3-10 stays whole (slow has not consumed 4..10); fast's old ids expire.
     now = new Date(now.getTime() + 2 * 60_000);
     await bus.publish([envelope(11)]);
     await waitFor(() => fastSeen.length === 11, 5_000, 'fast gets 11');
-    await waitFor(async () => (await log().countDocuments({})) === 8, 5_000, 'the log trimmed to 4..11');
+    await waitFor(async () => (await log().countDocuments({})) === 2, 5_000, 'the log trimmed to 3..11');
     await waitFor(async () => (await processed.countDocuments({})) === 1, 5_000, 'old processed ids expired');
-    expect((await log().find({}, { sort: { offset: 1 } })).map((m) => m.offset)).toEqual([
-      4, 5, 6, 7, 8, 9, 10, 11,
-    ]);
+    expect(await logged()).toEqual([3, 4, 5, 6, 7, 8, 9, 10, 11]);
 
     // "slow" restarts (a new process on the same data directory) and gets exactly what it had not consumed.
     await fast.stop();
