@@ -82,12 +82,20 @@ describe('event store queries on the embedded store', () => {
   it("stay on the events collection's indexes", async () => {
     const { commits, pending } = await appended();
     const explain = explainOf(commits);
-    // The append's head check.
-    expect(explain({ stream: 'order-1', toVersion: 3 })).toEqual([
+    // The append's head check: the commit before it by _id; a stream's commits (readStream, the head check after a
+    // commit of several events) are a range of the primary key. No index on {stream, toVersion} is kept.
+    expect(explain({ _id: 'order-1@2' })).toEqual([
+      expect.stringMatching(/^SEARCH doc:events USING INDEX sqlite_autoindex_doc:events_1 \(_id=\?\)/),
+    ]);
+    expect(explain({ _id: { $gte: 'order-1@', $lt: 'order-1A' }, stream: 'order-1' })).toEqual([
       expect.stringMatching(
-        /^SEARCH doc:events USING INDEX ix:events:stream,toVersion \(<expr>=\? AND <expr>=\?\)/,
+        /^SEARCH doc:events USING INDEX sqlite_autoindex_doc:events_1 \(_id>\? AND _id<\?\)/,
       ),
     ]);
+    expect(
+      (await commits.find({ _id: { $gte: 'order-1@', $lt: 'order-1A' }, stream: 'order-1' })).length,
+    ).toBe(10);
+    expect(explain({ stream: 'order-1', toVersion: 3 })).toEqual([expect.stringMatching(/^SCAN doc:events/)]);
     // The relay's pages of pending rows, in seq order (their primary key): read in key order, no sort step; the same
     // for catch-up's pages of unprojected rows.
     for (const kind of ['pub', 'proj'] as const) {

@@ -106,6 +106,33 @@ describe('event store on the embedded document store', () => {
     expect((await events.readStream('s')).map((e) => e.version)).toEqual([1, 2]);
   });
 
+  it("finds a stream's head and events by the commits' _ids: after commits of several events, past version 10, beside a stream named <stream>@...", async () => {
+    // 's' and 's@1' (whose commit _ids, `s@1@<n>`, fall in the range of 's@...'), each with a commit of two events.
+    for (const stream of ['s', 's@1']) {
+      await events.append(stream, 0, [
+        { type: 't', data: `${stream} 1` },
+        { type: 't', data: `${stream} 2` },
+      ]);
+      for (let version = 2; version < 12; version++)
+        await events.append(stream, version, [{ type: 't', data: `${stream} ${version + 1}` }]);
+      await events.append(stream, 12, [
+        { type: 't', data: `${stream} 13` },
+        { type: 't', data: `${stream} 14` },
+      ]);
+      await events.append(stream, 14, [{ type: 't', data: `${stream} 15` }]);
+    }
+    for (const stream of ['s', 's@1']) {
+      const read = await events.readStream(stream);
+      expect(read.map((e) => e.version)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+      expect(read.map((e) => e.data)).toEqual(Array.from({ length: 15 }, (_, i) => `${stream} ${i + 1}`));
+      // Inside a commit of several events (1, 13), the head (15 is; 14 and 2 are taken) or past it: refused.
+      for (const stale of [1, 2, 13, 14, 16]) {
+        const err = await events.append(stream, stale, [{ type: 't', data: 'x' }]).catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ConcurrencyError);
+      }
+    }
+  });
+
   it('lets exactly one of two concurrent appends at the same version win', async () => {
     await events.append('race', 0, [{ type: 't', data: 0 }]);
     const results = await Promise.allSettled([

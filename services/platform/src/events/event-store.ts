@@ -107,7 +107,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   let indexes: Promise<void> | undefined;
   const ready = () => {
     indexes ??= (async () => {
-      await events.createIndex({ stream: 1, toVersion: 1 });
+      // A stream's commits are found by their `_id`s (streamCommits, headAt): the index on {stream, toVersion} an
+      // older version created is dropped (each append paid an entry in it, at a random place of the B-tree).
+      await events.dropIndex({ stream: 1, toVersion: 1 });
       await seqIndex();
       await migrateMarks();
     })().catch((err: unknown) => {
@@ -233,15 +235,26 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   };
 
   /**
+   * The commits of a stream, in no particular order: their `_id`s (`<stream>@<fromVersion>`) are the range from
+   * `<stream>@` to `<stream>A` ('A' follows '@') of the primary key, which also holds any stream named `<stream>@...`:
+   * the `stream` condition leaves those out.
+   */
+  const streamCommits = (stream: string, options: { sort?: { fromVersion: 1 } } = {}) =>
+    events.find({ _id: { $gte: `${stream}@`, $lt: `${stream}A` }, stream }, options);
+
+  /**
    * The stream's head check: the commit ending at expectedVersion (null for a new stream), or undefined when there is
    * none. The insert's unique _id (`<stream>@<expectedVersion>`) refuses a version that is taken (for 0: any existing
-   * stream); what is left to refuse is a version no commit ends at (a future one): one point lookup on the
-   * {stream, toVersion} index, none for a new stream.
+   * stream); what is left to refuse is a version no commit ends at (a future one). None for a new stream; else the
+   * commit of one event before it, by `_id`, and only when that is not the one (a commit of several events) the
+   * stream's commits.
    */
-  const headAt = async (stream: string, expectedVersion: number): Promise<CommitDoc | null | undefined> =>
-    expectedVersion === 0
-      ? null
-      : ((await events.findOne({ stream, toVersion: expectedVersion })) ?? undefined);
+  const headAt = async (stream: string, expectedVersion: number): Promise<CommitDoc | null | undefined> => {
+    if (expectedVersion === 0) return null;
+    const single = await events.findOne({ _id: commitId(stream, expectedVersion - 1) });
+    if (single?.toVersion === expectedVersion) return single;
+    return (await streamCommits(stream)).find((c) => c.toVersion === expectedVersion);
+  };
 
   /**
    * Sequence numbers, reserved in blocks: the counter in `events_meta` is advanced by SEQ_BLOCK (or more, for the
@@ -309,7 +322,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
 
   const readStream = async (stream: string): Promise<EventEnvelope[]> => {
     await ready();
-    const commits = await events.find({ stream }, { sort: { fromVersion: 1 } });
+    const commits = await streamCommits(stream, { sort: { fromVersion: 1 } });
     return commits.flatMap(eventsOf);
   };
 
