@@ -409,10 +409,9 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
      * Up to `limit` messages of the topic after offset `after`, in offset order. The topic's head says how far the
      * offsets go: the one this process's publishes committed (StoreShared.heads), and the counter in `bus_meta` at
      * most once per poll interval (a topic this process has not published to, or a publish from elsewhere), so a
-     * page under load costs no counter read, and a page is read by its keys
-     * (`<topic>:<offset>`), however long the other topics' logs are. Offsets a failed publish left out are
-     * skipped as before: when none of the keys is there and no publish is inserting them, the page is read by
-     * the offset range.
+     * page under load costs no counter read. A page not among the recent messages is read from the rows whose last
+     * offset is past `after` (the `{topic, offset}` index, however long the other topics' logs are); offsets a
+     * failed publish left out are no row, and skipped.
      */
     private async after(after: number, limit: number): Promise<LogDoc[]> {
       let head = shared.heads.get(this.topic);
