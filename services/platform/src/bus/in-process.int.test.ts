@@ -42,6 +42,16 @@ describe('in-process bus paging', () => {
 // Publishes are serialised per store: offsets are distinct and in each instance's call order; a consumer reads up to
 // the head this process's publishes committed; a failed publish leaves a gap that is skipped, never a repeated offset.
 describe('in-process bus publish', () => {
+  /** A row of two messages at offsets first and first + 1 (keys and values alike), as a publish of this version writes. */
+  const insertRowOfTwo = (store: DocumentStore, first: number, keys: [string, string]) =>
+    store.collection<Record<string, unknown> & { _id: string }>(BUS_LOG).insertOne({
+      _id: `t:${first}`,
+      topic: 't',
+      offset: first + 1,
+      first,
+      messages: keys.map((key) => [key, key, '{}']),
+      publishedAt: new Date().toISOString(),
+    });
   /** The offsets of the messages in the log (a row holds the offsets `first`..`offset`, or `offset` alone). */
   const offsetsOf = async (store: DocumentStore, topic: string) =>
     (
@@ -177,22 +187,18 @@ describe('in-process bus publish', () => {
     await waitFor(() => got.includes('e'));
     expect(got).toEqual(['a', 'b', 'x', 'e']);
     // A publish overlapping a row of several messages is refused too (the row at 6-7 holds 7; the counter says 5).
-    await store.collection<Record<string, unknown> & { _id: string }>(BUS_LOG).insertOne({
-      _id: 't:6',
-      topic: 't',
-      offset: 7,
-      first: 6,
-      messages: [
-        ['y', 'y', '{}'],
-        ['z', 'z', '{}'],
-      ],
-      publishedAt: new Date().toISOString(),
-    });
+    await insertRowOfTwo(store, 6, ['y', 'z']);
     await expect(bus.publish([message('t', 'f')])).rejects.toThrow(/duplicate key/);
     await expect(bus.publish([message('t', 'g')])).rejects.toThrow(/duplicate key/);
     await bus.publish([message('t', 'h'), message('t', 'i')]);
     await waitFor(() => got.includes('i'));
     expect(got).toEqual(['a', 'b', 'x', 'e', 'y', 'z', 'h', 'i']);
+    // A row further ahead that holds none of the publish's offsets (at 20-21; the publish takes 10) does not refuse it.
+    await insertRowOfTwo(store, 20, ['p', 'q']);
+    await bus.publish([message('t', 'j')]);
+    await waitFor(() => got.includes('j'));
+    expect(got.slice(0, 9)).toEqual(['a', 'b', 'x', 'e', 'y', 'z', 'h', 'i', 'j']);
+    expect(await offsetsOf(store, 't')).toEqual([1, 2, 4, 5, 6, 7, 8, 9, 10, 20, 21]);
     await bus.close();
     await store.close();
   });
