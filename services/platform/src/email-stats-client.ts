@@ -1,6 +1,6 @@
 import { EmailStatsResponse } from '@nudge/contracts';
 import type { Logger } from 'pino';
-import { tracedHeaders } from './tracing';
+import { createInternalClient } from './http/internal-client';
 
 export type EmailStatsResult = Omit<EmailStatsResponse, 'status'>;
 export const NO_EMAIL_STATS: EmailStatsResult = { templates: {}, users: {} };
@@ -19,21 +19,14 @@ export function createEmailStatsClient(opts: {
   timeoutMs?: number;
 }) {
   const timeoutMs = opts.timeoutMs ?? 1_000;
+  const client = createInternalClient({ internalToken: opts.internalToken });
   const one = async (body: { templateIds?: string[]; userIds?: string[] }): Promise<EmailStatsResult> => {
     const base = opts.reportingUrl();
     if (!base) return NO_EMAIL_STATS;
     try {
-      const res = await fetch(`${base}/internal/email-stats`, {
-        method: 'POST',
-        headers: tracedHeaders({
-          'content-type': 'application/json',
-          'x-internal-token': opts.internalToken,
-        }),
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      if (!res.ok) throw new Error(`reporting answered ${res.status}`);
-      const { templates, users } = EmailStatsResponse.parse(await res.json());
+      const { templates, users } = EmailStatsResponse.parse(
+        await client.call('reporting', base, '/internal/email-stats', { body, timeoutMs }),
+      );
       return { templates, users };
     } catch (err) {
       opts.log.warn({ err }, 'e-mail figures from reporting unavailable: showing zeros');

@@ -1,5 +1,12 @@
 import { DueReadersRequest, IdParams, MintLinksRequest, MintRequest } from '@nudge/contracts';
-import { type LinkTokens, notFound, parseBody, parseParams, requireInternal } from '@nudge/platform';
+import {
+  answerJson,
+  type LinkTokens,
+  notFound,
+  parseBody,
+  parseParams,
+  requireInternal,
+} from '@nudge/platform';
 import { Router } from 'express';
 import type { DueReaders } from '../app/due-readers';
 import type { SignIn } from '../app/sign-in';
@@ -35,26 +42,26 @@ export function internalRoutes(deps: {
   router.post('/internal/tokens/signin-link', async (req, res) => {
     const user = await loadUser(parseBody(MintRequest, req).userId);
     const token = deps.links.signLink(user._id, 'signin', SIGNIN_LINK_TTL_S);
-    res.json({ status: true, token, url: `${base}/?uid=${encodeURIComponent(token)}` });
+    answerJson(res, { status: true, token, url: `${base}/?uid=${encodeURIComponent(token)}` });
   });
 
   router.post('/internal/tokens/unsubscribe', async (req, res) => {
     const user = await loadUser(parseBody(MintRequest, req).userId);
     const token = deps.links.signLink(user._id, 'unsubscribe', UNSUBSCRIBE_LINK_TTL_S);
-    res.json({ status: true, token, url: `${base}/unsubscribe/${encodeURIComponent(token)}` });
+    answerJson(res, { status: true, token, url: `${base}/unsubscribe/${encodeURIComponent(token)}` });
   });
 
   /** A session for a user who proved themselves another way (engagement: a check-in answer link). */
   router.post('/internal/tokens/session', async (req, res) => {
     const user = await loadUser(parseBody(MintRequest, req).userId);
     const session = await deps.signIn.completeSignIn(user, 'checkin');
-    res.json({ status: true, token: session.token, user: toUserView(session.user) });
+    answerJson(res, { status: true, token: session.token, user: toUserView(session.user) });
   });
 
   /** The reminder sender: the readers due at a slot instant, paged (a batch per page). */
   router.post('/internal/reminders/due', async (req, res) => {
     const { at, cursor, limit } = parseBody(DueReadersRequest, req);
-    res.json({ status: true, ...(await deps.dueReaders.page(new Date(at), cursor, limit)) });
+    answerJson(res, { status: true, ...(await deps.dueReaders.page(new Date(at), cursor, limit)) });
   });
 
   /** Sign-in and unsubscribe link tokens for a batch of users, in one call (HMACs, a few microseconds each). */
@@ -70,7 +77,7 @@ export function internalRoutes(deps: {
     const links: Record<string, { signin: string; unsubscribe: string }> = {};
     for (const [i, user] of known.entries())
       links[user._id] = { signin: tokens[2 * i] as string, unsubscribe: tokens[2 * i + 1] as string };
-    res.json({ status: true, links });
+    answerJson(res, { status: true, links });
   });
 
   router.get('/internal/users/:id', async (req, res) => {

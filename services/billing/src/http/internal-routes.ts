@@ -1,5 +1,5 @@
 import { RefundReconcileRequest, type RefundReconcileResult, RenewalStepRequest } from '@nudge/contracts';
-import { parseBody, requireInternal } from '@nudge/platform';
+import { answerJson, parseBody, requireInternal } from '@nudge/platform';
 import { Router } from 'express';
 import type { RenewalWorkflows } from '../app/renewal-workflows';
 
@@ -20,7 +20,7 @@ export function internalRoutes(deps: {
   /** A renewal workflow's step (the notice 7 days ahead, or the expiry); answers the plan after it. */
   router.post('/internal/subscriptions/renewal-step', async (req, res) => {
     const step = parseBody(RenewalStepRequest, req);
-    res.json({ status: true, ...(await deps.renewalStep(step)) });
+    answerJson(res, { status: true, ...(await deps.renewalStep(step)) });
   });
 
   /** The periodic refund reconciliation (once per cluster: a Temporal Schedule, or the embedded scheduler). */
@@ -33,7 +33,7 @@ export function internalRoutes(deps: {
       refunded: report.refunded.map((r) => r.paymentId),
       failed: report.failed.map((r) => r.paymentId),
     };
-    res.json(answer);
+    answerJson(res, answer);
   });
 
   return router;

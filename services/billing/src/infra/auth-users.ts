@@ -1,5 +1,5 @@
 import type { User } from '@nudge/contracts';
-import { type Logger, tracedHeaders } from '@nudge/platform';
+import { createInternalClient, type Logger } from '@nudge/platform';
 
 /** The full user record, for answers that return it (reader.md §4: a refused checkout returns the user). */
 export interface UserRecords {
@@ -13,21 +13,26 @@ export function createAuthUserRecords(opts: {
   log: Logger;
   timeoutMs?: number;
 }): UserRecords {
-  const base = opts.authUrl?.replace(/\/+$/, '');
+  const base = opts.authUrl;
+  const client = createInternalClient({ internalToken: opts.internalToken });
+  const timeoutMs = opts.timeoutMs ?? 3000;
   return {
     async get(userId) {
       if (!base) return null;
       try {
-        const res = await fetch(`${base}/internal/users/${encodeURIComponent(userId)}`, {
-          headers: tracedHeaders({ 'x-internal-token': opts.internalToken }),
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 3000),
-        });
-        if (!res.ok) {
-          opts.log.warn({ userId, status: res.status }, 'auth did not return the user');
+        const { status, body } = await client.exchange(
+          base,
+          `/internal/users/${encodeURIComponent(userId)}`,
+          {
+            timeoutMs,
+          },
+        );
+        if (status < 200 || status >= 300) {
+          opts.log.warn({ userId, status }, 'auth did not return the user');
           return null;
         }
-        const body = (await res.json()) as { user?: User };
-        return body.user ?? null;
+        if (body === null) throw new Error(`auth answered ${status} without JSON`);
+        return (body as { user?: User }).user ?? null;
       } catch (err) {
         opts.log.warn({ err, userId }, 'auth could not be asked for the user');
         return null;

@@ -1,6 +1,9 @@
 import { SiteSettingsResponse } from '@nudge/contracts';
-import { tracedHeaders } from '@nudge/platform';
+import { createInternalClient } from '@nudge/platform';
 import type { NoticeSettings } from '../app/renewal-notices';
+
+/** content's public route: no internal credential. */
+const publicRoutes = createInternalClient({});
 
 /**
  * The site settings as content serves them (GET /api/sitesettings/fetch, every field filled with its default), for
@@ -14,14 +17,15 @@ export function createContentSiteSettings(opts: {
   timeoutMs?: number;
 }): () => Promise<NoticeSettings> {
   return async () => {
-    const base = opts.contentUrl()?.replace(/\/+$/, '');
+    const base = opts.contentUrl();
     if (!base)
       throw new Error('the renewal notice needs the site settings, and no content service is configured');
-    const res = await fetch(`${base}/api/sitesettings/fetch`, {
-      headers: tracedHeaders({ accept: 'application/json' }),
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 3000),
+    const { status, body } = await publicRoutes.exchange(base, '/api/sitesettings/fetch', {
+      headers: { accept: 'application/json' },
+      timeoutMs: opts.timeoutMs ?? 3000,
     });
-    if (!res.ok) throw new Error(`content answered ${res.status} to the site settings fetch`);
-    return SiteSettingsResponse.parse(await res.json()).settings;
+    if (status < 200 || status >= 300)
+      throw new Error(`content answered ${status} to the site settings fetch`);
+    return SiteSettingsResponse.parse(body).settings;
   };
 }

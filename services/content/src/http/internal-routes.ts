@@ -1,5 +1,5 @@
 import { RemindersPostsRequest } from '@nudge/contracts';
-import { parseBody, requireInternal } from '@nudge/platform';
+import { answerJson, parseBody, requireInternal } from '@nudge/platform';
 import { Router } from 'express';
 import type { SiteSettingsService } from '../app/site-settings';
 import type { createTodayPost } from '../app/today-post';
@@ -20,7 +20,7 @@ export function internalRoutes(deps: {
       deps.settings.get(),
       deps.today.forReminders(readers, recommendations),
     ]);
-    res.json({ status: true, settings, posts, picks });
+    answerJson(res, { status: true, settings, posts, picks });
   });
 
   return router;

@@ -4,7 +4,7 @@ import {
   RecordSendsRequest,
   SendsRecordedRequest,
 } from '@nudge/contracts';
-import { parseBody, requireInternal } from '@nudge/platform';
+import { answerJson, parseBody, requireInternal } from '@nudge/platform';
 import { Router } from 'express';
 import type { Checkins } from '../app/checkins';
 import type { Reminders } from '../app/reminders';
@@ -21,25 +21,25 @@ export function internalRoutes(deps: {
   /** The reminder workflow issues a check-in question to a user and mails the returned links. */
   router.post('/internal/checkin/issue', async (req, res) => {
     const { userId, questionId } = parseBody(CheckinIssueRequest, req);
-    res.json({ status: true, ...(await deps.checkins.issue(userId, questionId)) });
+    answerJson(res, { status: true, ...(await deps.checkins.issue(userId, questionId)) });
   });
 
   /** The reminder sender: a check-in question for each user of a batch (users without one are absent). */
   router.post('/internal/checkin/issue-batch', async (req, res) => {
     const { userIds } = parseBody(CheckinIssueBatchRequest, req);
-    res.json({ status: true, checkins: await deps.checkins.issueBatch([...new Set(userIds)]) });
+    answerJson(res, { status: true, checkins: await deps.checkins.issueBatch([...new Set(userIds)]) });
   });
 
   /** The reminder sender: which send keys of a batch are already recorded (so a resumed slot skips them). */
   router.post('/internal/reminders/recorded', async (req, res) => {
     const { sendIds } = parseBody(SendsRecordedRequest, req);
-    res.json({ status: true, ...(await deps.reminders.recorded(sendIds)) });
+    answerJson(res, { status: true, ...(await deps.reminders.recorded(sendIds)) });
   });
 
   /** The reminder sender: record a delivered batch (ReminderSent once per send key). */
   router.post('/internal/reminders/sent', async (req, res) => {
     const { sends } = parseBody(RecordSendsRequest, req);
-    res.json({ status: true, ...(await deps.reminders.record(sends)) });
+    answerJson(res, { status: true, ...(await deps.reminders.record(sends)) });
   });
 
   return router;

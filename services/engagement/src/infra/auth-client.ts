@@ -1,4 +1,4 @@
-import { tracedHeaders } from '@nudge/platform';
+import { createInternalClient } from '@nudge/platform';
 import { z } from 'zod';
 
 /** The part of auth's UserResponse the comment check reads. */
@@ -40,53 +40,37 @@ export function createHttpAuthSessions(opts: {
   timeoutMs?: number;
 }): AuthSessions {
   const timeoutMs = opts.timeoutMs ?? 5_000;
+  const client = createInternalClient({ internalToken: opts.internalToken });
+  /** auth's answer; AuthUnavailableError when auth is not configured or does not answer. */
+  const ask = async (path: string, body?: unknown) => {
+    if (!opts.baseUrl) throw new AuthUnavailableError('the auth service URL is not configured');
+    try {
+      return await client.exchange(opts.baseUrl, path, { body, timeoutMs });
+    } catch (err) {
+      throw new AuthUnavailableError('auth did not answer', { cause: err });
+    }
+  };
+  const ok = (status: number) => status >= 200 && status < 300;
   return {
     async names(userId) {
-      if (!opts.baseUrl) throw new AuthUnavailableError('the auth service URL is not configured');
-      let res: Response;
-      try {
-        res = await fetch(`${opts.baseUrl.replace(/\/$/, '')}/internal/users/${encodeURIComponent(userId)}`, {
-          headers: tracedHeaders({ 'x-internal-token': opts.internalToken }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        throw new AuthUnavailableError('auth did not answer', { cause: err });
-      }
-      if (res.status === 404) return null;
-      const parsed = UserNames.safeParse(await res.json().catch(() => null));
-      if (!res.ok || !parsed.success) throw new AuthUnavailableError(`auth answered ${res.status}`);
+      const { status, body } = await ask(`/internal/users/${encodeURIComponent(userId)}`);
+      if (status === 404) return null;
+      const parsed = UserNames.safeParse(body);
+      if (!ok(status) || !parsed.success) throw new AuthUnavailableError(`auth answered ${status}`);
       return parsed.data.user;
     },
     async sessionFor(userId) {
-      if (!opts.baseUrl) throw new AuthUnavailableError('the auth service URL is not configured');
-      let res: Response;
-      try {
-        res = await fetch(`${opts.baseUrl.replace(/\/$/, '')}/internal/tokens/session`, {
-          method: 'POST',
-          headers: tracedHeaders({
-            'content-type': 'application/json',
-            'x-internal-token': opts.internalToken,
-          }),
-          body: JSON.stringify({ userId }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        throw new AuthUnavailableError('auth did not answer', { cause: err });
-      }
-      if (res.status === 404) return null;
-      const body = (await res.json().catch(() => null)) as {
-        status?: unknown;
-        token?: unknown;
-        user?: unknown;
-      } | null;
+      const { status, body: answer } = await ask('/internal/tokens/session', { userId });
+      if (status === 404) return null;
+      const body = answer as { status?: unknown; token?: unknown; user?: unknown } | null;
       if (
-        !res.ok ||
+        !ok(status) ||
         body?.status !== true ||
         typeof body.token !== 'string' ||
         !body.user ||
         typeof (body.user as { _id?: unknown })._id !== 'string'
       ) {
-        throw new AuthUnavailableError(`auth answered ${res.status}`);
+        throw new AuthUnavailableError(`auth answered ${status}`);
       }
       return { token: body.token, user: body.user as AuthSession['user'] };
     },

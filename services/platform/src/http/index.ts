@@ -1,4 +1,6 @@
+export * from './answer-json';
 export * from './app';
 export * from './auth';
 export { fixClientReading, readClientOnce, reserveClientReading } from './client';
+export * from './internal-client';
 export * from './validate';

@@ -1,5 +1,5 @@
 import { EventHistoryResponse, type ServiceName } from '@nudge/contracts';
-import type { Logger } from '@nudge/platform';
+import { createInternalClient, type Logger } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
 import { chTime, Envelope, toEventRow } from '../domain/rows';
 import { writeEvents } from './ingest';
@@ -17,9 +17,8 @@ export function createBackfill(deps: {
   serviceUrls: Partial<Record<ServiceName, string>>;
   internalToken: string;
   log: Logger;
-  fetch?: typeof fetch;
 }) {
-  const doFetch = deps.fetch ?? fetch;
+  const client = createInternalClient({ internalToken: deps.internalToken });
   let stopped = false;
 
   const cursorOf = async (service: string) => {
@@ -38,12 +37,11 @@ export function createBackfill(deps: {
     if (!base) return false;
     let { after, done } = await cursorOf(service);
     while (!done && !stopped) {
-      const res = await doFetch(`${base}/internal/events?after=${after}&limit=${PAGE}`, {
-        headers: { 'x-internal-token': deps.internalToken },
-        signal: AbortSignal.timeout(30_000),
+      const { status, body } = await client.exchange(base, `/internal/events?after=${after}&limit=${PAGE}`, {
+        timeoutMs: 30_000,
       });
-      if (!res.ok) throw new Error(`${service} answered ${res.status} to the history read`);
-      const page = EventHistoryResponse.parse(await res.json());
+      if (status < 200 || status >= 300) throw new Error(`${service} answered ${status} to the history read`);
+      const page = EventHistoryResponse.parse(body);
       const rows = page.events.flatMap((e) => {
         const parsed = Envelope.safeParse(e);
         return parsed.success ? [toEventRow(parsed.data)] : [];

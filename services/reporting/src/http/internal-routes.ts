@@ -1,5 +1,11 @@
 import { EmailStatsRequest } from '@nudge/contracts';
-import { type DocumentStore, eventHistoryHandler, parseBody, requireInternal } from '@nudge/platform';
+import {
+  answerJson,
+  type DocumentStore,
+  eventHistoryHandler,
+  parseBody,
+  requireInternal,
+} from '@nudge/platform';
 import { Router } from 'express';
 import type { EmailStats } from '../app/email-stats';
 
@@ -14,7 +20,7 @@ export function internalRoutes(deps: {
 
   /** auth and content merge these into their admin lists (one owner of each count; fresh within the 1 s batch). */
   router.post('/internal/email-stats', async (req, res) => {
-    res.json(await deps.emailStats.read(parseBody(EmailStatsRequest, req)));
+    answerJson(res, await deps.emailStats.read(parseBody(EmailStatsRequest, req)));
   });
 
   /** Reporting's own history (reports), like every service's. */
