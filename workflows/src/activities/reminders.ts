@@ -63,6 +63,26 @@ const pathOf = (url: string) => {
   return pathname + search;
 };
 
+/**
+ * The check-in's answer links, tracked. Their destinations differ only in the answer they end in
+ * (`/checkin?qlid=<q>&a=<answer>`): one click token signs the destination without it and each link carries its answer
+ * after the token as `?u=<answer>`, as a reader's link token is carried (engagement appends it URL-encoded). One HMAC
+ * for the five, not five. A reader who edits `u` answers what another link of the same e-mail answers, or a value the
+ * check-in page refuses. Links of another shape are each signed whole.
+ */
+function checkinAnswers(
+  links: { answer: number; url: string }[],
+  tracked: (kind: ReminderLinkKind, to: string, readerPart?: string) => string,
+): { answer: number; url: string }[] {
+  const first = links[0];
+  if (!first) return [];
+  const prefix = first.url.slice(0, first.url.length - String(first.answer).length);
+  if (!links.every((l) => l.url === prefix + String(l.answer)))
+    return links.map((l) => ({ answer: l.answer, url: tracked('checkin', pathOf(l.url)) }));
+  const token = tracked('checkin', pathOf(prefix), '');
+  return links.map((l) => ({ answer: l.answer, url: token + String(l.answer) }));
+}
+
 /** How long a post's subject counts from reporting are used before they are asked for again. */
 const STATS_FRESH_MS = 60_000;
 /** Posts whose counts are kept at most (all forgotten beyond: asked for again). */
@@ -242,10 +262,11 @@ export function createReminderActivities(deps: ReminderDeps) {
       /**
        * A click link. A destination that ends in one of the reader's link tokens (sign-in, unsubscribe: about 330
        * characters each) has it after the tracking token (`?u=`, engagement appends it), not inside it: inside, it
-       * was base64-encoded again and hashed by the MAC, in every link of the e-mail.
+       * was base64-encoded again and hashed by the MAC, in every link of the e-mail. The check-in's answers carry
+       * their answer there (checkinAnswers). `readerPart` is URL-encoded already.
        */
-      const tracked = (kind: ReminderLinkKind, to: string, readerToken?: string) =>
-        `${base}/api/reminder/go/${sign.click(kind, to)}${readerToken === undefined ? '' : `?u=${readerToken}`}`;
+      const tracked = (kind: ReminderLinkKind, to: string, readerPart?: string) =>
+        `${base}/api/reminder/go/${sign.click(kind, to)}${readerPart === undefined ? '' : `?u=${readerPart}`}`;
       const uid = encodeURIComponent(link.signin);
       /** A post page that signs the reader in (uid last, appended by engagement). */
       const postLink = (kind: ReminderLinkKind, id: string, query = '') =>
@@ -278,18 +299,13 @@ export function createReminderActivities(deps: ReminderDeps) {
                 }))
               : [],
             checkin: checkin
-              ? {
-                  body: checkin.question.body,
-                  answers: checkin.links.map((l) => ({
-                    answer: l.answer,
-                    url: tracked('checkin', pathOf(l.url)),
-                  })),
-                }
+              ? { body: checkin.question.body, answers: checkinAnswers(checkin.links, tracked) }
               : null,
             unsubscribeUrl: tracked('unsubscribe', '/unsubscribe/', encodeURIComponent(link.unsubscribe)),
             openPixelUrl: `${base}/api/reminder/open/${sign.open()}`,
           };
-          const { html, text } = await renderReminder(model);
+          const rendering = renderReminder(model);
+          const { html, text } = rendering instanceof Promise ? await rendering : rendering;
           await deps.mail.send({
             to: reader.email,
             subject: subjectLine,

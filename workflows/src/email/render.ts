@@ -47,7 +47,8 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
   // A random part: no post or name can contain a token by accident.
   const nonce = randomBytes(6).toString('hex');
   const tokenPattern = new RegExp(`rmd${nonce}t(\\d+)t`, 'g');
-  const shapes = new Map<string, Promise<CompiledShape>>();
+  /** A shape being rendered (its promise), then rendered (the pieces themselves: no promise, no await per e-mail). */
+  const shapes = new Map<string, Promise<CompiledShape> | CompiledShape>();
   /**
    * The key of a shape names its settings and paragraphs by a number per distinct JSON: the JSON of a batch's settings
    * (about 1.7 KB) is written once per settings object, not once per e-mail. Objects are taken as unchanged once seen
@@ -75,7 +76,11 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
     return { html: html.split(tokenPattern), text: text.split(tokenPattern) };
   };
 
-  return async function renderReminder(m: ReminderEmailModel): Promise<{ html: string; text: string }> {
+  /**
+   * The reader's e-mail: at once when its shape is rendered already (every e-mail of a slot but the first few),
+   * else a promise of it.
+   */
+  return function renderReminder(m: ReminderEmailModel): Rendered | Promise<Rendered> {
     const values: string[] = [];
     const token = (value: string) => {
       values.push(value);
@@ -105,15 +110,28 @@ export function createReminderRenderer(renderShape = renderReminderEmail) {
     const key = `${idOf(m.settings)} ${idOf(m.paragraphs)} ${JSON.stringify({ ...shape, settings: 0, paragraphs: 0 })}`;
     let compiled = shapes.get(key);
     if (!compiled) {
-      compiled = compile(renderShape(shape));
-      compiled.catch(() => shapes.delete(key));
+      const rendering = compile(renderShape(shape));
+      rendering.then(
+        // In its place in the map (the eviction order stays), unless it was evicted meanwhile.
+        (done) => shapes.get(key) === rendering && shapes.set(key, done),
+        () => shapes.get(key) === rendering && shapes.delete(key),
+      );
       if (shapes.size >= SHAPES_KEPT) shapes.delete(shapes.keys().next().value as string);
-      shapes.set(key, compiled);
+      shapes.set(key, rendering);
+      compiled = rendering;
     }
-    const { html, text } = await compiled;
-    return { html: fill(html, values, escapeHtml), text: fill(text, values, (v) => v) };
+    if (compiled instanceof Promise) return compiled.then((done) => filled(done, values));
+    return filled(compiled, values);
   };
 }
+
+type Rendered = { html: string; text: string };
+
+/** A reader's e-mail: the shape's pieces with the reader's values. */
+const filled = ({ html, text }: CompiledShape, values: string[]): Rendered => ({
+  html: fill(html, values, escapeHtml),
+  text: fill(text, values, (v) => v),
+});
 
 /** A rendered shape split at its tokens: text, token number, text, ... (String.split with a capturing group). */
 type CompiledShape = { html: string[]; text: string[] };

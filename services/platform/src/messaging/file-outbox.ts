@@ -14,7 +14,7 @@ import type { DevOutbox, OutboxMessage } from './types';
  *   the hash of its idempotency key (zero without one).
  * Only the key hashes stay in memory (for the once-per-key rule); a page is read from the index's end (newest
  * first) and its bodies from the message file, on demand. Appends are grouped: one write to each file for all
- * the messages that arrived meanwhile, and a message's record is written after its line, so a crash between
+ * the messages handed over in one turn of the event loop or while the last group was written (nextTurn), and a message's record is written after its line, so a crash between
  * leaves an unindexed line (never listed) and the re-delivery of that key stores it again.
  */
 /** The file of the messages' entries, and its name before its entries stopped being pure JSON lines. */
@@ -72,16 +72,16 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
         pending = [];
         try {
           const recordBuf = Buffer.alloc(batch.length * RECORD);
-          const sizes = batch.map((m) => entrySize(m.entry));
-          const total = sizes.reduce((a, b) => a + b, 0);
-          if (scratch.length < total || scratch.length > SCRATCH_KEPT)
-            scratch = Buffer.allocUnsafe(Math.max(total, Math.min(SCRATCH_KEPT, 2 * scratch.length)));
-          let at = 0;
+          const bound = batch.reduce((n, m) => n + entryBound(m.entry), 0);
+          if (scratch.length < bound || scratch.length > SCRATCH_KEPT)
+            scratch = Buffer.allocUnsafe(Math.max(bound, Math.min(SCRATCH_KEPT, 2 * scratch.length)));
+          let total = 0;
           batch.forEach((m, i) => {
-            recordBuf.writeBigUInt64BE(BigInt(dataSize + at), i * RECORD);
-            recordBuf.writeUInt32BE(sizes[i] as number, i * RECORD + 8);
+            const end = writeEntry(m.entry, scratch, total);
+            recordBuf.writeBigUInt64BE(BigInt(dataSize + total), i * RECORD);
+            recordBuf.writeUInt32BE(end - total, i * RECORD + 8);
             m.hash.copy(recordBuf, i * RECORD + 12);
-            at = writeEntry(m.entry, scratch, at);
+            total = end;
           });
           await data.write(scratch, 0, total, dataSize);
           await index.write(recordBuf, 0, recordBuf.length, indexSize);
@@ -116,15 +116,22 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
   }
 
   return {
-    async record(message) {
-      if (closed) throw new Error('the dev outbox is closed');
+    // Not an async function: one promise per message, the one its group's write settles.
+    record(message) {
+      if (closed) return Promise.reject(new Error('the dev outbox is closed'));
       const hash = message.idempotencyKey ? keyHash(message.idempotencyKey) : ZERO;
       // A re-delivery of a message already captured (same idempotency key): stored once.
       const key = hash === ZERO ? null : keyOf(hash);
-      if (key !== null && keys.has(key)) return;
+      if (key !== null && keys.has(key)) return Promise.resolve();
       if (key !== null) keys.add(key);
-      const entry = entryOf(message, clock().toISOString());
-      await new Promise<void>((resolve, reject) => {
+      let entry: Entry;
+      try {
+        entry = entryOf(message, clock().toISOString());
+      } catch (err) {
+        if (key !== null) keys.delete(key);
+        return Promise.reject(err);
+      }
+      return new Promise<void>((resolve, reject) => {
         pending.push({
           entry,
           hash,
@@ -134,7 +141,7 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
             reject(err);
           },
         });
-        writing ??= writePending();
+        writing ??= nextTurn().then(writePending);
       });
     },
     // Newest first; `skip` for paging. Each page reads its records and lines from disk.
@@ -157,40 +164,56 @@ export interface FileOutbox extends DevOutbox {
 
 /**
  * One message's entry: `<JSON of the other fields, with parts: [text bytes, HTML bytes]>\n<text><HTML>\n` (JSON never
- * holds a raw newline, so the first one ends the line). Kept as strings until its group is written.
+ * holds a raw newline, so the first one ends the line). Kept as strings until its group is written: `head` is the
+ * JSON of the fields without its closing brace, the parts' sizes are added when they are written.
  */
 interface Entry {
   head: string;
-  headBytes: number;
   text: string;
-  textBytes: number;
-  html: string;
-  htmlBytes: number;
+  html: string | undefined;
 }
 
 function entryOf(message: Omit<OutboxMessage, 'createdAt'>, createdAt: string): Entry {
-  const { text, html = '', ...fields } = message;
-  const textBytes = Buffer.byteLength(text);
-  const htmlBytes = Buffer.byteLength(html);
-  const head = JSON.stringify({
-    ...fields,
-    createdAt,
-    parts: message.html === undefined ? [textBytes] : [textBytes, htmlBytes],
-  });
-  return { head, headBytes: Buffer.byteLength(head), text, textBytes, html, htmlBytes };
+  const { text, html, ...fields } = message;
+  const json = JSON.stringify({ ...fields, createdAt });
+  return { head: json.length > 2 ? `${json.slice(0, -1)},` : '{', text, html };
 }
 
-const entrySize = (e: Entry) => e.headBytes + 1 + e.textBytes + e.htmlBytes + 1;
+/** UTF-8 takes at most 3 bytes per UTF-16 unit. */
+const UTF8_MAX = 3;
+/** Room for `"parts":[<text bytes>,<HTML bytes>]}` after the head. */
+const PARTS_ROOM = 48;
 
-/** Encodes the entry into `into` at `at`; returns where it ends. */
+/** Bytes the entry takes at most (its parts are encoded without measuring them first: one pass over each). */
+const entryBound = (e: Entry) =>
+  (e.head.length + e.text.length + (e.html?.length ?? 0)) * UTF8_MAX + PARTS_ROOM + 2;
+
+/**
+ * Encodes the entry into `into` at `at` (which has entryBound bytes from there); returns where it ends. The text
+ * and the HTML are encoded past the head's room first (their sizes are then known), the head is written, and the
+ * parts are moved up behind it.
+ */
 function writeEntry(e: Entry, into: Buffer, at: number): number {
-  let end = at + into.write(e.head, at);
+  const partsAt = at + e.head.length * UTF8_MAX + PARTS_ROOM + 1;
+  const textBytes = into.write(e.text, partsAt);
+  const htmlBytes = e.html === undefined ? 0 : into.write(e.html, partsAt + textBytes);
+  const parts = e.html === undefined ? `${textBytes}` : `${textBytes},${htmlBytes}`;
+  let end = at + into.write(`${e.head}"parts":[${parts}]}`, at);
   into[end++] = NEWLINE;
-  end += into.write(e.text, end);
-  end += into.write(e.html, end);
+  into.copyWithin(end, partsAt, partsAt + textBytes + htmlBytes);
+  end += textBytes + htmlBytes;
   into[end++] = NEWLINE;
   return end;
 }
+
+/**
+ * Resolves once this turn's promise jobs have run (setImmediate): a group starts to be written only then, so the
+ * messages handed over in one turn form one group. The reminder batch's lanes resume together when their group is
+ * written and each hands over its next message in that same turn; a write started at the first of them took that
+ * one message alone and the others formed the next group (groups of 1 and 31 in turn for 32 lanes: 16 messages a
+ * write on average, 31 now), and each write costs the main thread its request, its promises and its callback.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A group's buffer above this size is not kept for the next group. */
 const SCRATCH_KEPT = 4 * 1024 * 1024;
