@@ -109,6 +109,11 @@ export interface ReminderMeasurement {
   };
   /** Its child processes on their own (the chDB engine, which stands in for a ClickHouse server). */
   children: { seededRssMb: number; peakRssMb: number };
+  /**
+   * The slot within REMINDER_TARGET: its seconds, and the standalone process's own peak RSS (the process that sends).
+   * The tree's peak (peakRssMb) is not held to it: the chDB child is reporting's analytics engine, about 320 MB at
+   * rest before a slot starts (see docs/ARCHITECTURE.md "Reminders", Speed).
+   */
   withinTarget: boolean;
   /**
    * Seconds from the slot's start until every relay has published and every consumer group has caught up (the bus
@@ -272,7 +277,7 @@ export async function measureReminders(readers: number): Promise<ReminderMeasure
         liveHeapAfterMb: liveHeapMb,
       },
       children: { seededRssMb: seededRssMb - seededSelfRssMb, peakRssMb: peak.childrenPeakMb },
-      withinTarget: seconds <= REMINDER_TARGET.seconds && peakRssMb <= REMINDER_TARGET.rssMb,
+      withinTarget: seconds <= REMINDER_TARGET.seconds && peak.ownPeakMb <= REMINDER_TARGET.rssMb,
       settledSeconds: settledSeconds === null ? null : Math.round(settledSeconds * 10) / 10,
       cpuUsPerSend: settledSeconds === null || sent === 0 ? null : Math.round((cpu.user + cpu.system) / sent),
     };
@@ -297,7 +302,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         ? 'the bus had not caught up after 2 min '
         : `the bus caught up at ${m.settledSeconds} s `) +
       (m.readers >= 100_000
-        ? `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB: ${m.withinTarget ? 'met' : 'NOT met'})`
+        ? `(target ${REMINDER_TARGET.seconds} s, ${REMINDER_TARGET.rssMb} MB for the standalone process: ${m.withinTarget ? 'met' : 'NOT met'}; the tree with reporting's chDB engine is not held to it)`
         : `(the target, ${REMINDER_TARGET.seconds} s and ${REMINDER_TARGET.rssMb} MB, applies at 100,000 readers)`),
   );
   process.exit(m.sent === m.readers ? 0 : 1);
