@@ -1,6 +1,25 @@
 import type { Reporter, TestModule } from 'vitest/node';
+import { engineRecords } from './engines/pool';
 
-/** Prints one plain closing line, 'tests: N passed, N failed, N skipped', that CI can read in any runner. */
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Which real engines this run used: started by the run (with their install and start times), given, or missing. */
+export function enginesLine(env: NodeJS.ProcessEnv = process.env): string {
+  const parts = engineRecords().map((r) => {
+    if (r.error) return `${r.label}: not available (${r.error.split('\n')[0]})`;
+    if (r.startMs === undefined) return `${r.label}: starting`;
+    const install = r.installMs === undefined ? '' : `, installed in ${seconds(r.installMs)}`;
+    return `${r.label} (ready in ${seconds(r.startMs)}${install})`;
+  });
+  for (const variable of ['KAFKA_BROKERS', 'TEMPORAL_ADDRESS', 'TEMPORAL_TEST_SERVER_PATH'])
+    if (env[variable]) parts.push(`${variable}=${env[variable]} (given)`);
+  return `engines: ${parts.length > 0 ? parts.join('; ') : 'none (no test file of this run needed one)'}`;
+}
+
+/**
+ * Prints which engines ran, then one plain closing line, 'tests: N passed, N failed, N skipped', that CI can read in
+ * any runner.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     let passed = 0;
@@ -14,6 +33,8 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
-    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stdout.write(
+      `\n${enginesLine()}\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`,
+    );
   }
 }

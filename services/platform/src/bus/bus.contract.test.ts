@@ -1,13 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KafkaContainer, type StartedKafkaContainer } from '@testcontainers/kafka';
-import { getContainerRuntimeClient } from 'testcontainers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { silentLog, waitFor } from '../events/testing';
 import type { BusMessage, EventBus, Subscription } from '../events/types';
 import { createEmbeddedStore } from '../store/embedded';
 import type { DocumentStore } from '../store/types';
+import { engine } from '../testing/engines';
 import { createInProcessBus } from './in-process';
 import { createKafkaBus } from './kafka';
 
@@ -517,35 +516,13 @@ describe('in-process bus: durability on the embedded store', () => {
   });
 });
 
-// ---- Kafka: where a broker or a Docker engine is reachable ---------------------------------------------
+// ---- Kafka: the run's broker (scripts/engines), or KAFKA_BROKERS ------------------------------------------------
 
-const kafkaBrokers = (process.env.KAFKA_BROKERS ?? '')
-  .split(',')
-  .map((b) => b.trim())
-  .filter(Boolean);
-const dockerAvailable =
-  kafkaBrokers.length > 0
-    ? false
-    : await getContainerRuntimeClient().then(
-        () => true,
-        () => false,
-      );
-const kafkaAvailable = kafkaBrokers.length > 0 || dockerAvailable;
-if (!kafkaAvailable)
-  console.log('[contract] event bus / kafka: skipped: no KAFKA_BROKERS and no Docker engine');
+const kafka = await engine('kafka');
+if (!kafka.available) console.log(`[contract] event bus / kafka: skipped: ${kafka.reason}`);
 
-describe.runIf(kafkaAvailable)('kafka', () => {
-  let container: StartedKafkaContainer | undefined;
-  let brokers = kafkaBrokers;
-
-  beforeAll(async () => {
-    if (brokers.length > 0) return;
-    container = await new KafkaContainer('confluentinc/cp-kafka:7.9.0').withKraft().start();
-    brokers = [`${container.getHost()}:${container.getMappedPort(9093)}`];
-  }, 240_000);
-  afterAll(async () => {
-    await container?.stop();
-  });
+describe.runIf(kafka.available)('kafka', () => {
+  const brokers = (kafka.env?.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
 
   describeBusContract(
     'kafka',
