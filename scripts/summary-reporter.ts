@@ -9,6 +9,8 @@ export function enginesLine(env: NodeJS.ProcessEnv = process.env): string {
     if (r.error) return `${r.label}: not available (${r.error.split('\n')[0]})`;
     if (r.startMs === undefined) return `${r.label}: starting`;
     const install = r.installMs === undefined ? '' : `, installed in ${seconds(r.installMs)}`;
+    // The SDK starts the time-skipping server itself, one per test environment.
+    if (r.name === 'temporal-test-server') return `${r.label} (binary handed to the SDK${install})`;
     return `${r.label} (ready in ${seconds(r.startMs)}${install})`;
   });
   for (const variable of ['KAFKA_BROKERS', 'TEMPORAL_ADDRESS', 'TEMPORAL_TEST_SERVER_PATH'])
