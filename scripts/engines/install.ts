@@ -33,19 +33,24 @@ interface Recipe {
   describe: string;
 }
 
+// --target writes nothing into the interpreter's own packages, so Debian's "externally managed" guard does not apply.
 const pipInstall = (target: string, pkg: string) =>
-  run('python3', [
-    '-m',
-    'pip',
-    'install',
-    '--quiet',
-    '--disable-pip-version-check',
-    '--no-deps',
-    '--only-binary=:all:',
-    '--target',
-    target,
-    pkg,
-  ]);
+  run(
+    'python3',
+    [
+      '-m',
+      'pip',
+      'install',
+      '--quiet',
+      '--disable-pip-version-check',
+      '--no-deps',
+      '--only-binary=:all:',
+      '--target',
+      target,
+      pkg,
+    ],
+    { env: { ...process.env, PIP_BREAK_SYSTEM_PACKAGES: '1' } },
+  );
 
 const RECIPES: Record<Installable, Recipe> = {
   kafka: {
