@@ -1,13 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLog, waitFor } from '../events/testing';
 import type { BusMessage, EventBus, Subscription } from '../events/types';
 import { createEmbeddedStore } from '../store/embedded';
 import type { DocumentStore } from '../store/types';
 import { engine } from '../testing/engines';
-import { createInProcessBus } from './in-process';
+import { deadLetterTopic } from './dead-letter';
+import { createInProcessBus, DEFAULT_LANES } from './in-process';
 import { createKafkaBus } from './kafka';
 
 interface BusUnderTest {
@@ -523,19 +525,47 @@ if (!kafka.available) console.log(`[contract] event bus / kafka: skipped: ${kafk
 
 describe.runIf(kafka.available)('kafka', () => {
   const brokers = (kafka.env?.KAFKA_BROKERS ?? '').split(',').filter(Boolean);
+  const kafkaBus = () =>
+    createKafkaBus({
+      brokers,
+      clientId: 'nudge-contract',
+      log: silentLog(),
+      retryBaseMs: 50,
+      maxAttempts: MAX_ATTEMPTS,
+      // As the services run it (BUS_LANES): every partition of a consumer handled at once.
+      lanes: DEFAULT_LANES,
+    });
 
   describeBusContract(
     'kafka',
     async () => {
-      const bus = createKafkaBus({
-        brokers,
-        clientId: 'nudge-contract',
-        log: silentLog(),
-        retryBaseMs: 50,
-        maxAttempts: MAX_ATTEMPTS,
-      });
+      const bus = kafkaBus();
       return { bus, cleanup: () => bus.close() };
     },
     45_000,
   );
+
+  it('lists the dead letters of a group whose dead-letter topic is brand new (its partitions still without a leader)', async () => {
+    const bus = kafkaBus();
+    const admin = new Kafka({
+      brokers,
+      clientId: 'nudge-contract-admin',
+      logLevel: logLevel.NOTHING,
+    }).admin();
+    await admin.connect();
+    try {
+      // A partition answers "not the leader" for a moment after its topic is created: one try in several hit it.
+      for (let i = 0; i < 20; i++) {
+        const group = fresh('new-dlq');
+        await admin.createTopics({
+          topics: [{ topic: deadLetterTopic(group), numPartitions: 3 }],
+          waitForLeaders: false,
+        });
+        await expect(bus.deadLetters(group)).resolves.toEqual([]);
+      }
+    } finally {
+      await admin.disconnect();
+      await bus.close();
+    }
+  }, 120_000);
 });
