@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInProcessBus } from '../bus/in-process';
+import { createInProcessBus, DEFAULT_LANES } from '../bus/in-process';
 import { createKafkaBus } from '../bus/kafka';
 import { ConcurrencyError } from '../errors';
 import { createEmbeddedStore } from '../store/embedded';
@@ -53,6 +53,7 @@ const legs: BusLeg[] = [
               clientId: 'nudge-events-test',
               log,
               retryBaseMs: 10,
+              lanes: DEFAULT_LANES,
             }),
             stores: [],
           }),
