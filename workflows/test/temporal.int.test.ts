@@ -235,6 +235,13 @@ describe('the renewal step activity in MockActivityEnvironment', () => {
 });
 
 quietTemporalRuntime();
+/** The workflow code bundled once for this file's workers (a bundle takes seconds of CPU). */
+let bundled: Promise<{ code: string }> | undefined;
+const workflowBundle = () => {
+  bundled ??= bundleWorkflowCode({ workflowsPath });
+  return bundled;
+};
+
 const temporal = await engine('temporal');
 if (!temporal.available)
   console.log(`[integration] workflows / Temporal worker: skipped: ${temporal.reason}`);
@@ -251,7 +258,7 @@ describe.runIf(temporal.available)('a real Temporal server', () => {
     const worker = await Worker.create({
       connection: await NativeConnection.connect({ address: temporalAddress }),
       taskQueue,
-      workflowsPath,
+      workflowBundle: await workflowBundle(),
       activities: { ...activities, dueReaders },
     });
     const client = new Client({
@@ -327,7 +334,7 @@ describe.runIf(testServer.available)('renewalWorkflow on the time-skipping test 
     const worker = await Worker.create({
       connection: env.nativeConnection,
       taskQueue,
-      workflowsPath,
+      workflowBundle: await workflowBundle(),
       activities,
     });
     return { worker, taskQueue };
