@@ -1,34 +1,19 @@
 // A single-node Kafka broker in KRaft mode (broker and controller in one JVM) on 127.0.0.1, its data in a temporary
 // folder: formatted, started, and answered before start() resolves.
 import { randomBytes } from 'node:crypto';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { install } from './install';
-import {
-  type EngineProcess,
-  engineDir,
-  freePort,
-  killProcess,
-  run,
-  startProcess,
-  stopProcess,
-  waitUntilReady,
-} from './process';
+import { engineDir, freePort, run, type Supervised, supervise } from './process';
 import { KAFKA_VERSION } from './versions';
 
-export interface KafkaBroker {
+export interface KafkaBroker extends Supervised {
   readonly version: string;
   /** host:port of the broker's client listener. */
   readonly brokers: string[];
   /** The folder of its data (the log dirs), its configuration and its log (broker.log). */
   readonly dir: string;
-  /** Stops the broker cleanly (SIGTERM) and deletes its folder. */
-  stop(): Promise<void>;
-  /** kill -9: the broker dies as in a crash; its data stays for restart(). */
-  kill(): Promise<void>;
-  /** Starts it again after kill(), on the same port and data. */
-  restart(): Promise<void>;
 }
 
 export interface KafkaOptions {
@@ -129,37 +114,14 @@ export async function startKafka(opts: KafkaOptions = {}): Promise<KafkaBroker> 
   const clusterId = randomBytes(16).toString('base64url');
   await run('java', java('kafka.tools.StorageTool', ['format', '-t', clusterId, '-c', properties]));
 
-  let proc: EngineProcess | undefined;
-  const launch = async () => {
-    proc = startProcess('java', java('kafka.Kafka', [properties]), { logFile: join(dir, 'broker.log') });
-    await waitUntilReady(
-      `Kafka ${KAFKA_VERSION} on ${brokers[0]}`,
-      proc,
-      () => answers(brokers),
-      opts.readyTimeoutMs ?? 90_000,
-    );
-  };
-  try {
-    await launch();
-  } catch (err) {
-    if (proc) await killProcess(proc);
-    await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return {
-    version: KAFKA_VERSION,
-    brokers,
+  const engine = await supervise({
+    what: `Kafka ${KAFKA_VERSION} on ${brokers[0]}`,
     dir,
-    async stop() {
-      if (proc) await stopProcess(proc);
-      await rm(dir, { recursive: true, force: true });
-    },
-    async kill() {
-      if (proc) await killProcess(proc);
-    },
-    async restart() {
-      if (proc?.running()) throw new Error('kafka: restart() of a running broker; kill() or stop() it first');
-      await launch();
-    },
-  };
+    command: 'java',
+    args: java('kafka.Kafka', [properties]),
+    logFile: join(dir, 'broker.log'),
+    probe: () => answers(brokers),
+    readyTimeoutMs: opts.readyTimeoutMs ?? 90_000,
+  });
+  return { version: KAFKA_VERSION, brokers, dir, ...engine };
 }

@@ -190,3 +190,54 @@ export async function available(command: string, args = ['--version']): Promise<
     () => false,
   );
 }
+
+/** A started engine: stop it cleanly, crash it, or start it again after a crash. */
+export interface Supervised {
+  /** Stops it cleanly (SIGTERM) and deletes its folder. */
+  stop(): Promise<void>;
+  /** kill -9: it dies as in a crash; its folder stays for restart(). */
+  kill(): Promise<void>;
+  /** Starts it again after kill(), on the same ports and data. */
+  restart(): Promise<void>;
+}
+
+/**
+ * Starts an engine (`command args`, logging to `logFile`) and resolves once `probe` answers true. A first start that
+ * fails kills it and deletes `dir`.
+ */
+export async function supervise(opts: {
+  what: string;
+  dir: string;
+  command: string;
+  args: string[];
+  logFile: string;
+  probe: () => Promise<boolean>;
+  readyTimeoutMs: number;
+}): Promise<Supervised> {
+  let proc: EngineProcess | undefined;
+  const launch = async () => {
+    proc = startProcess(opts.command, opts.args, { logFile: opts.logFile });
+    await waitUntilReady(opts.what, proc, opts.probe, opts.readyTimeoutMs);
+  };
+  try {
+    await launch();
+  } catch (err) {
+    if (proc) await killProcess(proc);
+    await rm(opts.dir, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    async stop() {
+      if (proc) await stopProcess(proc);
+      await rm(opts.dir, { recursive: true, force: true });
+    },
+    async kill() {
+      if (proc) await killProcess(proc);
+    },
+    async restart() {
+      if (proc?.running())
+        throw new Error(`${opts.what}: restart() while it runs; kill() or stop() it first`);
+      await launch();
+    },
+  };
+}

@@ -2,33 +2,18 @@
 // 127.0.0.1, its state in a SQLite file in a temporary folder (so a restart keeps workflows and schedules), and the
 // path of the time-skipping test server that the TypeScript SDK starts itself (`server.executable: { type:
 // 'existing-path' }`: it never downloads anything).
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { install } from './install';
-import {
-  type EngineProcess,
-  engineDir,
-  freePort,
-  killProcess,
-  startProcess,
-  stopProcess,
-  waitUntilReady,
-} from './process';
+import { engineDir, freePort, type Supervised, supervise } from './process';
 import { TEMPORAL_CLI_VERSION } from './versions';
 
-export interface TemporalServer {
+export interface TemporalServer extends Supervised {
   readonly version: string;
   /** host:port of the frontend (gRPC): TEMPORAL_ADDRESS. */
   readonly address: string;
   readonly namespace: 'default';
   /** The folder of its database and its log (server.log). */
   readonly dir: string;
-  /** Stops the server cleanly (SIGTERM) and deletes its folder. */
-  stop(): Promise<void>;
-  /** kill -9: the server dies as in a crash; its database stays for restart(). */
-  kill(): Promise<void>;
-  /** Starts it again after kill(), on the same port and database. */
-  restart(): Promise<void>;
 }
 
 export async function startTemporal(opts: { readyTimeoutMs?: number } = {}): Promise<TemporalServer> {
@@ -62,41 +47,16 @@ export async function startTemporal(opts: { readyTimeoutMs?: number } = {}): Pro
       })
     ).ok;
 
-  let proc: EngineProcess | undefined;
-  const launch = async () => {
-    proc = startProcess(binary, args, { logFile: join(dir, 'server.log') });
-    await waitUntilReady(
-      `the Temporal dev server ${TEMPORAL_CLI_VERSION} on ${address}`,
-      proc,
-      answers,
-      opts.readyTimeoutMs ?? 60_000,
-    );
-  };
-  try {
-    await launch();
-  } catch (err) {
-    if (proc) await killProcess(proc);
-    await rm(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return {
-    version: TEMPORAL_CLI_VERSION,
-    address,
-    namespace: 'default',
+  const engine = await supervise({
+    what: `the Temporal dev server ${TEMPORAL_CLI_VERSION} on ${address}`,
     dir,
-    async stop() {
-      if (proc) await stopProcess(proc);
-      await rm(dir, { recursive: true, force: true });
-    },
-    async kill() {
-      if (proc) await killProcess(proc);
-    },
-    async restart() {
-      if (proc?.running())
-        throw new Error('temporal: restart() of a running server; kill() or stop() it first');
-      await launch();
-    },
-  };
+    command: binary,
+    args,
+    logFile: join(dir, 'server.log'),
+    probe: answers,
+    readyTimeoutMs: opts.readyTimeoutMs ?? 60_000,
+  });
+  return { version: TEMPORAL_CLI_VERSION, address, namespace: 'default', dir, ...engine };
 }
 
 /** The time-skipping test server's binary, installed if missing (the SDK starts one per TestWorkflowEnvironment). */

@@ -1,4 +1,5 @@
 import { startKafka } from './kafka';
+
 for (let i = 0; i < 2; i++) {
   const t = Date.now();
   const k = await startKafka();
