@@ -19,22 +19,33 @@ export function enginesLine(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
+ * The closing line's counts. A file or suite that failed outside its tests (an import that threw, such as a required
+ * engine missing under CI=true, or a failing beforeAll) counts as one failure: it ran none of its tests.
+ */
+export function countResults(testModules: ReadonlyArray<TestModule>) {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const mod of testModules) {
+    if (mod.errors().length > 0) failed++;
+    for (const suite of mod.children.allSuites()) if (suite.errors().length > 0) failed++;
+    for (const test of mod.children.allTests()) {
+      const state = test.result().state;
+      if (state === 'passed') passed++;
+      else if (state === 'failed') failed++;
+      else skipped++;
+    }
+  }
+  return { passed, failed, skipped };
+}
+
+/**
  * Prints which engines ran, then one plain closing line, 'tests: N passed, N failed, N skipped', that CI can read in
  * any runner.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    let passed = 0;
-    let failed = 0;
-    let skipped = 0;
-    for (const mod of testModules) {
-      for (const test of mod.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
-        else skipped++;
-      }
-    }
+    const { passed, failed, skipped } = countResults(testModules);
     process.stdout.write(
       `\n${enginesLine()}\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`,
     );
