@@ -106,27 +106,28 @@ describe.skipIf(await missing('temporal'))('Temporal dev server (scripts/engines
         '--import',
         'tsx',
         '-e',
-        "import('./scripts/engines/temporal.ts').then(async (m) => console.log((await m.startTemporal()).address))",
+        "import('./scripts/engines/temporal.ts').then(async (m) => { const s = await m.startTemporal(); console.log(s.address, s.dir) })",
       ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const address = await new Promise<string>((done, fail) => {
+    const [address, dir] = await new Promise<string[]>((done, fail) => {
       let out = '';
       child.stdout?.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        const line = /127\.0\.0\.1:\d+/.exec(out);
-        if (line) done(line[0]);
+        const line = /^(127\.0\.0\.1:\d+) (\S+)\n/.exec(out);
+        if (line) done([line[1] as string, line[2] as string]);
       });
       child.once('exit', (code) =>
         fail(new Error(`the starting process exited (${code}) before the server answered`)),
       );
     });
-    expect(await portAnswers(address)).toBe(true);
+    expect(await portAnswers(address as string)).toBe(true);
     child.kill('SIGKILL');
     const deadline = Date.now() + 15_000;
-    while ((await portAnswers(address)) && Date.now() < deadline)
+    while ((await portAnswers(address as string)) && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 250));
-    expect(await portAnswers(address)).toBe(false);
+    expect(await portAnswers(address as string)).toBe(false);
+    await rm(dir as string, { recursive: true, force: true });
   }, 60_000);
 });
 
