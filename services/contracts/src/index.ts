@@ -2,6 +2,7 @@ export * from './auth';
 export * from './billing';
 export * from './common';
 export * from './content';
+export * from './csv';
 export * from './days';
 export * from './engagement';
 export * from './event-history';
