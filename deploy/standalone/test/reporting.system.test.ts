@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/csv-testing';
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 import { gatewayClient } from './helpers';

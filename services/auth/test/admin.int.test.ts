@@ -1,4 +1,4 @@
-import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/csv-testing';
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, startAuth } from './harness';
 

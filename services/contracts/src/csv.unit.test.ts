@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvCell, csvLine, toCsv } from './csv';
-import { formulaStarts, HOSTILE_CSV_VALUES } from './csv-testing';
+import { formulaStarts, HOSTILE_CSV_VALUES } from './testing';
 
 describe('the CSV writer', () => {
   it('neutralises a formula that a `;` locale would find after a separator inside a cell', () => {

@@ -14,6 +14,7 @@ export * from './events-registry';
 export * from './events-reminders';
 export * from './events-reporting';
 export * from './gating';
+export * from './html-text';
 export * from './internal-routes';
 export * from './paragraphs';
 export * from './reminder-slots';

@@ -1,6 +1,6 @@
 import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/csv-testing';
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntake } from '../src/app/intake';
 import { type Harness, log, startReporting, type TestUser } from './harness';

@@ -1,5 +1,5 @@
 import { EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts/csv';
-import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/csv-testing';
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { CHECKIN_CSV_HEADERS, checkinsCsv, eventLogsCsv } from './csv';
 import { reportCsv } from './report/rules';
