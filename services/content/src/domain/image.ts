@@ -4,6 +4,19 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 export const MEDIA_PREFIX = '/api/media/';
 export const VARIANT_WIDTHS = [480, 960] as const;
 
+/**
+ * The longest side of an accepted image: WebP's limit, so every variant (never enlarged, so never longer than its
+ * original) can be written.
+ */
+export const MAX_IMAGE_SIDE = 16_383;
+
+/** Why an image of these dimensions is refused (more pixels than `maxPixels`, or a side past WebP's), or undefined. */
+export function imageSizeProblem(width: number, height: number, maxPixels: number): string | undefined {
+  if (width * height <= maxPixels && width <= MAX_IMAGE_SIDE && height <= MAX_IMAGE_SIDE) return undefined;
+  const megapixels = Math.floor(maxPixels / 100_000) / 10;
+  return `The image must be at most ${megapixels} megapixels and ${MAX_IMAGE_SIDE.toLocaleString('en')} pixels on a side (this one is ${width} × ${height})`;
+}
+
 export const IMAGE_MESSAGES = {
   notDataUrl: 'The image must be an uploaded image file (a base64 data URL)',
   tooLarge: 'The image must be 5 MB or smaller',
