@@ -87,6 +87,11 @@ describe('uploaded images and /api/media', () => {
     ],
     ['an empty file', async () => 'data:image/png;base64,', 'The image file is empty'],
     [
+      'a data URL header of millions of parameters',
+      async () => `data:${';'.repeat(4_000_000)}`,
+      'The image must be an uploaded image file (a base64 data URL)',
+    ],
+    [
       'more than 5 MB',
       async () => {
         // A real PNG padded past 5 MB: still an image, refused for its size alone.
