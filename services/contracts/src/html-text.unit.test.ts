@@ -38,6 +38,6 @@ describe('reading markup as text on the server', () => {
     const gate = (body: string) => gatePost({ type: 1, body }, null);
     expect(gate('<'.repeat(50_000)).preview).toBe(`${'<'.repeat(150)}...`);
     // 6,250 and then 50,000 '<'.
-    expect(growth(gate, ADVERSARIAL_BODIES['unclosed <']!, 6_250)).toBeLessThan(LINEAR_GROWTH_LIMIT);
+    expect(growth(gate, ADVERSARIAL_BODIES['unclosed <']!)).toBeLessThan(LINEAR_GROWTH_LIMIT);
   });
 });
