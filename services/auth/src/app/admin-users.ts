@@ -1,5 +1,5 @@
-import { AuthEvents } from '@nudge/contracts';
-import { badRequest, type EmailStatsReader, forbidden, notFound, toCsv } from '@nudge/platform';
+import { AuthEvents, toCsv } from '@nudge/contracts';
+import { badRequest, type EmailStatsReader, forbidden, notFound } from '@nudge/platform';
 import { z } from 'zod';
 import {
   decideProfileChange,
