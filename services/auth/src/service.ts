@@ -160,7 +160,7 @@ async function promoteAdmins(users: ReturnType<typeof createUserRepository>, ema
   for (const email of emails) {
     const user = await users.byEmail(email);
     if (user && user.role !== 'admin') {
-      await users.record(user, decideRoleChange(user, 'admin', 'ADMIN_EMAILS'), 'system');
+      await users.update(user._id, (current) => decideRoleChange(current, 'admin', 'ADMIN_EMAILS'), 'system');
     }
   }
 }

@@ -54,13 +54,21 @@ export class DuplicateKeyError extends Error {
   }
 }
 
-/** Raised by the event store when the stream moved on since the command read it. */
+/** What a client is told when its change met another one at the same moment (never the stream and version). */
+export const CONFLICT_MESSAGE = 'This was changed by another request at the same moment; please try again';
+
+/**
+ * Raised by the event store when the stream moved on since the command read it. The stream and version are kept for
+ * logs only: the message a client may see says nothing about them.
+ */
 export class ConcurrencyError extends AppError {
+  readonly stream: string;
+  readonly expectedVersion: number;
+
   constructor(stream: string, expectedVersion: number) {
-    super(
-      'conflict',
-      `This record was changed by someone else (stream ${stream} is past version ${expectedVersion}); please retry`,
-    );
+    super('conflict', CONFLICT_MESSAGE);
     this.name = 'ConcurrencyError';
+    this.stream = stream;
+    this.expectedVersion = expectedVersion;
   }
 }

@@ -6,7 +6,7 @@ import {
   type WhatsAppSender,
   type WindowLimiter,
 } from '@nudge/platform';
-import { decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
+import { type DecidedEvent, decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
 import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
 import type { UserRepository } from './user-repository';
 
@@ -27,6 +27,13 @@ export function createProfile(deps: ProfileDeps) {
     return user;
   }
 
+  /** Records what `decide` makes of the user as they are now (decided again after a parallel change). */
+  async function change(userId: string, decide: (user: UserState) => DecidedEvent[], actor: string) {
+    const updated = await users.update(userId, decide, actor);
+    if (!updated) throw notFound('User not found');
+    return updated;
+  }
+
   return {
     load,
 
@@ -42,22 +49,30 @@ export function createProfile(deps: ProfileDeps) {
       actor: string,
       options: { completesProfile?: boolean } = {},
     ) {
-      const user = await load(userId);
-      const { phone, ...rest } = changes;
-      const next: ProfileChanges = { ...rest };
-      if (phone !== undefined && phone !== user.phone) {
-        if (phone !== '') throw badRequest('Please verify your WhatsApp number first');
-        next.phone = '';
-        next.enableWA = false;
-      }
-      const phoneAfter = next.phone ?? user.phone;
-      if (next.enableWA === true && phoneAfter === '')
-        throw badRequest('Please verify your WhatsApp number first');
-      const decided = decideProfileChange(user, next);
-      if (options.completesProfile && !user.verified) {
-        decided.push({ type: AuthEvents.UserVerified.type, data: { userId: user._id, email: user.email } });
-      }
-      return users.record(user, decided, actor);
+      return change(
+        userId,
+        (user) => {
+          const { phone, ...rest } = changes;
+          const next: ProfileChanges = { ...rest };
+          if (phone !== undefined && phone !== user.phone) {
+            if (phone !== '') throw badRequest('Please verify your WhatsApp number first');
+            next.phone = '';
+            next.enableWA = false;
+          }
+          const phoneAfter = next.phone ?? user.phone;
+          if (next.enableWA === true && phoneAfter === '')
+            throw badRequest('Please verify your WhatsApp number first');
+          const decided = decideProfileChange(user, next);
+          if (options.completesProfile && !user.verified) {
+            decided.push({
+              type: AuthEvents.UserVerified.type,
+              data: { userId: user._id, email: user.email },
+            });
+          }
+          return decided;
+        },
+        actor,
+      );
     },
 
     /** POST /api/user/otpTransaction (stages of reader.md §4). */
@@ -77,9 +92,9 @@ export function createProfile(deps: ProfileDeps) {
       if (stage === 4) throw badRequest('This number is already verified');
       const result = await deps.codes.check(key, otp);
       if (result !== 'ok') throw badRequest(CODE_MESSAGES[result]);
-      await users.record(
-        user,
-        [{ type: AuthEvents.WhatsAppNumberVerified.type, data: { userId: user._id, phone } }],
+      await change(
+        user._id,
+        () => [{ type: AuthEvents.WhatsAppNumberVerified.type, data: { userId: user._id, phone } }],
         user._id,
       );
       return { status: true as const, message: 'WhatsApp number verified successfully' };
@@ -87,15 +102,20 @@ export function createProfile(deps: ProfileDeps) {
 
     /** PUT /api/user/updatenotificationdetails/{id}: one call toggles subscribed / unsubscribed. */
     async toggleNotifications(userId: string) {
-      const user = await load(userId);
-      const notiinfo = { ...user.notiinfo, active: !user.notiinfo.active };
-      return users.record(user, decideProfileChange(user, { notiinfo }), user._id);
+      return change(
+        userId,
+        (user) =>
+          decideProfileChange(user, { notiinfo: { ...user.notiinfo, active: !user.notiinfo.active } }),
+        userId,
+      );
     },
     /** One-click unsubscribe (RFC 8058): reminders off; a repeat changes nothing. */
     async stopNotifications(userId: string) {
-      const user = await load(userId);
-      const notiinfo = { ...user.notiinfo, active: false };
-      return users.record(user, decideProfileChange(user, { notiinfo }), user._id);
+      return change(
+        userId,
+        (user) => decideProfileChange(user, { notiinfo: { ...user.notiinfo, active: false } }),
+        userId,
+      );
     },
   };
 }

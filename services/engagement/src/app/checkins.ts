@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { CHECKIN_ANSWERS, CHECKIN_LINK_INVALID, EngagementEvents } from '@nudge/contracts';
 import {
-  ConcurrencyError,
   conflict,
   type DocumentStore,
   newId,
   notFound,
   randomToken,
+  retryOnConflict,
   type ServiceEventStore,
   unavailable,
 } from '@nudge/platform';
@@ -103,22 +103,21 @@ export function createCheckins(deps: {
 
   /** Records the answer once, then signs the user in through auth (the only signer of tokens). */
   async function answer(qlid: string, value: number): Promise<AnswerResult> {
-    const checkin = await checkins.findOne({ qlidHash: hashQlid(qlid) });
-    if (!checkin) throw notFound(CHECKIN_LINK_INVALID);
-    const decision = decideAnswer(checkin, value, deps.clock());
-    if (decision.kind === 'expired') return { kind: 'expired' };
-    let alreadyAnswered = decision.kind === 'alreadyAnswered';
-    if (decision.kind === 'record') {
-      try {
+    const found = await checkins.findOne({ qlidHash: hashQlid(qlid) });
+    if (!found) throw notFound(CHECKIN_LINK_INVALID);
+    // Two clicks at once: the one recorded second decides again and finds the question answered.
+    const decided = await retryOnConflict(async () => {
+      const checkin = (await checkins.findOne({ _id: found._id })) ?? found;
+      const decision = decideAnswer(checkin, value, deps.clock());
+      if (decision.kind === 'record')
         await deps.events.append(checkinStream(checkin._id), checkin.version, decision.events, {
           actor: checkin.userId,
         });
-      } catch (err) {
-        // Two clicks at once: the other one was recorded first.
-        if (!(err instanceof ConcurrencyError)) throw err;
-        alreadyAnswered = true;
-      }
-    }
+      return decision.kind;
+    });
+    if (decided === 'expired') return { kind: 'expired' };
+    const alreadyAnswered = decided === 'alreadyAnswered';
+    const checkin = found;
     let session: Awaited<ReturnType<AuthSessions['sessionFor']>>;
     try {
       session = await deps.auth.sessionFor(checkin.userId);

@@ -1,4 +1,4 @@
-import { createInternalClient } from '@nudge/platform';
+import { CONFLICT_MESSAGE, conflict, createInternalClient } from '@nudge/platform';
 import { z } from 'zod';
 
 /** The part of auth's UserResponse the comment check reads. */
@@ -23,7 +23,10 @@ export interface AuthSession {
 
 /** The port to auth's internal session minting (only auth signs tokens). */
 export interface AuthSessions {
-  /** A session for the user; null when auth does not know the user; throws AuthUnavailableError otherwise. */
+  /**
+   * A session for the user; null when auth does not know the user; a 409 AppError when the user kept changing at the
+   * same moment; throws AuthUnavailableError otherwise.
+   */
   sessionFor(userId: string): Promise<AuthSession | null>;
   /**
    * The user's names as auth has them now (GET /internal/users/:id), for a check that must not wait for the user
@@ -62,6 +65,8 @@ export function createHttpAuthSessions(opts: {
     async sessionFor(userId) {
       const { status, body: answer } = await ask('/internal/tokens/session', { userId });
       if (status === 404) return null;
+      // The user changed at the same moment again and again: the reader may try again; auth is not down.
+      if (status === 409) throw conflict(CONFLICT_MESSAGE);
       const body = answer as { status?: unknown; token?: unknown; user?: unknown } | null;
       if (
         !ok(status) ||
