@@ -13,12 +13,14 @@ import {
   type MailSender,
   type ServiceEventStore,
   type SigningKeys,
+  tokenFrom,
   type WhatsAppSender,
 } from '@nudge/platform';
 import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
 import { createDueReaders } from './app/due-readers';
 import { createGoogleSignIn } from './app/google-sign-in';
+import { createLinkSignIn } from './app/link-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
 import { createProfile } from './app/profile';
 import { createSessions } from './app/sessions';
@@ -118,8 +120,15 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     bodyLimit: deps.bodyLimit,
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
-  const sessions = createSessions(users);
-  app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens, links, sessions }));
+  const sessions = createSessions(users, verifier);
+  const linkSignIn = createLinkSignIn({
+    store: deps.store,
+    users,
+    links,
+    signIn,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  app.use(userRoutes({ users, signIn, linkSignIn, profile, admin, verifier, tokens, links, sessions }));
   app.use(
     googleRoutes({
       ...(deps.google ?? {}),
@@ -127,6 +136,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       redirectAllowlist: deps.redirectAllowlist,
       store: deps.store,
       signInWithGoogle: createGoogleSignIn({ users, profile, links }),
+      signOut: (req) => sessions.signOut(tokenFrom(req)),
       log: deps.log,
     }),
   );
@@ -149,6 +159,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     reminderHandlers: createReminderHandlers({ store: deps.store, users, coldAfter: deps.coldAfter ?? 14 }),
     async start() {
       await projection.ensureIndexes();
+      await linkSignIn.ensureIndexes();
       await deps.events.catchUp();
       await promoteAdmins(users, deps.adminEmails);
     },
