@@ -161,6 +161,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       await projection.ensureIndexes();
       await linkSignIn.ensureIndexes();
       await deps.events.catchUp();
+      await projection.sweepTimeZones();
       await promoteAdmins(users, deps.adminEmails);
     },
   };
