@@ -56,6 +56,9 @@ export interface AuthServiceDeps {
   trustedProxies?: string[];
   codeLimitPerHour: number;
   codeIpLimitPerHour: number;
+  /** WhatsApp codes per destination number and per client IP an hour (per account: codeLimitPerHour). */
+  whatsAppNumberLimitPerHour?: number;
+  whatsAppIpLimitPerHour?: number;
   /** Google sign-in (OpenID Connect); absent = /auth/google answers that it is not configured. */
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
@@ -110,7 +113,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     users,
     codes,
     whatsapp: deps.whatsapp,
-    perPhone: limiter('code_whatsapp', deps.codeLimitPerHour),
+    perAccount: limiter('code_whatsapp', deps.codeLimitPerHour),
+    perNumber: limiter('code_whatsapp_number', deps.whatsAppNumberLimitPerHour ?? 5),
+    perIp: limiter('code_whatsapp_ip', deps.whatsAppIpLimitPerHour ?? 10),
     siteName,
   });
   const admin = createAdminUsers(users, deps.emailStats);

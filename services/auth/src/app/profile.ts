@@ -14,7 +14,13 @@ export interface ProfileDeps {
   users: UserRepository;
   codes: OneTimeCodes;
   whatsapp: WhatsAppSender;
-  perPhone: WindowLimiter;
+  /**
+   * WhatsApp codes an hour, counted in the shared store (every replica counts into the same windows): per account,
+   * per destination number (whichever accounts ask: texting a stranger's phone) and per client IP.
+   */
+  perAccount: WindowLimiter;
+  perNumber: WindowLimiter;
+  perIp: WindowLimiter;
   siteName: string;
 }
 
@@ -76,12 +82,16 @@ export function createProfile(deps: ProfileDeps) {
     },
 
     /** POST /api/user/otpTransaction (stages of reader.md §4). */
-    async whatsAppStage(userId: string, phone: string, stage: 1 | 2 | 3 | 4, otp: string) {
+    async whatsAppStage(userId: string, phone: string, stage: 1 | 2 | 3 | 4, otp: string, ip: string) {
       const user = await load(userId);
       const key = `whatsapp:${user._id}:${phone}`;
       if (stage === 1 || stage === 3) {
-        if (!(await deps.perPhone.hit(user._id)))
+        if (!(await deps.perIp.hit(ip)))
+          throw tooManyRequests('Too many codes requested from this network; please wait a while');
+        if (!(await deps.perAccount.hit(user._id)))
           throw tooManyRequests('Too many codes requested; please wait a while');
+        if (!(await deps.perNumber.hit(phone)))
+          throw tooManyRequests('Too many codes sent to this number; please wait a while');
         const code = await deps.codes.issue(key);
         await deps.whatsapp.send({
           to: phone,

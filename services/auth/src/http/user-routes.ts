@@ -128,7 +128,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     const { email, phone, stage, otp } = parseBody(OtpTransactionRequest, req);
     const claims = claimsOf(req);
     if (email !== claims.email) throw forbidden('You can only verify a number for your own account');
-    res.json(await profile.whatsAppStage(claims.userId, phone, stage, otp));
+    res.json(await profile.whatsAppStage(claims.userId, phone, stage, otp, req.ip ?? 'unknown'));
   });
 
   router.post('/api/user/updatename', requireUser, async (req, res) => {
