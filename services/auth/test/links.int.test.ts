@@ -36,6 +36,18 @@ describe('a sign-in link gives one session, and a sign-out ends the links sent b
     for (const r of parallel.filter((p) => p.status === 401)) expect(r.body.message).toBe(USED);
   });
 
+  it('is spent once across auth replicas (the spent links live in the shared store)', async () => {
+    const { user } = await auth.signIn('two-pods@example.com');
+    const pod2 = await auth.replica();
+    const link = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    const replies = await Promise.all([
+      auth.post(`/api/user/signinbytoken/${link.token}`, {}),
+      pod2.post(`/api/user/signinbytoken/${link.token}`, {}),
+    ]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect((await pod2.post(`/api/user/signinbytoken/${link.token}`, {})).body.message).toBe(USED);
+  });
+
   it('a sign-out ends every sign-in link and check-in link sent before it; later ones work', async () => {
     const { user, token } = await auth.signIn('signs-out@example.com');
     const before = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);

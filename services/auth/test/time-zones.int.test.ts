@@ -1,16 +1,5 @@
-import {
-  captureMail,
-  captureWhatsApp,
-  createDevOutbox,
-  createEmbeddedStore,
-  createEventStore,
-  createLogger,
-  loadOrCreateLinkSecret,
-  loadOrCreateSigningKeys,
-} from '@nudge/platform';
 import { internalPost } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthService } from '../src/service';
 import { type AuthHarness, startAuth } from './harness';
 
 // The zones readers are in: every reminder page walks the set, so a zone is stored under its one name (case variants
@@ -88,33 +77,8 @@ describe('time zones', () => {
         .collection('user_time_zones')
         .updateOne({ _id: junk }, { $set: { seen: true } }, { upsert: true });
 
-    const dir = auth.dataDir;
-    const outboxStore = createEmbeddedStore({});
-    const outbox = createDevOutbox(outboxStore);
-    const log = createLogger('auth-test', 'silent');
-    // Another auth process on the same store: its own event store, as after a restart.
-    const events = createEventStore({ store: auth.store, service: 'auth', log });
-    const restarted = createAuthService({
-      store: auth.store,
-      events,
-      mail: captureMail(outbox),
-      whatsapp: captureWhatsApp(outbox),
-      keys: await loadOrCreateSigningKeys(dir),
-      linkSecrets: { current: await loadOrCreateLinkSecret(dir) },
-      internalToken: auth.internalToken,
-      codeSecret: 'test-secret',
-      log,
-      publicUrl: 'http://localhost:8080',
-      adminEmails: [],
-      sessionTtlDays: 30,
-      bodyLimit: '100kb',
-      codeLimitPerHour: 5,
-      codeIpLimitPerHour: 1000,
-      redirectAllowlist: [],
-    });
-    await restarted.start();
-    events.close();
-    await outboxStore.close();
+    // Auth starting again on that store.
+    await auth.replica();
 
     expect(await zoneSet()).toEqual(['America/New_York', 'Europe/Berlin', 'Europe/London']);
     expect(
