@@ -322,6 +322,20 @@ export const configSchema = z.object({
     .min(1)
     .default(30)
     .describe('Sign-in codes that may be requested per client IP per hour.'),
+  AUTH_WHATSAPP_NUMBER_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe(
+      'WhatsApp verification codes that may be sent to one phone number per hour, whichever accounts ask.',
+    ),
+  AUTH_WHATSAPP_IP_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe('WhatsApp verification codes that may be requested per client IP per hour.'),
   BODY_LIMIT: z.string().default('100kb').describe('Largest accepted request body, e.g. 100kb or 1mb.'),
   IMAGE_MAX_PIXELS: z.coerce
     .number()
