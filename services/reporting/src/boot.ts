@@ -4,6 +4,7 @@ import {
   loadInternalToken,
   loadVerifyKey,
   openServiceRuntime,
+  processMetrics,
   type ServiceBootOptions,
   topicFor,
 } from '@nudge/platform';
@@ -40,14 +41,18 @@ export async function bootReporting(opts: ServiceBootOptions) {
     log: log.child({ part: 'directory' }),
   });
   await directory.start();
-  const ingester = createIngester({ analytics, bus, log: log.child({ part: 'ingest' }) });
+  const ingester = createIngester({ writer: service.writer, bus });
   await ingester.start();
   // serviceUrls is read at call time: in the standalone process the other services fill it as they start.
   const backfill = createBackfill({
     analytics,
+    writer: service.writer,
     serviceUrls: opts.serviceUrls,
     internalToken,
     log: log.child({ part: 'backfill' }),
+  });
+  const unregisterSetAside = processMetrics().addSetAside('reporting', async () => {
+    return (await service.setAside.counts()).sources;
   });
   const backfilled = backfill
     .run()
@@ -60,7 +65,9 @@ export async function bootReporting(opts: ServiceBootOptions) {
       await runtime.store.ping();
       await analytics.ping();
     },
+    readinessDetail: async () => ({ setAside: await service.setAside.counts() }),
     async close() {
+      unregisterSetAside();
       backfill.stop();
       await backfilled;
       await ingester.stop();

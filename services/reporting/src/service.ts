@@ -17,6 +17,8 @@ import { createEventLog } from './app/event-log';
 import { createIntake, type Intake } from './app/intake';
 import { createReportData } from './app/report-data';
 import { createReports } from './app/reports';
+import { createSetAside, type SetAside } from './app/set-aside';
+import { createEventWriter, type EventWriter } from './events/ingest';
 import { createReportsProjection } from './events/reports-projection';
 import { eventlogRoutes } from './http/eventlog-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -44,6 +46,10 @@ export interface ReportingServiceDeps {
 export interface ReportingService {
   app: Express;
   intake: Intake;
+  /** Inserts into `events` for every pipeline (intake, bus, backfill), setting aside what can never go in. */
+  writer: EventWriter;
+  /** What the pipelines set aside, counted for /readyz and the metrics. */
+  setAside: SetAside;
   /** For a per-message consumer of auth's topic: the directory that keeps roles current for authenticate(). */
   handlers: Record<string, EventHandler>;
   start(): Promise<void>;
@@ -74,9 +80,12 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   const reports = createReports({ store, events, analytics, clock, onMonitoredChanged: collectSets });
   const log = createEventLog({ analytics });
   const emailStats = createEmailStats({ analytics });
+  const setAside = createSetAside(store, clock);
+  const writer = createEventWriter({ analytics, setAside, log: deps.log.child({ part: 'analytics' }) });
   const intake = createIntake({
     dir: deps.spoolDir,
     analytics,
+    writer,
     log: deps.log.child({ part: 'intake' }),
     clock,
     ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
@@ -96,6 +105,8 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   return {
     app,
     intake,
+    writer,
+    setAside,
     handlers: directory.handlers,
     async start() {
       await Promise.all([projection.ensureIndexes(), directory.ensureIndexes()]);

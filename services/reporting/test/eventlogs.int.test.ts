@@ -88,10 +88,33 @@ describe('POST /api/eventlogs (intake)', () => {
     expect((await logs()).body.total).toBe(before);
   });
 
+  it('refuses text that is not valid Unicode (a lone surrogate) with a 400 naming the field, and spools nothing', async () => {
+    await h.service.intake.flush();
+    const before = (await logs()).body.total;
+    const spooled = h.service.intake.stats().durableEvents;
+    const poisoned = await h.post('/api/eventlogs', { eventType: 'page_visit', eventValue: 'x\ud800' });
+    expect(poisoned).toMatchObject({
+      status: 400,
+      body: {
+        status: false,
+        message: 'eventValue in the request body is not valid Unicode text (it holds a lone surrogate)',
+      },
+    });
+    const inMetadata = await h.post('/api/eventlogs', {
+      events: [{ eventType: 'page_visit', eventValue: '/', metadata: { path: '\udc00' } }],
+    });
+    expect(inMetadata.status).toBe(400);
+    expect(inMetadata.body.message).toMatch(/^events\.0\.metadata\.path in the request body/);
+    expect(h.service.intake.stats().durableEvents).toBe(spooled);
+    await h.service.intake.flush();
+    expect((await logs()).body.total).toBe(before);
+  });
+
   it('group commit: concurrent requests share one write + fsync, each answered only once its events are durable', async () => {
     const intake = createIntake({
       dir: join(h.dir, 'group-spool'),
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T11:00:00.000Z'),
@@ -124,6 +147,7 @@ describe('POST /api/eventlogs (intake)', () => {
     const first = createIntake({
       dir,
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T11:30:00.000Z'),
@@ -134,8 +158,15 @@ describe('POST /api/eventlogs (intake)', () => {
     ]);
     // The process dies in the middle of the next append.
     await appendFile(join(dir, 'current.ndjson'), '{"id":"torn","type":"reporting.We');
-    const next = createIntake({ dir, analytics: h.analytics, log, flushMs: 3_600_000 });
+    const next = createIntake({
+      dir,
+      analytics: h.analytics,
+      writer: h.service.writer,
+      log,
+      flushMs: 3_600_000,
+    });
     await next.start();
+    await next.flush();
     const rows = await h.analytics.query<{ id: string }>(
       "SELECT id FROM events WHERE id IN ({id:String}, 'torn')",
       { id: id ?? '' },
@@ -150,6 +181,7 @@ describe('POST /api/eventlogs (intake)', () => {
     const crashed = createIntake({
       dir,
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T12:00:00.000Z'),
@@ -158,15 +190,18 @@ describe('POST /api/eventlogs (intake)', () => {
     const [id] = await crashed.accept(undefined, [
       { eventType: 'page_visit', eventValue: '/crash', metadata: {} },
     ]);
-    // No flush, no stop: the process "dies" here. A new process on the same directory loads the spool at start.
+    // No flush, no stop: the process "dies" here. A new process on the same directory loads the spool after its
+    // start, in the background.
     const next = createIntake({
       dir,
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T12:00:00.000Z'),
     });
     await next.start();
+    await next.flush();
     const rows = await h.analytics.query<{ id: string }>('SELECT id FROM events WHERE id = {id:String}', {
       id: id ?? '',
     });

@@ -112,7 +112,7 @@ export async function startReporting(opts: { now?: Date } = {}): Promise<Harness
     flushMs: 100,
   });
   await service.start();
-  const ingester = createIngester({ analytics, bus, log });
+  const ingester = createIngester({ writer: service.writer, bus });
   await ingester.start();
   // The directory consumer, as boot.ts runs it (roles for authenticate()).
   const directory = createConsumer({
