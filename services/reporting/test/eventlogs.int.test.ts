@@ -234,6 +234,14 @@ describe('the admin event log', () => {
     expect((await h.post('/api/eventlogs/logs?page=1', {})).status).toBe(401);
     expect((await logs('page=0')).status).toBe(400);
     expect((await logs('page=1&limit=1000')).status).toBe(400);
+    // a page whose offset would not be a safe integer is refused, and the last page allowed answers (empty)
+    expect(await logs('page=9007199254740991')).toMatchObject({
+      status: 400,
+      body: { status: false, message: 'page must be 1000000000 or less' },
+    });
+    const last = await logs('page=1000000000&limit=100');
+    expect(last.status).toBe(200);
+    expect(last.body.data).toEqual([]);
     expect((await h.post('/api/eventlogs/alllogs', {}, reader.token)).status).toBe(403);
   });
 
