@@ -145,6 +145,7 @@ export async function startStandalone(
     // One process: the gateway hands each request to the service's app directly (no loopback HTTP hop).
     apps: Object.fromEntries(running.map(({ name, service }) => [name, service.app])),
     webDist: resolve(config.WEB_DIST),
+    publicUrl: config.PUBLIC_URL,
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,

@@ -54,7 +54,9 @@ export const configSchema = z.object({
     .describe('Where embedded adapters keep their files, keys and secrets.'),
   PUBLIC_URL: url
     .default('http://localhost:8080')
-    .describe('The address people reach the product at: used in e-mail links and redirects.'),
+    .describe(
+      'The address people reach the product at: used in e-mail links, redirects and the link previews of shared posts (never the Host a request names).',
+    ),
 
   DOCUMENT_STORE: z
     .enum(['embedded', 'mongodb'])
