@@ -100,6 +100,8 @@ export const CommentsResponse = z.object({
   comments: z.array(CommentView),
   /** Comments on the post in all. */
   total: z.number().int(),
+  /** A premium post the caller may not read: its comments are gated as its body is (none are listed). */
+  locked: z.literal(true).optional(),
 });
 export const CommentAddRequest = z.object({ token: BodyToken, templateid: PostIdRef, message: CommentText });
 export const CommentEditRequest = z.object({
