@@ -29,6 +29,7 @@ export async function bootReporting(opts: ServiceBootOptions) {
     log,
     spoolDir: spoolDirOf(config.DATA_DIR),
     trustedProxies: config.TRUSTED_PROXIES,
+    intakeEventsPerMinute: config.INTAKE_EVENTS_PER_MINUTE,
   });
   await service.start();
   runtime.start();

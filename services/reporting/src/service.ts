@@ -15,6 +15,7 @@ import type { AnalyticsStore } from './analytics';
 import { createEmailStats } from './app/email-stats';
 import { createEventLog } from './app/event-log';
 import { createIntake, type Intake } from './app/intake';
+import { createIntakeBudget } from './app/intake-budget';
 import { createReportData } from './app/report-data';
 import { createReports } from './app/reports';
 import { createSetAside, type SetAside } from './app/set-aside';
@@ -26,6 +27,7 @@ import { reportRoutes } from './http/report-routes';
 
 /** Web event batches (up to 100 events of up to ~42 KB each) fit. */
 export const REPORTING_BODY_LIMIT = '4mb';
+const DEFAULT_INTAKE_EVENTS_PER_MINUTE = 120;
 
 export interface ReportingServiceDeps {
   store: DocumentStore;
@@ -41,6 +43,8 @@ export interface ReportingServiceDeps {
   clock?: () => Date;
   /** How often the spool is loaded into ClickHouse (ms, default 1,000). */
   flushMs?: number;
+  /** INTAKE_EVENTS_PER_MINUTE: web events one client address may send per minute without signing in (default 120). */
+  intakeEventsPerMinute?: number;
 }
 
 export interface ReportingService {
@@ -97,7 +101,12 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
-  app.use(eventlogRoutes({ intake, log }));
+  const budget = createIntakeBudget(
+    store,
+    deps.intakeEventsPerMinute ?? DEFAULT_INTAKE_EVENTS_PER_MINUTE,
+    clock,
+  );
+  app.use(eventlogRoutes({ intake, budget, log }));
   app.use(reportRoutes({ reports, data }));
   app.use(internalRoutes({ emailStats, store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);

@@ -210,6 +210,65 @@ describe('POST /api/eventlogs (intake)', () => {
   });
 });
 
+describe('bounds of the intake', () => {
+  it('keeps the server-only types to the server: a caller cannot write e-mail opens, clicks or any other server type', async () => {
+    for (const eventType of ['email_open', 'email_click', 'email_sent', 'sign_in', 'post_read']) {
+      const res = await h.post('/api/eventlogs', { eventType, eventValue: 'x' });
+      expect(res.status, eventType).toBe(400);
+      expect(res.body.message).toBe(
+        'eventType must be one of page_visit, web_comment_click, web_like_click, email_like_click, email_continue_reading',
+      );
+    }
+  });
+
+  it('bounds an event: a value of 2000 characters, metadata of 10 entries and 2500 characters in all', async () => {
+    const post = (event: object) => h.post('/api/eventlogs', { eventType: 'page_visit', ...event });
+    expect((await post({ eventValue: 'v'.repeat(2001) })).body.message).toBe(
+      'eventValue must be 2000 characters or less',
+    );
+    const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v']));
+    expect((await post({ metadata: eleven })).body.message).toBe('metadata may have at most 10 entries');
+    expect((await post({ metadata: { url: 'u'.repeat(2000), ref: 'r'.repeat(500) } })).body.message).toBe(
+      'metadata must be 2500 characters or less in all',
+    );
+    expect((await post({ metadata: { url: 'u'.repeat(2000), ref: 'r'.repeat(490) } })).status).toBe(200);
+  });
+
+  it('counts events, not requests, against an address that has not signed in; past its minute budget a 429 that spools nothing', async () => {
+    const small = await startReporting({ intakeEventsPerMinute: 5 });
+    try {
+      const send = (body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${small.url}/api/eventlogs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+      const events = (n: number) => ({
+        events: Array.from({ length: n }, (_, i) => ({ eventType: 'page_visit', eventValue: `/b/${i}` })),
+      });
+      expect((await send(events(4))).status).toBe(200);
+      const spooled = small.service.intake.stats().durableEvents;
+      const over = await send(events(2));
+      expect(over.status).toBe(429);
+      expect(await over.json()).toEqual({
+        status: false,
+        message:
+          'Too many events: at most 5 a minute from one address without signing in; please try again later',
+      });
+      expect(small.service.intake.stats().durableEvents).toBe(spooled);
+      // what is left of the budget can still be spent; another address has its own
+      expect((await send(events(1))).status).toBe(200);
+      expect((await send(events(1))).status).toBe(429);
+      expect((await send(events(5), { 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
+      // a signed-in reader is not counted against the address
+      const reader = await small.user();
+      expect((await send({ token: reader.token, ...events(20) })).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('the admin event log', () => {
   it('shows the readers domain activity too, newest first, paged', async () => {
     const { AuthEvents } = await import('@nudge/contracts');

@@ -89,7 +89,9 @@ export interface Harness {
 }
 
 /** Reporting over real HTTP on port 0, with chDB (real ClickHouse) in a temporary directory and an in-process bus. */
-export async function startReporting(opts: { now?: Date } = {}): Promise<Harness> {
+export async function startReporting(
+  opts: { now?: Date; intakeEventsPerMinute?: number } = {},
+): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'nudge-reporting-'));
   const keys = await loadOrCreateSigningKeys(dir);
   const issuer = createTokenIssuer(keys.privateKey, 30);
@@ -110,6 +112,7 @@ export async function startReporting(opts: { now?: Date } = {}): Promise<Harness
     spoolDir: join(dir, 'spool'),
     clock: () => now,
     flushMs: 100,
+    ...(opts.intakeEventsPerMinute ? { intakeEventsPerMinute: opts.intakeEventsPerMinute } : {}),
   });
   await service.start();
   const ingester = createIngester({ writer: service.writer, bus });
