@@ -10,7 +10,7 @@ import {
 } from '@nudge/platform';
 import { openAnalytics } from './analytics';
 import { createBackfill } from './events/backfill';
-import { createIngester } from './events/ingest';
+import { createIngester, REPORTING_SETTINGS_GROUP } from './events/ingest';
 import { createReportingService, spoolDirOf } from './service';
 
 /** Builds the reporting service from configuration: what both the container (main.ts) and the standalone process run. */
@@ -42,6 +42,17 @@ export async function bootReporting(opts: ServiceBootOptions) {
     log: log.child({ part: 'directory' }),
   });
   await directory.start();
+  // The admin's site settings (content's): the web telemetry's retention.
+  const settings = createConsumer({
+    store: runtime.store,
+    bus,
+    groupId: REPORTING_SETTINGS_GROUP,
+    topics: [topicFor('content')],
+    handlers: service.retention.handlers,
+    idempotentTypes: Object.keys(service.retention.handlers),
+    log: log.child({ part: 'settings' }),
+  });
+  await settings.start();
   const ingester = createIngester({ writer: service.writer, bus });
   await ingester.start();
   // serviceUrls is read at call time: in the standalone process the other services fill it as they start.
@@ -72,6 +83,7 @@ export async function bootReporting(opts: ServiceBootOptions) {
       backfill.stop();
       await backfilled;
       await ingester.stop();
+      await settings.stop();
       await directory.stop();
       await service.stop();
       await runtime.close();

@@ -19,6 +19,7 @@ import { createIntakeBudget } from './app/intake-budget';
 import { createReportData } from './app/report-data';
 import { createReports } from './app/reports';
 import { createSetAside, type SetAside } from './app/set-aside';
+import { createWebRetention, type WebRetention } from './app/web-retention';
 import { createEventWriter, type EventWriter } from './events/ingest';
 import { createReportsProjection } from './events/reports-projection';
 import { eventlogRoutes } from './http/eventlog-routes';
@@ -54,6 +55,8 @@ export interface ReportingService {
   writer: EventWriter;
   /** What the pipelines set aside, counted for /readyz and the metrics. */
   setAside: SetAside;
+  /** The web telemetry's retention (site setting `webeventretentiondays`): its handlers take content's events. */
+  retention: WebRetention;
   /** For a per-message consumer of auth's topic: the directory that keeps roles current for authenticate(). */
   handlers: Record<string, EventHandler>;
   start(): Promise<void>;
@@ -85,6 +88,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   const log = createEventLog({ analytics });
   const emailStats = createEmailStats({ analytics });
   const setAside = createSetAside(store, clock);
+  const retention = createWebRetention({ analytics, store, log: deps.log.child({ part: 'retention' }) });
   const writer = createEventWriter({ analytics, setAside, log: deps.log.child({ part: 'analytics' }) });
   const intake = createIntake({
     dir: deps.spoolDir,
@@ -116,12 +120,19 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     intake,
     writer,
     setAside,
+    retention,
     handlers: directory.handlers,
     async start() {
       await Promise.all([projection.ensureIndexes(), directory.ensureIndexes()]);
       await events.catchUp();
       await collectSets();
       await intake.start();
+      // In the background: a start never waits for the analytics engine (the next start applies it again).
+      retention
+        .applyCurrent()
+        .catch((err: unknown) =>
+          deps.log.error({ err }, 'reporting: applying the web telemetry retention failed'),
+        );
     },
     stop: () => intake.stop(),
   };

@@ -27,7 +27,7 @@ import {
 import { type JsonReply, jsonCall } from '@nudge/platform/testing';
 import type { z } from 'zod';
 import { type AnalyticsStore, migrate, openChdbStore } from '../src/analytics';
-import { createIngester, REPORTING_GROUP } from '../src/events/ingest';
+import { createIngester, REPORTING_GROUP, REPORTING_SETTINGS_GROUP } from '../src/events/ingest';
 import { createReportingService, type ReportingService } from '../src/service';
 
 export const log = createLogger('reporting-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -127,6 +127,17 @@ export async function startReporting(
     log,
   });
   await directory.start();
+  // The site settings consumer, as boot.ts runs it (the web telemetry's retention).
+  const settings = createConsumer({
+    store,
+    bus,
+    groupId: REPORTING_SETTINGS_GROUP,
+    topics: [topicFor('content')],
+    handlers: service.retention.handlers,
+    idempotentTypes: Object.keys(service.retention.handlers),
+    log,
+  });
+  await settings.start();
   const { server, url }: { server: Server; url: string } = await listen(service.app, 0);
 
   const versions = new Map<string, number>();
@@ -174,6 +185,7 @@ export async function startReporting(
       await bus.publish(list.map((e) => toBusMessage(topic, e)));
       await committed(REPORTING_GROUP, topic);
       if (svc === 'auth') await committed('reporting-directory', topic);
+      if (svc === 'content') await committed(REPORTING_SETTINGS_GROUP, topic);
     },
     async user(o = {}) {
       const userId = newId();
@@ -197,6 +209,7 @@ export async function startReporting(
     },
     async close() {
       await closeServer(server);
+      await settings.stop();
       await directory.stop();
       await ingester.stop();
       await service.stop();

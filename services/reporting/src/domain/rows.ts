@@ -26,6 +26,9 @@ export interface EventRow {
   data: string;
 }
 
+/** The row types of web telemetry: the events the web sends (reporting's intake, and engagement's before it). */
+export const WEB_ROW_TYPES = ['reporting.WebEvent', 'engagement.WebEvent.v1'] as const;
+
 /** The envelope fields reporting reads; every service's events share them (platform's EventEnvelope). */
 export const Envelope = z.object({
   id: z.string().min(1),
@@ -74,7 +77,7 @@ export function toEventRow(envelope: Envelope): EventRow {
     string,
     unknown
   >;
-  const isWeb = envelope.type === 'engagement.WebEvent.v1' || envelope.type === 'reporting.WebEvent';
+  const isWeb = (WEB_ROW_TYPES as readonly string[]).includes(envelope.type);
   const mapped = LOG_TYPES[envelope.type];
   const userId = text(data.userId) || text(envelope.actor);
   const channel = text(data.channel);

@@ -15,6 +15,8 @@ import { Envelope, type EventRow, toEventRow } from '../domain/rows';
 export type { IngestSource } from '../app/set-aside';
 
 export const REPORTING_GROUP = 'reporting';
+/** The consumer group of the admin's site settings that reporting follows (the web telemetry's retention). */
+export const REPORTING_SETTINGS_GROUP = 'reporting-settings';
 /** Every service's domain events (the reminder facts ride on engagement's topic). */
 export const INGESTED_TOPICS = ['auth', 'content', 'engagement', 'billing'].map(topicFor);
 export const BATCH_MAX = 10_000;
