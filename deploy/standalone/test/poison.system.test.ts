@@ -3,6 +3,7 @@ import { appendFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonCall } from '@nudge/platform/testing';
+import { webEventRow } from '@nudge/reporting';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type StandaloneProcess, spawnStandalone } from './standalone-process';
 
@@ -20,23 +21,12 @@ afterAll(async () => {
 
 /** An `events` row as the spool holds it (one JSON line, JSONEachRow). */
 const spoolLine = (value: string) =>
-  `${JSON.stringify({
-    id: randomBytes(12).toString('hex'),
-    type: 'reporting.WebEvent',
-    stream: 'webevent-poison',
-    user_id: '',
-    user_email: '',
-    occurred_at: '2026-01-15 03:17:00.000',
-    log_type: 'page_visit',
-    log_value: value,
-    template_id: '',
-    subject_id: '',
-    question_id: '',
-    send_id: '',
-    channel: '',
-    metadata: {},
-    data: '{}',
-  })}\n`;
+  `${JSON.stringify(
+    webEventRow(randomBytes(12).toString('hex'), '2026-01-15 03:17:00.000', undefined, {
+      eventType: 'page_visit',
+      eventValue: value,
+    }),
+  )}\n`;
 
 describe('poison in the analytics pipeline, SIGTERM, start again', () => {
   it('the process comes back up; the poisoned records are set aside and counted; the events behind them are in the event log', async () => {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnalyticsStore } from '../src/analytics';
 import { createIntake } from '../src/app/intake';
 import { createSetAside } from '../src/app/set-aside';
-import type { EventRow } from '../src/domain/rows';
+import { type EventRow, webEventRow } from '../src/domain/rows';
 import { createEventWriter } from '../src/events/ingest';
 import { type Harness, log, startReporting } from './harness';
 
@@ -20,21 +20,10 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const row = (value: string, over: Partial<EventRow> = {}): EventRow => ({
-  id: newId(),
-  type: 'reporting.WebEvent',
-  stream: 'webevent-x',
-  user_id: '',
-  user_email: '',
-  occurred_at: '2026-11-20 12:00:00.000',
-  log_type: 'page_visit',
-  log_value: value,
-  template_id: '',
-  subject_id: '',
-  question_id: '',
-  send_id: '',
-  channel: '',
-  metadata: {},
-  data: '{}',
+  ...webEventRow(newId(), '2026-11-20 12:00:00.000', undefined, {
+    eventType: 'page_visit',
+    eventValue: value,
+  }),
   ...over,
 });
 

@@ -1,7 +1,7 @@
 import { ContentEvents, WEB_EVENT_RETENTION_DAYS_DEFAULT } from '@nudge/contracts';
 import { newId } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chTime, type EventRow } from '../src/domain/rows';
+import { chTime, type EventRow, webEventRow } from '../src/domain/rows';
 import { type Harness, startReporting, waitFor } from './harness';
 
 // The web telemetry's retention: the admin's `webeventretentiondays` site setting (content's), learnt from content's
@@ -16,21 +16,11 @@ afterAll(() => h?.close());
 const DAY = 86_400_000;
 /** A row `daysAgo` days old by the engine's clock (the TTL counts from the real now, not the harness's). */
 const row = (type: string, daysAgo: number): EventRow => ({
-  id: newId(),
+  ...webEventRow(newId(), chTime(new Date(Date.now() - daysAgo * DAY)), undefined, {
+    eventType: type === 'auth.UserSignedIn.v1' ? 'sign_in' : 'page_visit',
+    eventValue: `${type}:${daysAgo}`,
+  }),
   type,
-  stream: 's',
-  user_id: '',
-  user_email: '',
-  occurred_at: chTime(new Date(Date.now() - daysAgo * DAY)),
-  log_type: type === 'reporting.WebEvent' ? 'page_visit' : 'sign_in',
-  log_value: `${type}:${daysAgo}`,
-  template_id: '',
-  subject_id: '',
-  question_id: '',
-  send_id: '',
-  channel: '',
-  metadata: {},
-  data: '{}',
 });
 
 const ttl = async () =>

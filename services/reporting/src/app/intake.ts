@@ -3,52 +3,24 @@ import { join } from 'node:path';
 import type { WebEventInput } from '@nudge/contracts';
 import { type Logger, newIds } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
-import { chTime, type EventRow } from '../domain/rows';
+import { chTime, type EventRow, webEventRow } from '../domain/rows';
 import { BATCH_MAX, type EventWriter, measuredInsert } from '../events/ingest';
-
-export const WEB_EVENT_TYPE = 'reporting.WebEvent';
 
 export interface IntakeUser {
   userId: string;
   email: string;
 }
 
-/**
- * The spool lines (`events` rows, JSONEachRow) of one request's web events: built directly, with the request's one
- * time and ids. Every field of a web event is a column (user, e-mail, type, value, metadata, time), so its `data`
- * is `{}` (nothing reads it; the line stays small).
- */
+/** The spool lines (`events` rows, JSONEachRow) of one request's web events, with the request's one time and ids. */
 export function webEventLines(
   ids: readonly string[],
   occurredAt: string,
   user: IntakeUser | undefined,
   events: readonly WebEventInput[],
 ): string {
-  const userId = user?.userId ?? '';
-  const email = user?.email ?? '';
   let lines = '';
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i] as WebEventInput;
-    const id = ids[i] as string;
-    const row: EventRow = {
-      id,
-      type: WEB_EVENT_TYPE,
-      stream: `webevent-${id}`,
-      user_id: userId,
-      user_email: email,
-      occurred_at: occurredAt,
-      log_type: event.eventType,
-      log_value: event.eventValue ?? '',
-      template_id: '',
-      subject_id: '',
-      question_id: '',
-      send_id: '',
-      channel: '',
-      metadata: event.metadata ?? {},
-      data: '{}',
-    };
-    lines += `${JSON.stringify(row)}\n`;
-  }
+  for (let i = 0; i < events.length; i++)
+    lines += `${JSON.stringify(webEventRow(ids[i] as string, occurredAt, user, events[i] as WebEventInput))}\n`;
   return lines;
 }
 
