@@ -54,6 +54,11 @@ export interface GatewayOptions {
   rateLimitStore?: DocumentStore;
   /** /readyz answers 200 when every check is true, 503 otherwise. */
   readiness?: () => Promise<Record<string, boolean>>;
+  /**
+   * PUBLIC_URL: where a shared post's link preview (Open Graph tags) points. Absent: posts get the plain web shell,
+   * without a preview.
+   */
+  publicUrl?: string;
   /** Extra facts /readyz shows under `detail` (e.g. dead-letter counts); informational, never a failure. */
   readinessDetail?: () => Promise<Record<string, unknown>>;
   log: Logger;
@@ -151,7 +156,7 @@ export function createGateway(opts: GatewayOptions): Express {
 
   const web = webRouter(
     opts.webDist,
-    createLinkPreviews(() => opts.services.content),
+    opts.publicUrl ? createLinkPreviews(() => opts.services.content, opts.publicUrl) : undefined,
   );
   if (web) app.use(web);
 

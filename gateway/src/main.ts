@@ -49,6 +49,7 @@ const app = createGateway({
   services,
   ...(rateLimitStore ? { rateLimitStore } : {}),
   webDist: config.WEB_DIST,
+  publicUrl: config.PUBLIC_URL,
   rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
   maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
   readiness: serviceReadiness(services),

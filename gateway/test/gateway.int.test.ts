@@ -595,3 +595,60 @@ describe('dev outbox', () => {
     expect(json.status).toBe(false);
   });
 });
+
+describe('link previews of shared posts', () => {
+  it('point og:url and og:image at PUBLIC_URL, whatever Host the client sends', async () => {
+    const content = express();
+    content.post('/api/template/:id', (req, res) => {
+      res.json({
+        status: true,
+        template: {
+          _id: req.params.id,
+          heading: 'Breathe',
+          body: 'In and out.',
+          image: '/media/calm.png',
+          type: 0,
+        },
+      });
+    });
+    content.get('/api/sitesettings/fetch', (_req, res) => {
+      res.json({ status: true, settings: { sitetitle: 'Nudge' } });
+    });
+    const shell = mkdtempSync(join(tmpdir(), 'nudge-web-shell-'));
+    writeFileSync(
+      join(shell, 'index.html'),
+      '<!doctype html><html><head><title>Nudge</title></head><body></body></html>',
+    );
+    const at = await start(
+      createGateway({
+        services: { content: await start(content) },
+        webDist: shell,
+        publicUrl: 'https://nudge.example.com/',
+        rateLimitPerMinute: 10_000,
+        log: captureLog().log,
+      }),
+    );
+    const { port } = new URL(at);
+    const page = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/post/abc123',
+          headers: { host: 'evil.example', accept: 'text/html' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(page).toContain('<meta property="og:url" content="https://nudge.example.com/post/abc123" />');
+    expect(page).toContain('<meta property="og:image" content="https://nudge.example.com/media/calm.png" />');
+    expect(page).not.toContain('evil.example');
+    rmSync(shell, { recursive: true, force: true });
+  });
+});

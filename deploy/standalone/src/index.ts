@@ -145,6 +145,7 @@ export async function startStandalone(
     // One process: the gateway hands each request to the service's app directly (no loopback HTTP hop).
     apps: Object.fromEntries(running.map(({ name, service }) => [name, service.app])),
     webDist: resolve(config.WEB_DIST),
+    publicUrl: config.PUBLIC_URL,
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
@@ -155,8 +156,14 @@ export async function startStandalone(
       checks.bus = await up(() => bus.ping());
       return checks;
     },
-    // Dead letters wait for `npm run bus -- replay-dead-letters`: shown, but the process stays ready.
-    readinessDetail: async () => ({ deadLetters: countDeadLetters(await bus.deadLetters()) }),
+    // Dead letters wait for `npm run bus -- replay-dead-letters`, and records a service set aside for an operator:
+    // shown, but the process stays ready.
+    readinessDetail: async () => {
+      const detail: Record<string, unknown> = { deadLetters: countDeadLetters(await bus.deadLetters()) };
+      for (const { name, service } of running)
+        if (service.readinessDetail) Object.assign(detail, { [name]: await service.readinessDetail() });
+      return detail;
+    },
     log: log.child({ service: 'gateway' }),
   });
   // Tests start on PORT=0: an unset METRICS_PORT then takes any free port too, so parallel processes never collide.

@@ -29,6 +29,7 @@ beforeAll(async () => {
     WEB_DIST: join(dataDir, 'no-web'),
     GATEWAY_MAX_IN_FLIGHT: String(MAX_IN_FLIGHT),
     RATE_LIMIT_PER_MINUTE: '100000000',
+    INTAKE_EVENTS_PER_MINUTE: '100000000',
     AUTH_CODE_IP_LIMIT_PER_HOUR: '100000000',
   });
   const admin = await signIn('admin@example.com');

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { PAGE_MAX, PageQuery } from './common';
+import { internalApi } from './internal-routes';
 import { SERVICES } from './route-types';
 import { apiRoutes, browserRoutes, findRoute } from './routes';
 
@@ -180,5 +183,42 @@ describe('findRoute', () => {
     expect(findRoute('GET', '/api/user/details/a%2Fb')).toBeUndefined();
     expect(findRoute('GET', '/internal/users')).toBeUndefined();
     expect(findRoute('GET', '/api/user/details/a/b')).toBeUndefined();
+  });
+});
+
+describe('paging bounds', () => {
+  /** The numeric fields of a route's query and body that page through a list. */
+  const PAGING = /^(page|limit|offset|skip|from)$/;
+  type Bound = { route: string; field: string; maximum: number | undefined };
+  const bounds: Bound[] = [];
+  for (const r of [...apiRoutes, ...browserRoutes, ...internalApi]) {
+    for (const schema of [r.query, r.body]) {
+      if (!schema) continue;
+      const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: Record<string, { maximum?: number }>;
+      };
+      for (const [field, property] of Object.entries(js.properties ?? {}))
+        if (PAGING.test(field))
+          bounds.push({ route: `${r.method} ${r.path}`, field, maximum: property.maximum });
+    }
+  }
+
+  it('every page, limit and list position a contract takes is bounded, so an offset from them is a safe integer', () => {
+    expect(bounds.filter((b) => b.field === 'page').length).toBeGreaterThan(5);
+    const largestLimit = Math.max(
+      ...bounds.filter((b) => b.field === 'limit').map((b) => b.maximum ?? Infinity),
+    );
+    expect(largestLimit).toBeLessThanOrEqual(5_000);
+    for (const { route, field, maximum } of bounds) {
+      expect(maximum, `${route}: ${field}`).toBeLessThanOrEqual(PAGE_MAX);
+      expect(Number.isSafeInteger((maximum ?? Infinity) * largestLimit), `${route}: ${field}`).toBe(true);
+    }
+  });
+
+  it('refuses a page past the bound with a message', () => {
+    const parsed = PageQuery.safeParse('9007199254740991');
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe(`page must be ${PAGE_MAX} or less`);
+    expect(PageQuery.parse(String(PAGE_MAX))).toBe(PAGE_MAX);
   });
 });

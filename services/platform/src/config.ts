@@ -54,7 +54,9 @@ export const configSchema = z.object({
     .describe('Where embedded adapters keep their files, keys and secrets.'),
   PUBLIC_URL: url
     .default('http://localhost:8080')
-    .describe('The address people reach the product at: used in e-mail links and redirects.'),
+    .describe(
+      'The address people reach the product at: used in e-mail links, redirects and the link previews of shared posts (never the Host a request names).',
+    ),
 
   DOCUMENT_STORE: z
     .enum(['embedded', 'mongodb'])
@@ -302,6 +304,14 @@ export const configSchema = z.object({
     .min(1)
     .default(600)
     .describe('Requests per minute per client IP through the gateway (/api and /auth).'),
+  INTAKE_EVENTS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(120)
+    .describe(
+      'Web events per minute one client address may send to POST /api/eventlogs without signing in (every replica counts together); past it, a 429.',
+    ),
   GATEWAY_MAX_IN_FLIGHT: z.coerce
     .number()
     .int()

@@ -17,5 +17,6 @@ export * from './rate-limit';
 export * from './runtime';
 export * from './secrets';
 export * from './store';
+export * from './text';
 export * from './tokens';
 export * from './tracing';

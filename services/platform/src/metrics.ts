@@ -22,6 +22,11 @@ export interface ProcessMetrics {
   addRelay(service: string, pending: () => Promise<number>): () => void;
   /** Reads the bus's consumer lag and dead letters per group at each scrape; returns the unregister function. */
   addBus(bus: EventBus): () => void;
+  /**
+   * Reads how many records a service's pipelines set aside (by source) at each scrape; returns the unregister
+   * function.
+   */
+  addSetAside(service: string, counts: () => Promise<Record<string, number>>): () => void;
 }
 
 type Labels = 'service' | 'method' | 'route' | 'status';
@@ -33,6 +38,7 @@ function createProcessMetrics(): ProcessMetrics {
   const labelNames: Labels[] = ['service', 'method', 'route', 'status'];
   const relays = new Map<string, () => Promise<number>>();
   const buses = new Set<EventBus>();
+  const setAside = new Map<string, () => Promise<Record<string, number>>>();
 
   new Gauge({
     name: 'nudge_relay_pending_commits',
@@ -72,6 +78,20 @@ function createProcessMetrics(): ProcessMetrics {
         const counts = new Map<string, number>();
         for (const letter of letters) counts.set(letter.groupId, (counts.get(letter.groupId) ?? 0) + 1);
         for (const [group, count] of counts) this.set({ group }, count);
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'nudge_set_aside_records',
+    help: 'Records a pipeline set aside because they can never be stored (text that is not valid Unicode, a row the analytics engine refuses), per service and source.',
+    labelNames: ['service', 'source'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const [service, counts] of setAside) {
+        const bySource = await counts().catch(() => ({}));
+        for (const [source, count] of Object.entries(bySource)) this.set({ service, source }, count);
       }
     },
   });
@@ -133,6 +153,12 @@ function createProcessMetrics(): ProcessMetrics {
       buses.add(bus);
       return () => {
         buses.delete(bus);
+      };
+    },
+    addSetAside(service, counts) {
+      setAside.set(service, counts);
+      return () => {
+        if (setAside.get(service) === counts) setAside.delete(service);
       };
     },
   };
