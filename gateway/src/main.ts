@@ -8,8 +8,9 @@ import {
   type DocumentStore,
   drainServer,
   exitOnSignal,
+  listen,
   loadConfig,
-  SERVER_KEEP_ALIVE_TIMEOUT_MS,
+  serverTimeoutsOf,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
@@ -58,17 +59,15 @@ const app = createGateway({
 });
 
 // /metrics only on the scrape port: the Ingress reaches PORT, never METRICS_PORT.
-const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
-const server = app.listen(config.PORT, () => {
-  log.info({ port: config.PORT, services, metrics: metrics.url }, 'gateway listening');
-});
-// The load balancer in front closes an idle connection before the gateway does (see SERVER_KEEP_ALIVE_TIMEOUT_MS).
-server.keepAliveTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS;
-server.headersTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS + 1_000;
-server.on('error', (err) => {
+const timeouts = serverTimeoutsOf(config);
+const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0', timeouts);
+// Every interface: the Ingress reaches the pod's address. The load balancer in front closes an idle connection before
+// the gateway does (see SERVER_KEEP_ALIVE_TIMEOUT_MS).
+const { server } = await listen(app, config.PORT, '0.0.0.0', timeouts).catch((err: unknown) => {
   log.fatal({ err }, 'gateway could not listen');
   process.exit(1);
 });
+log.info({ port: config.PORT, services, metrics: metrics.url }, 'gateway listening');
 
 // Stop accepting, let requests in flight finish (SHUTDOWN_TIMEOUT_MS at most), then exit.
 exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {

@@ -20,6 +20,7 @@ import {
   openDevOutbox,
   openEventBus,
   type ServiceRuntime,
+  serverTimeoutsOf,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
@@ -119,10 +120,11 @@ export async function startStandalone(
       await service.close();
     }
   };
+  const timeouts = serverTimeoutsOf(config);
   try {
     for (const name of BUILT) {
       const service = await boots[name]();
-      const { server, url } = await listen(service.app, 0);
+      const { server, url } = await listen(service.app, 0, '127.0.0.1', timeouts);
       running.push({ name, service, server });
       serviceUrls[name] = url;
     }
@@ -162,8 +164,8 @@ export async function startStandalone(
   // Tests start on PORT=0: an unset METRICS_PORT then takes any free port too, so parallel processes never collide.
   const metricsPort =
     config.PORT === 0 && !env.METRICS_PORT && !process.env.METRICS_PORT ? 0 : config.METRICS_PORT;
-  const metrics = await startMetricsServer(metricsPort, '127.0.0.1');
-  const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');
+  const metrics = await startMetricsServer(metricsPort, '127.0.0.1', timeouts);
+  const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0', timeouts);
   // After the services: the reminders and renewal steps call their internal routes.
   workflows.start();
   const reminders = workflows;

@@ -261,6 +261,30 @@ export const configSchema = z.object({
     .describe(
       "On SIGTERM: how long requests in flight may take to finish (ms) before their connections are closed; then the relay, batchers and consumers are flushed and the stores closed. Keep it under the pod's terminationGracePeriodSeconds.",
     ),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(10_000)
+    .describe(
+      "Every server of the product: how long a client may take to send a request's headers (ms); then it gets 408 and the connection is closed.",
+    ),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(60_000)
+    .describe(
+      'Every server of the product: how long a client may take to send a whole request, headers and body (ms); then it gets 408 and the connection is closed. At least HTTP_HEADERS_TIMEOUT_MS.',
+    ),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(120_000)
+    .describe(
+      'Every server of the product: a connection on which nothing is sent or received for this long (ms) while a request is open is closed (a stalled body, a client that stops reading its answer). Between requests a kept-alive connection is closed after 65 s.',
+    ),
   OTEL_EXPORTER_OTLP_ENDPOINT: url
     .optional()
     .describe(
@@ -554,6 +578,8 @@ export function loadConfig(
   if (config.TOKEN_PRIVATE_KEY && !config.TOKEN_PUBLIC_KEY) {
     missing.push('TOKEN_PUBLIC_KEY: required when TOKEN_PRIVATE_KEY is set');
   }
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS)
+    missing.push('HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS');
   if (processName) missing.push(...productionProblems(config, processName));
   if (missing.length) throw new ConfigError(missing);
   return config;
