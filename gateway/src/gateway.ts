@@ -6,8 +6,10 @@ import {
   type DevOutbox as PlatformDevOutbox,
   readClientOnce,
   reserveClientReading,
+  type TokenVerifier,
   traceRequests,
 } from '@nudge/platform';
+import bytes from 'bytes';
 import compression from 'compression';
 import express, {
   type ErrorRequestHandler,
@@ -19,6 +21,7 @@ import express, {
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { bodyGate, closeIfBodyUnread } from './body-gate';
 import { docsRouter } from './docs';
 import { createLinkPreviews } from './link-preview';
 import { memoryRateLimit } from './memory-limit';
@@ -64,12 +67,20 @@ export interface GatewayOptions {
    * answered 503 with Retry-After at once instead of queueing without bound (load shedding).
    */
   maxInFlight?: number;
+  /** The body limit of every API route (BODY_LIMIT): bytes, or a size such as '100kb'. Default 100 KB. */
+  bodyLimit?: number | string;
+  /**
+   * Verifies the session token of an Authorization header, so that an admin may send a route's larger body (an
+   * image). Absent = no caller may send more than bodyLimit.
+   */
+  verifier?: TokenVerifier;
 }
 
 /**
  * The gateway as an express app (the caller listens): request ids and logs, security headers, rate limits,
  * health probes, the OpenAPI docs, the dev outbox (embedded), the proxy to the services and the web app.
- * It never parses request bodies: they stream through to the services untouched.
+ * It never parses request bodies: it waits for a contract call's whole body (within the route's limit) and passes its
+ * bytes on to the service untouched.
  */
 export function createGateway(opts: GatewayOptions): Express {
   const app = express();
@@ -80,20 +91,22 @@ export function createGateway(opts: GatewayOptions): Express {
 
   const limit = apiRateLimit(opts.rateLimitPerMinute, opts.rateLimitStore);
   const proxy = createServiceProxy(opts.services, opts.log, opts.apps);
+  const wholeBody = bodyGate({
+    limit: bytes.parse(opts.bodyLimit ?? DEFAULT_BODY_LIMIT) ?? 0,
+    ...(opts.verifier ? { verifier: opts.verifier } : {}),
+  });
   const shed = loadShedding(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, opts.log);
   /**
    * The calls of the contract's routes (every /api and /auth call a service answers) skip the rest of this app's
    * router: its health, docs and dev-outbox routes (none of them a contract route) are each a step of the router that
-   * every API call used to pass. What they get is what they got before: the rate limit, load shedding, the proxy, and
-   * on an error this app's error handler. The proxy answers every request it takes (a service's app answers its own
-   * 404s), so nothing comes back to this app's later steps.
+   * every API call used to pass. What they get: the rate limit, the whole body within the route's limit (bodyGate),
+   * load shedding, the proxy, and on an error this app's error handler. The proxy answers every request it takes (a
+   * service's app answers its own 404s), so nothing comes back to this app's later steps.
    */
+  const toService = inSequence([limit, wholeBody, shed, proxy]);
   const apiLane: RequestHandler = (req, res, next) => {
     if (!PROXIED.test(req.path) || !contractRoute(req)) return next();
-    const fellThrough = (err?: unknown) => (err ? next(err) : notFound(req, res));
-    limit(req, res, (err?: unknown) =>
-      err ? next(err) : shed(req, res, () => proxy(req, res, fellThrough)),
-    );
+    toService(req, res, (err?: unknown) => (err ? next(err) : notFound(req, res)));
   };
 
   const everyRequest = inSequence([
@@ -342,7 +355,8 @@ function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestH
   // The client address (an IPv6 one by its /56, as express-rate-limit's default does), without the default's
   // per-request checks of the proxy settings.
   const keyOf = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '');
-  const refuse = (_req: Request, res: Response) => {
+  const refuse = (req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
     res.status(429).json({ status: false, message: 'Too many requests, please try again later' });
   };
   // One gateway counting in its own memory (the standalone topology): counted at once, no promises per request.
@@ -408,6 +422,7 @@ function errorHandler(log: Logger): ErrorRequestHandler {
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 512;
+const DEFAULT_BODY_LIMIT = '100kb';
 
 /**
  * Counts requests in flight to the services; past `max`, answers 503 with Retry-After at once. A burst gets answers

@@ -5,11 +5,13 @@ import type { ServiceName } from '@nudge/contracts';
 import {
   createDocumentStore,
   createLogger,
+  createTokenVerifier,
   type DocumentStore,
   drainServer,
   exitOnSignal,
   listen,
   loadConfig,
+  loadVerifyKey,
   serverTimeoutsOf,
   startMetricsServer,
   startTracing,
@@ -46,12 +48,20 @@ if (config.DOCUMENT_STORE === 'mongodb' && config.MONGODB_URL) {
   });
 }
 
+// The Authorization header's session token is checked before an admin's large body (an image) is read: with auth's
+// public key only. Without it (a development container), no body above BODY_LIMIT is accepted.
+const verifier = config.TOKEN_PUBLIC_KEY ? createTokenVerifier(await loadVerifyKey(config)) : undefined;
+if (!verifier)
+  log.warn('TOKEN_PUBLIC_KEY is not set: request bodies above BODY_LIMIT (admin images) are refused');
+
 const app = createGateway({
   services,
   ...(rateLimitStore ? { rateLimitStore } : {}),
+  ...(verifier ? { verifier } : {}),
   webDist: config.WEB_DIST,
   rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
   maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+  bodyLimit: config.BODY_LIMIT,
   readiness: serviceReadiness(services),
   log,
   // In a container the gateway sits behind one load balancer / ingress hop.

@@ -13,10 +13,12 @@ import {
   countDeadLetters,
   createLogger,
   createMessaging,
+  createTokenVerifier,
   drainServer,
   isEmbedded,
   listen,
   loadConfig,
+  loadVerifyKey,
   openDevOutbox,
   openEventBus,
   type ServiceRuntime,
@@ -150,6 +152,8 @@ export async function startStandalone(
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+    bodyLimit: config.BODY_LIMIT,
+    verifier: createTokenVerifier(await loadVerifyKey(config)),
     trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,
     readiness: async () => {
       const checks: Record<string, boolean> = {};

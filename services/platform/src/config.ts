@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import bytes from 'bytes';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -332,7 +333,7 @@ export const configSchema = z.object({
     .min(1)
     .default(512)
     .describe(
-      'Requests the gateway has in flight to the services at most; past it new ones get 503 with Retry-After (load shedding).',
+      'Requests the gateway has in flight to the services at most; past it new ones get 503 with Retry-After (load shedding). A request counts once its body has arrived, until its answer is written.',
     ),
   AUTH_CODE_LIMIT_PER_HOUR: z.coerce
     .number()
@@ -346,7 +347,13 @@ export const configSchema = z.object({
     .min(1)
     .default(30)
     .describe('Sign-in codes that may be requested per client IP per hour.'),
-  BODY_LIMIT: z.string().default('100kb').describe('Largest accepted request body, e.g. 100kb or 1mb.'),
+  BODY_LIMIT: z
+    .string()
+    .refine((v) => (bytes.parse(v) ?? 0) > 0, 'must be a size such as 100kb or 1mb')
+    .default('100kb')
+    .describe(
+      "Largest request body of every API route, e.g. 100kb or 1mb, refused with 413 before it is read. The admin routes that carry an image or a report's logo take more (up to 8 MB), and only from a caller whose Authorization header holds an admin's session.",
+    ),
 
   OPENAI_API_KEY: z
     .string()
@@ -469,7 +476,8 @@ type Need = 'store' | 'bus' | 'analytics' | 'temporal' | 'signing' | 'verifying'
 const SERVICE_NEEDS: Need[] = ['store', 'bus', 'verifying', 'internal'];
 export const PRODUCTION_NEEDS: Record<ProcessName, readonly Need[]> = {
   standalone: ['store', 'bus', 'analytics', 'signing', 'internal', 'mail'],
-  gateway: [],
+  // The Authorization header's token, checked before a large admin body is read.
+  gateway: ['verifying'],
   auth: ['store', 'bus', 'signing', 'internal', 'mail'],
   content: SERVICE_NEEDS,
   engagement: SERVICE_NEEDS,

@@ -28,6 +28,7 @@ export async function bootReporting(opts: ServiceBootOptions) {
     log,
     spoolDir: spoolDirOf(config.DATA_DIR),
     trustedProxies: config.TRUSTED_PROXIES,
+    bodyLimit: config.BODY_LIMIT,
   });
   await service.start();
   runtime.start();
