@@ -22,6 +22,7 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { bodyGate, closeIfBodyUnread } from './body-gate';
+import { concurrencyPerClient, DEFAULT_MAX_IN_FLIGHT_PER_CLIENT } from './client-limit';
 import { docsRouter } from './docs';
 import { createLinkPreviews } from './link-preview';
 import { memoryRateLimit } from './memory-limit';
@@ -67,6 +68,11 @@ export interface GatewayOptions {
    * answered 503 with Retry-After at once instead of queueing without bound (load shedding).
    */
   maxInFlight?: number;
+  /**
+   * API requests one client address may have open at once, a body still arriving included
+   * (GATEWAY_MAX_IN_FLIGHT_PER_CLIENT); past it, new ones are answered 429 with Retry-After.
+   */
+  maxInFlightPerClient?: number;
   /** The body limit of every API route (BODY_LIMIT): bytes, or a size such as '100kb'. Default 100 KB. */
   bodyLimit?: number | string;
   /**
@@ -91,6 +97,11 @@ export function createGateway(opts: GatewayOptions): Express {
 
   const limit = apiRateLimit(opts.rateLimitPerMinute, opts.rateLimitStore);
   const proxy = createServiceProxy(opts.services, opts.log, opts.apps);
+  const perClient = concurrencyPerClient(
+    opts.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT,
+    clientKey,
+    opts.log,
+  );
   const wholeBody = bodyGate({
     limit: bytes.parse(opts.bodyLimit ?? DEFAULT_BODY_LIMIT) ?? 0,
     ...(opts.verifier ? { verifier: opts.verifier } : {}),
@@ -99,11 +110,11 @@ export function createGateway(opts: GatewayOptions): Express {
   /**
    * The calls of the contract's routes (every /api and /auth call a service answers) skip the rest of this app's
    * router: its health, docs and dev-outbox routes (none of them a contract route) are each a step of the router that
-   * every API call used to pass. What they get: the rate limit, the whole body within the route's limit (bodyGate),
-   * load shedding, the proxy, and on an error this app's error handler. The proxy answers every request it takes (a
-   * service's app answers its own 404s), so nothing comes back to this app's later steps.
+   * every API call used to pass. What they get: the rate limit, the bound per client, the whole body within the
+   * route's limit (bodyGate), load shedding, the proxy, and on an error this app's error handler. The proxy answers
+   * every request it takes (a service's app answers its own 404s), so nothing comes back to this app's later steps.
    */
-  const toService = inSequence([limit, wholeBody, shed, proxy]);
+  const toService = inSequence([limit, perClient, wholeBody, shed, proxy]);
   const apiLane: RequestHandler = (req, res, next) => {
     if (!PROXIED.test(req.path) || !contractRoute(req)) return next();
     toService(req, res, (err?: unknown) => (err ? next(err) : notFound(req, res)));
@@ -351,10 +362,14 @@ function helmetPolicy(): RequestHandler {
 
 const RATE_WINDOW_MS = 60_000;
 
+/**
+ * The client address the per-client limits count by (an IPv6 one by its /56, as express-rate-limit's default does),
+ * without that default's per-request checks of the proxy settings.
+ */
+const clientKey = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '');
+
 function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestHandler {
-  // The client address (an IPv6 one by its /56, as express-rate-limit's default does), without the default's
-  // per-request checks of the proxy settings.
-  const keyOf = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '');
+  const keyOf = clientKey;
   const refuse = (req: Request, res: Response) => {
     closeIfBodyUnread(req, res);
     res.status(429).json({ status: false, message: 'Too many requests, please try again later' });

@@ -61,6 +61,7 @@ const app = createGateway({
   webDist: config.WEB_DIST,
   rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
   maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+  maxInFlightPerClient: config.GATEWAY_MAX_IN_FLIGHT_PER_CLIENT,
   bodyLimit: config.BODY_LIMIT,
   readiness: serviceReadiness(services),
   log,

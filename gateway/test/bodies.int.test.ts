@@ -10,8 +10,8 @@ import { createGateway, type GatewayOptions } from '../src';
 
 // What the gateway does with request bodies before a service sees them: the route's limit (BODY_LIMIT, or a larger one
 // for an admin's image), checked before the body is read; the whole body awaited before the request counts against
-// the in-flight limit. On both ways to a service: its app in this process (the standalone topology) and its URL over
-// HTTP (the container topology).
+// the in-flight limit; a bound on the requests one address has open. On both ways to a service: its app in this process
+// (the standalone topology) and its URL over HTTP (the container topology).
 
 const log = pino({ level: 'silent' });
 const servers: Server[] = [];
@@ -290,5 +290,41 @@ describe.each(TOPOLOGIES)('request bodies at the gateway (a service %s)', (topol
     });
     pieces.socket.destroy();
     chunked.socket.destroy();
+  });
+});
+
+describe('requests open at once per client address', () => {
+  it('answers 429 and closes the connection past the bound; other addresses are served', async () => {
+    const { url } = await gatewayFor('in process', { maxInFlightPerClient: 4 });
+    const head = post('/api/user/isauth', { 'content-type': 'application/json', 'content-length': 100 });
+    // Another client: a second loopback address (Linux routes all of 127.0.0.0/8 to this machine).
+    const held = Array.from({ length: 4 }, () => rawRequest(url, head, '127.0.0.2'));
+    await pause(150);
+    const refused = Array.from({ length: 2 }, () => rawRequest(url, head, '127.0.0.2'));
+    for (const raw of refused) {
+      const reply = await within(raw.reply, 2_000, 'a request past the bound');
+      expect(reply.status).toBe(429);
+      expect(reply.headers['retry-after']).toBe('1');
+      expect(JSON.parse(reply.body)).toEqual({
+        status: false,
+        message: 'Too many requests at once from your address; please retry in a moment',
+      });
+      await within(raw.closed, 2_000, 'a refused connection closing');
+    }
+    expect(held.filter((raw) => raw.answeredYet())).toEqual([]);
+    const reader = await fetch(`${url}/api/user/isauth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"token":"t"}',
+    });
+    expect(reader.status).toBe(200);
+    // Once the held requests are gone, the address has its share again.
+    for (const raw of held) raw.socket.destroy();
+    await Promise.all(held.map((raw) => raw.closed));
+    await pause(50);
+    const again = rawRequest(url, head, '127.0.0.2');
+    await again.send(JSON.stringify({ token: 'x'.repeat(88) }));
+    expect((await within(again.reply, 2_000, 'the address again')).status).toBe(200);
+    again.socket.destroy();
   });
 });

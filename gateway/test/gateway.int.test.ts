@@ -406,7 +406,12 @@ describe('bursts', () => {
   it('answers every request of a burst larger than the connection pool, and keeps answering after it', async () => {
     const content = await start(slowService(150));
     const at = await start(
-      createGateway({ services: { content }, rateLimitPerMinute: 100_000, log: captureLog().log }),
+      createGateway({
+        services: { content },
+        rateLimitPerMinute: 100_000,
+        maxInFlightPerClient: 1_000,
+        log: captureLog().log,
+      }),
     );
     const answers = await burst(at, 400);
     expect(answers.filter((a) => a.status === 0)).toEqual([]);
@@ -422,6 +427,7 @@ describe('bursts', () => {
         services: { content },
         rateLimitPerMinute: 100_000,
         maxInFlight: 20,
+        maxInFlightPerClient: 1_000,
         log: captureLog().log,
       }),
     );

@@ -152,6 +152,7 @@ export async function startStandalone(
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+    maxInFlightPerClient: config.GATEWAY_MAX_IN_FLIGHT_PER_CLIENT,
     bodyLimit: config.BODY_LIMIT,
     verifier: createTokenVerifier(await loadVerifyKey(config)),
     trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,

@@ -335,6 +335,14 @@ export const configSchema = z.object({
     .describe(
       'Requests the gateway has in flight to the services at most; past it new ones get 503 with Retry-After (load shedding). A request counts once its body has arrived, until its answer is written.',
     ),
+  GATEWAY_MAX_IN_FLIGHT_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(64)
+    .describe(
+      "API requests one client address may have open at once, from their headers to their answer (a body still arriving included); past it new ones get 429 with Retry-After. Counted per gateway process: it bounds that process's sockets and memory, not a rate.",
+    ),
   AUTH_CODE_LIMIT_PER_HOUR: z.coerce
     .number()
     .int()
