@@ -49,6 +49,11 @@ export interface GatewayOptions {
   webDist?: string;
   /** Embedded topology only: GET /api/dev/outbox lists captured messages. Absent = the route does not exist. */
   devOutbox?: DevOutbox;
+  /**
+   * Whether callers on other machines may read the dev outbox (DEV_OUTBOX_REMOTE=on). Default: only callers on this
+   * machine (a loopback peer that forwards for no one); others get 403.
+   */
+  devOutboxRemote?: boolean;
   /** Requests per minute per client IP, across /api and /auth. */
   rateLimitPerMinute: number;
   /**
@@ -166,7 +171,8 @@ export function createGateway(opts: GatewayOptions): Express {
       buildOpenApiDocument({ devOutbox: Boolean(opts.devOutbox), onSchemaError: schemaWarning(opts.log) }),
     ),
   );
-  if (opts.devOutbox) app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox));
+  if (opts.devOutbox)
+    app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox, opts.devOutboxRemote ?? false));
 
   app.use((req, res, next) => {
     if (PROXIED.test(req.path)) shed(req, res, () => proxy(req, res, next));
@@ -394,8 +400,23 @@ function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestH
   });
 }
 
-function devOutboxHandler(outbox: DevOutbox): RequestHandler {
+/** A peer on this machine that forwards for no one (a proxy on this machine would be reaching it for others). */
+const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/;
+const fromThisMachine = (req: Request) =>
+  LOOPBACK.test(req.socket.remoteAddress ?? '') &&
+  req.headers['x-forwarded-for'] === undefined &&
+  req.headers.forwarded === undefined;
+
+function devOutboxHandler(outbox: DevOutbox, remote: boolean): RequestHandler {
   return async (req, res, next) => {
+    if (!remote && !fromThisMachine(req)) {
+      res.status(403).json({
+        status: false,
+        message:
+          'The dev outbox answers only on the machine Nudge runs on (DEV_OUTBOX_REMOTE=on opens it to the network)',
+      });
+      return;
+    }
     try {
       // Paged, newest first: ?page=1&limit=100 (limit at most 500), so a slot of many reminders stays browsable.
       const page = Math.max(1, Math.floor(Number(req.query.page ?? 1)) || 1);

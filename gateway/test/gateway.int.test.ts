@@ -603,6 +603,27 @@ describe('dev outbox', () => {
     expect((docs.json.paths as Record<string, unknown>)['/api/dev/outbox']).toBeDefined();
   });
 
+  it('answers a caller reached through a proxy (someone on another machine) 403, unless opened to the network', async () => {
+    const forwarded = { headers: { 'x-forwarded-for': '192.0.2.7' } };
+    const { res, json } = await call('/api/dev/outbox', forwarded, outboxBase);
+    expect(res.status).toBe(403);
+    expect(json).toEqual({
+      status: false,
+      message:
+        'The dev outbox answers only on the machine Nudge runs on (DEV_OUTBOX_REMOTE=on opens it to the network)',
+    });
+    const opened = await start(
+      createGateway({
+        services: {},
+        rateLimitPerMinute: 10_000,
+        devOutbox: { list: async () => [] },
+        devOutboxRemote: true,
+        log: captureLog().log,
+      }),
+    );
+    expect((await call('/api/dev/outbox', forwarded, opened)).res.status).toBe(200);
+  });
+
   it('does not exist otherwise', async () => {
     const { res, json } = await call('/api/dev/outbox');
     expect(res.status).toBe(404);

@@ -150,6 +150,7 @@ export async function startStandalone(
     apps: Object.fromEntries(running.map(({ name, service }) => [name, service.app])),
     webDist: resolve(config.WEB_DIST),
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
+    devOutboxRemote: config.DEV_OUTBOX_REMOTE === 'on',
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
     maxInFlightPerClient: config.GATEWAY_MAX_IN_FLIGHT_PER_CLIENT,
@@ -170,7 +171,8 @@ export async function startStandalone(
   const metricsPort =
     config.PORT === 0 && !env.METRICS_PORT && !process.env.METRICS_PORT ? 0 : config.METRICS_PORT;
   const metrics = await startMetricsServer(metricsPort, '127.0.0.1', timeouts);
-  const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0', timeouts);
+  // This machine only unless HOST opens it (then the dev outbox still answers only callers on this machine).
+  const gateway = await listen(gatewayApp, config.PORT, config.HOST, timeouts);
   // After the services: the reminders and renewal steps call their internal routes.
   workflows.start();
   const reminders = workflows;

@@ -48,6 +48,19 @@ export const configSchema = z.object({
     .default('info')
     .describe('Minimum level of the JSON logs written to stdout.'),
   PORT: port.default(8080).describe("The gateway's port."),
+  HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe(
+      "The address the standalone process's gateway listens on: 127.0.0.1 serves this machine only; 0.0.0.0 (or ::, or one of the machine's addresses) opens it to the network. The container topology always listens on every interface.",
+    ),
+  DEV_OUTBOX_REMOTE: z
+    .enum(['off', 'on'])
+    .default('off')
+    .describe(
+      'Standalone: whether other machines may read /api/dev/outbox (every captured e-mail, sign-in codes included) when HOST opens the gateway to the network. off answers them 403: only callers on this machine read it.',
+    ),
   DATA_DIR: z
     .string()
     .min(1)
