@@ -68,13 +68,16 @@ async function mayReadLarge(req: Request, verifier: TokenVerifier | undefined): 
   return (await verifier.verifySession(token))?.role === 'admin';
 }
 
-function admit(
+/** A step of the gate, once the limit that applies to the caller is known. */
+type Admit = (
   req: Request,
   res: Response,
   next: (err?: unknown) => void,
   limit: number,
   route: RouteContract | undefined,
-): void {
+) => void;
+
+const admit: Admit = (req, res, next, limit, route) => {
   const length = declaredLength(req);
   if (length !== undefined && length > limit) {
     tooLarge(req, res, limit, route);
@@ -83,15 +86,9 @@ function admit(
   // Most bodies come in the same packets as their headers, which are parsed as soon as this step returns: by the next
   // tick such a request is complete, its body waiting unread in its stream, and goes on as it is.
   process.nextTick(arrived, req, res, next, limit, route);
-}
+};
 
-function arrived(
-  req: Request,
-  res: Response,
-  next: (err?: unknown) => void,
-  limit: number,
-  route: RouteContract | undefined,
-): void {
+const arrived: Admit = (req, res, next, limit, route) => {
   if (req.complete) {
     if (req.readableLength > limit) tooLarge(req, res, limit, route);
     else passOn(next);
@@ -104,7 +101,7 @@ function arrived(
     if (outcome === 'complete') scope.runInAsyncScope(passOn, undefined, next);
     else if (outcome === 'too large') scope.runInAsyncScope(tooLarge, undefined, req, res, limit, route);
   });
-}
+};
 
 /** Goes on to the next steps; a throw there goes to the error handler, as express does with a throw in a step. */
 function passOn(next: (err?: unknown) => void): void {
