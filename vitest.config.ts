@@ -16,6 +16,9 @@ const tier = (name: string, timeout: number) => ({
 export default defineConfig({
   test: {
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // The real engines (Kafka, Temporal), started on the first ask of a test file that needs one, shared, stopped at
+    // the end: scripts/engines.
+    globalSetup: ['./scripts/engines/vitest-setup.ts'],
     projects: [
       tier('unit', 5_000),
       tier('integration', 20_000),

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CONFIG_KEYS, loadConfig } from '@nudge/platform';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { KAFKA_VERSION } from '../scripts/engines/versions';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
@@ -119,6 +120,11 @@ describe('docker-compose.yml', () => {
       | undefined;
     expect(workflows?.environment?.TEMPORAL_ADDRESS).toBe('temporal:7233');
     expect(workflows?.depends_on?.temporal?.condition).toBe('service_healthy');
+  });
+
+  it('runs the Kafka version the tests run on', () => {
+    const kafka = services.find(([name]) => name === 'kafka')?.[1];
+    expect(kafka?.image).toBe(`apache/kafka:${KAFKA_VERSION}`);
   });
 
   it('gives every service an image or a build', () => {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { CONFIG_KEYS, loadConfig, type ProcessName } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { KAFKA_VERSION } from '../scripts/engines/versions';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const k8s = join(root, 'deploy', 'k8s');
@@ -268,6 +269,13 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     for (const [overlay, objects] of Object.entries(rendered)) {
       expect(await schemaProblems(objects), overlay).toEqual([]);
     }
+  });
+
+  it('runs the Kafka version the tests run on in the local overlay', () => {
+    const kafka = (rendered.local ?? []).find((o) => o.kind === 'Deployment' && o.metadata.name === 'kafka');
+    expect(kafka && templateOf(kafka).spec.containers.map((c) => c.image)).toEqual([
+      `apache/kafka:${KAFKA_VERSION}`,
+    ]);
   });
 
   it('has a schema check that refuses a malformed object (so the check above can fail)', async () => {

@@ -1,7 +1,5 @@
-import { createLogger, currentTraceparent } from '@nudge/platform';
 import { startInMemoryTracing } from '@nudge/platform/testing';
-import { context, SpanKind, trace } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { context, trace } from '@opentelemetry/api';
 import type { Headers } from '@temporalio/common';
 import {
   extractContextFromHeaders,
@@ -10,59 +8,19 @@ import {
 import { MockActivityEnvironment } from '@temporalio/testing';
 import type { ActivityInboundCallsInterceptor } from '@temporalio/worker';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { createActivities } from '../src/activities';
 import { tracingClientInterceptors, workerTracing } from '../src/tracing';
+import { inRequestSpan, parentOf, RECONCILED, recordingActivities, STEP, spanLookup } from './fixtures';
 
 // Trace propagation across Temporal, on what runs without a Temporal server: the client's start (service ->
 // workflow start, into the workflow's headers) and the activity side (the workflow's headers -> the activity's span
 // -> the activity's internal call). The workflow leg (the sandbox's interceptors turning the start header into the
-// activity header) needs a Temporal server or the time-skipping test server: see the skipped leg below.
+// activity header) runs on a real worker: temporal-tracing.int.test.ts.
 
 const { exporter, stop } = startInMemoryTracing();
 beforeEach(() => exporter.reset());
 afterAll(stop);
 
-/** The activities, with an internal call that records the trace context it is made in and answers `answer`. */
-const STEP = {
-  subscriptionId: 'sub_1',
-  kind: 'notice' as const,
-  endAt: '2026-12-01T00:00:00.000Z',
-  at: '2026-11-24T00:00:00.000Z',
-};
-
-function recordingActivities(answer: unknown) {
-  const sent: (string | undefined)[] = [];
-  const activities = createActivities({
-    call: async <T>() => {
-      sent.push(currentTraceparent());
-      return answer as T;
-    },
-    mail: { send: async () => undefined } as never,
-    whatsapp: { send: async () => undefined } as never,
-    trackingSecret: Buffer.alloc(32),
-    publicUrl: 'http://nudge.test',
-    log: createLogger('test', 'silent'),
-    clock: () => new Date(),
-  });
-  return { activities, sent };
-}
-const RECONCILED = { status: true, refunded: [], failed: [], pending: [], retried: [] };
-
-const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
-const byName = (name: string) => {
-  const span = exporter.getFinishedSpans().find((s) => s.name === name);
-  if (!span) throw new Error(`no span ${name} in ${exporter.getFinishedSpans().map((s) => s.name)}`);
-  return span;
-};
-
-/** Runs `work` inside a SERVER span, as a service's request handler runs (traceRequests). */
-const inRequestSpan = <T>(work: () => Promise<T>) => {
-  const span = trace.getTracer('test').startSpan('POST /api/payment/cancel', { kind: SpanKind.SERVER });
-  return context
-    .with(trace.setSpan(context.active(), span), work)
-    .finally(() => span.end())
-    .then((result) => ({ result, span: span.spanContext() }));
-};
+const { byName } = spanLookup(exporter);
 
 describe('Temporal tracing: the client starting a workflow', () => {
   it("writes the service request's trace into the workflow's headers, under a StartWorkflow span", async () => {
@@ -134,41 +92,4 @@ describe('Temporal tracing: the activity side', () => {
     expect(parentOf(run)).toBeUndefined();
     expect(sent[0]?.split('-')[1]).toBe(run.spanContext().traceId);
   });
-});
-
-const temporalAddress = process.env.TEMPORAL_ADDRESS;
-if (!temporalAddress)
-  console.log(
-    '[unit] workflows / Temporal tracing, workflow leg (start header -> workflow span -> activity header): skipped: ' +
-      'TEMPORAL_ADDRESS is not set, and the time-skipping test server cannot be downloaded here',
-  );
-
-describe.runIf(Boolean(temporalAddress))('Temporal tracing: a real worker', () => {
-  it('one trace from the service span through the workflow to the activity and its internal call', async () => {
-    const { randomBytes } = await import('node:crypto');
-    const { Client, Connection } = await import('@temporalio/client');
-    const { NativeConnection, Worker } = await import('@temporalio/worker');
-    const { workflowsPath } = await import('../src/worker');
-    const { activities, sent } = recordingActivities(RECONCILED);
-    const taskQueue = `trace-${randomBytes(4).toString('hex')}`;
-    const worker = await Worker.create({
-      connection: await NativeConnection.connect({ address: temporalAddress as string }),
-      taskQueue,
-      workflowsPath,
-      activities,
-      ...workerTracing(),
-    });
-    const client = new Client({
-      connection: await Connection.connect({ address: temporalAddress as string }),
-      interceptors: tracingClientInterceptors(),
-    });
-    const { span: request } = await inRequestSpan(() =>
-      worker.runUntil(
-        client.workflow.execute('refundReconcileWorkflow', { taskQueue, workflowId: `trace-${taskQueue}` }),
-      ),
-    );
-    expect(sent).toHaveLength(1);
-    expect(sent[0]?.split('-')[1]).toBe(request.traceId);
-    expect(byName('RunActivity:reconcileRefunds').spanContext().traceId).toBe(request.traceId);
-  }, 60_000);
 });

@@ -7,6 +7,7 @@ import {
   renewalWorkflowId,
 } from '@nudge/contracts';
 import { createLogger, type MailMessage, sendIdOf } from '@nudge/platform';
+import { engine } from '@nudge/platform/testing/engines';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
@@ -14,10 +15,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusinessRefusal, createActivities, type InternalCall } from '../src/activities';
 import { workerTracing } from '../src/tracing';
 import { forTemporal, workflowsPath } from '../src/worker';
+import { quietTemporalRuntime } from './fixtures';
 
 // The Temporal side of the reminders. The workflow code is bundled as the worker bundles it (proving it imports
-// nothing non-deterministic); the activities run in MockActivityEnvironment; a real worker runs where
-// TEMPORAL_ADDRESS is set.
+// nothing non-deterministic); the activities run in MockActivityEnvironment; a real worker runs on the run's Temporal
+// dev server, and the renewal workflow on the time-skipping test server (scripts/engines).
 
 const reader = (n: number): DueReader => ({
   userId: `${String(n).padStart(24, '0')}`,
@@ -232,13 +234,20 @@ describe('the renewal step activity in MockActivityEnvironment', () => {
   });
 });
 
-const temporalAddress = process.env.TEMPORAL_ADDRESS;
-if (!temporalAddress)
-  console.log(
-    '[integration] workflows / Temporal worker: skipped: TEMPORAL_ADDRESS is not set (no Temporal server)',
-  );
+quietTemporalRuntime();
+/** The workflow code bundled once for this file's workers (a bundle takes seconds of CPU). */
+let bundled: Promise<{ code: string }> | undefined;
+const workflowBundle = () => {
+  bundled ??= bundleWorkflowCode({ workflowsPath });
+  return bundled;
+};
 
-describe.runIf(Boolean(temporalAddress))('a real Temporal server', () => {
+const temporal = await engine('temporal');
+if (!temporal.available)
+  console.log(`[integration] workflows / Temporal worker: skipped: ${temporal.reason}`);
+const temporalAddress = temporal.env?.TEMPORAL_ADDRESS ?? '';
+
+describe.runIf(temporal.available)('a real Temporal server', () => {
   it('runs a reminder slot workflow on the worker with the activities', async () => {
     const { Client, Connection } = await import('@temporalio/client');
     const { NativeConnection, Worker } = await import('@temporalio/worker');
@@ -247,13 +256,13 @@ describe.runIf(Boolean(temporalAddress))('a real Temporal server', () => {
     const dueReaders = async () => ({ readers: [reader(5)], next: null });
     const taskQueue = `test-${randomBytes(4).toString('hex')}`;
     const worker = await Worker.create({
-      connection: await NativeConnection.connect({ address: temporalAddress as string }),
+      connection: await NativeConnection.connect({ address: temporalAddress }),
       taskQueue,
-      workflowsPath,
+      workflowBundle: await workflowBundle(),
       activities: { ...activities, dueReaders },
     });
     const client = new Client({
-      connection: await Connection.connect({ address: temporalAddress as string }),
+      connection: await Connection.connect({ address: temporalAddress }),
     });
     const result = await worker.runUntil(
       client.workflow.execute('reminderSlotWorkflow', {
@@ -267,22 +276,22 @@ describe.runIf(Boolean(temporalAddress))('a real Temporal server', () => {
   }, 60_000);
 });
 
-// The renewal workflow on Temporal's time-skipping test server (@temporalio/testing downloads it on first use):
-// a year of waiting in milliseconds. Where the download fails (no internet here), the leg skips and says why.
-describe('renewalWorkflow on the time-skipping test server', () => {
+// The renewal workflow on Temporal's time-skipping test server: a year of waiting in milliseconds. The SDK starts the
+// installed binary (never a download).
+const testServer = await engine('temporal-test-server');
+if (!testServer.available)
+  console.log(`[integration] workflows / renewalWorkflow (time-skipping): skipped: ${testServer.reason}`);
+
+describe.runIf(testServer.available)('renewalWorkflow on the time-skipping test server', () => {
   type Env = import('@temporalio/testing').TestWorkflowEnvironment;
-  let env: Env | null = null;
-  let why = '';
+  let env: Env;
   beforeAll(async () => {
     const { TestWorkflowEnvironment } = await import('@temporalio/testing');
-    try {
-      env = await TestWorkflowEnvironment.createTimeSkipping();
-    } catch (err) {
-      why = String((err as Error).message ?? err)
-        .replace(/\s+/g, ' ')
-        .slice(0, 160);
-      console.log(`[integration] workflows / renewalWorkflow (time-skipping): skipped: ${why}`);
-    }
+    env = await TestWorkflowEnvironment.createTimeSkipping({
+      server: {
+        executable: { type: 'existing-path', path: testServer.env?.TEMPORAL_TEST_SERVER_PATH ?? '' },
+      },
+    });
   }, 120_000);
   afterAll(async () => {
     await env?.teardown();
@@ -323,16 +332,15 @@ describe('renewalWorkflow on the time-skipping test server', () => {
     const { Worker } = await import('@temporalio/worker');
     const taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
     const worker = await Worker.create({
-      connection: env!.nativeConnection,
+      connection: env.nativeConnection,
       taskQueue,
-      workflowsPath,
+      workflowBundle: await workflowBundle(),
       activities,
     });
     return { worker, taskQueue };
   };
 
-  it('sends the notice 7 days before endAt and expires after the grace period, then ends', async (ctx) => {
-    if (!env) return ctx.skip(why);
+  it('sends the notice 7 days before endAt and expires after the grace period, then ends', async () => {
     const start = Date.now();
     const endAt = new Date(start + 30 * DAY).toISOString();
     const billing = fakeBilling(endAt);
@@ -350,15 +358,14 @@ describe('renewalWorkflow on the time-skipping test server', () => {
     expect(billing.steps[1]!.now).toBeGreaterThanOrEqual(Date.parse(endAt) + 2 * DAY);
   }, 120_000);
 
-  it('a signalled plan (a renewal moved endAt) replaces the wait', async (ctx) => {
-    if (!env) return ctx.skip(why);
+  it('a signalled plan (a renewal moved endAt) replaces the wait', async () => {
     const start = Date.now();
     const endAt = new Date(start + 30 * DAY).toISOString();
     const later = new Date(start + 395 * DAY).toISOString();
     const billing = fakeBilling(later);
     const { worker, taskQueue } = await renewalWorker(billing.activities);
     await worker.runUntil(async () => {
-      const handle = await env!.client.workflow.signalWithStart('renewalWorkflow', {
+      const handle = await env.client.workflow.signalWithStart('renewalWorkflow', {
         taskQueue,
         workflowId: renewalWorkflowId('sub_ts2'),
         args: [billing.planFor('sub_ts2', endAt)],

@@ -141,6 +141,25 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     return producerConnection;
   };
 
+  /**
+   * A topic's offsets (earliest and next per partition). kafkajs's fetchTopicOffsets gives up at once when a partition
+   * has no leader yet (a topic just created, a leader moving during a broker restart) and keeps its stale metadata:
+   * here the metadata is refreshed and the read tried again, a few times with a backoff.
+   */
+  const topicOffsets = async (topic: string) => {
+    const client = await admin();
+    for (let attemptNo = 1; ; attemptNo++) {
+      try {
+        return await client.fetchTopicOffsets(topic);
+      } catch (err) {
+        // kafkajs marks the errors worth retrying (its KafkaJSError class is not a named export under ESM).
+        if (attemptNo >= 6 || (err as { retriable?: unknown }).retriable !== true) throw err;
+        await sleep(50 * 2 ** attemptNo);
+        await client.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined);
+      }
+    }
+  };
+
   const ensureTopics = async (topics: string[]) => {
     const missing = topics.filter((t) => !knownTopics.has(t));
     if (missing.length === 0) return;
@@ -412,7 +431,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const readDeadLetters = async (topic: string): Promise<DeadLetter[]> => {
     const client = await admin();
     const ends = new Map<number, bigint>();
-    for (const p of await client.fetchTopicOffsets(topic))
+    for (const p of await topicOffsets(topic))
       if (BigInt(p.high) > BigInt(p.low)) ends.set(p.partition, BigInt(p.high));
     const latest = new Map<string, DeadLetter | null>();
     if (ends.size === 0) return [];
@@ -494,7 +513,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       for (const [groupId, topics] of joined) {
         const committed = await client.fetchOffsets({ groupId, topics: [...topics] });
         for (const { topic, partitions: parts } of committed) {
-          const ends = new Map((await client.fetchTopicOffsets(topic)).map((p) => [p.partition, p] as const));
+          const ends = new Map((await topicOffsets(topic)).map((p) => [p.partition, p] as const));
           let lag = 0;
           for (const { partition, offset } of parts) {
             const end = ends.get(partition);

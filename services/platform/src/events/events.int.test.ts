@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createInProcessBus } from '../bus/in-process';
+import { createInProcessBus, DEFAULT_LANES } from '../bus/in-process';
+import { createKafkaBus } from '../bus/kafka';
 import { ConcurrencyError } from '../errors';
 import { createEmbeddedStore } from '../store/embedded';
 import type { DocumentStore } from '../store/types';
+import { engine } from '../testing/engines';
 import { type CommitDoc, EVENTS, PENDING, PROCESSED_EVENTS, pendingOf, pendingRange } from './commits';
 import { createConsumer } from './consumer';
 import { createEventStore, type ServiceEventStore } from './event-store';
@@ -13,17 +16,65 @@ import { type BusMessage, type EventBus, type EventEnvelope, topicFor } from './
 const log = silentLog();
 type Received = { _id: string; count: number; ns: number[] };
 
+/** The bus a world runs on: the in-process one (a store of its own), or the run's Kafka broker. */
+interface BusLeg {
+  name: string;
+  /** Bounds every "eventually" (a Kafka consumer group needs seconds to join). */
+  waitMs: number;
+  /** Suffix of the world's service and group names: unique on a broker shared by the tests. */
+  unique: boolean;
+  open(): { bus: EventBus; stores: DocumentStore[] };
+}
+
+const inProcess: BusLeg = {
+  name: 'in-process',
+  waitMs: 5_000,
+  unique: false,
+  open() {
+    const store = createEmbeddedStore();
+    return { bus: createInProcessBus({ store, retryBaseMs: 10, log }), stores: [store] };
+  },
+};
+
+const kafka = await engine('kafka');
+if (!kafka.available)
+  console.log(`[integration] events / relay and consumer on kafka: skipped: ${kafka.reason}`);
+const legs: BusLeg[] = [
+  inProcess,
+  ...(kafka.available
+    ? [
+        {
+          name: 'kafka',
+          waitMs: 45_000,
+          unique: true,
+          open: () => ({
+            bus: createKafkaBus({
+              brokers: (kafka.env?.KAFKA_BROKERS ?? '').split(','),
+              clientId: 'nudge-events-test',
+              log,
+              retryBaseMs: 10,
+              lanes: DEFAULT_LANES,
+            }),
+            stores: [],
+          }),
+        } satisfies BusLeg,
+      ]
+    : []),
+];
+
 /** Two "services" in one test: orders (event store, projection, relay) and mailer (a consumer with its own store). */
-function world() {
+function world(leg: BusLeg = inProcess) {
   const cleanups: Array<() => Promise<void> | void> = [];
+  const suffix = leg.unique ? `-${randomBytes(4).toString('hex')}` : '';
+  const service = `orders${suffix}`;
+  const topic = topicFor(service);
   const ordersStore = createEmbeddedStore();
   const mailerStore = createEmbeddedStore();
-  const busStore = createEmbeddedStore();
-  const bus = createInProcessBus({ store: busStore, retryBaseMs: 10, log });
+  const { bus, stores: busStores } = leg.open();
   cleanups.push(() => bus.close());
 
   const makeEventStore = (): ServiceEventStore => {
-    const events = createEventStore({ store: ordersStore, service: 'orders', log, validate: () => {} });
+    const events = createEventStore({ store: ordersStore, service, log, validate: () => {} });
     cleanups.push(() => events.close());
     return events;
   };
@@ -32,7 +83,7 @@ function world() {
       store: ordersStore,
       eventStore: events,
       bus: onBus,
-      service: 'orders',
+      service,
       log,
       pollMs: 60_000, // prompt publishing must come from notify, not from the poll
       retryBaseMs: 10,
@@ -52,8 +103,8 @@ function world() {
       ...expiry,
       store: mailerStore,
       bus,
-      groupId,
-      topics: [topicFor('orders')],
+      groupId: `${groupId}${suffix}`,
+      topics: [topic],
       log,
       check: (type, data) => ({ type, data }),
       handlers: {
@@ -76,6 +127,9 @@ function world() {
   const totalReceived = async () => (await received.find({})).reduce((sum, r) => sum + r.count, 0);
 
   return {
+    topic,
+    suffix,
+    waitMs: leg.waitMs,
     ordersStore,
     mailerStore,
     bus,
@@ -87,7 +141,7 @@ function world() {
     totalReceived,
     async close() {
       for (const fn of cleanups.reverse()) await fn();
-      for (const store of [ordersStore, mailerStore, busStore] as DocumentStore[]) await store.close();
+      for (const store of [ordersStore, mailerStore, ...busStores] as DocumentStore[]) await store.close();
     },
   };
 }
@@ -113,45 +167,152 @@ const orderMessage = (stream: string, id: string, type: string, value?: string):
   headers: { 'event-id': id, 'event-type': type },
 });
 
+for (const leg of legs) {
+  describe(`relay -> bus -> consumer (${leg.name})`, () => {
+    let w: ReturnType<typeof world>;
+    afterEach(async () => {
+      await w.close();
+    });
+
+    it('append -> projection visible at once -> another service consumes it via the relay and the bus', async () => {
+      w = world(leg);
+      const events = w.makeEventStore();
+      events.register(counterProjection(w.ordersStore));
+      await events.catchUp();
+      w.makeRelay(events).start();
+      await w.startMailer();
+
+      const [event] = await events.append('order-1', 0, [placed(1)], {
+        actor: 'user-1',
+        requestId: 'req-77',
+      });
+      expect(await readCounters(w.ordersStore)).toEqual([
+        { _id: 'order-1', count: 1, lastVersion: 1, types: ['orders.Placed.v1'] },
+      ]);
+
+      await waitFor(async () => (await w.receivedBy('order-1'))?.count === 1, w.waitMs, 'the consumer');
+      expect(w.handled).toEqual([event]);
+      // The processed-id record is written after the handler's effect: wait for it rather than race it.
+      await waitFor(
+        async () =>
+          (await w.mailerStore
+            .collection(PROCESSED_EVENTS)
+            .findOne({ _id: `mailer${w.suffix}:${event!.id}` })) !== null,
+        w.waitMs,
+        'the processed-id record',
+      );
+      expect(
+        await w.mailerStore.collection(PROCESSED_EVENTS).findOne({ _id: `mailer${w.suffix}:${event!.id}` }),
+      ).toMatchObject({
+        eventId: event!.id,
+        type: 'orders.Placed.v1',
+      });
+      await waitFor(
+        async () => (await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))) === 0,
+        w.waitMs,
+        'the commit marked published',
+      );
+    });
+
+    it('the relay survives a bus outage: everything is published after it recovers, in order, nothing lost', async () => {
+      w = world(leg);
+      let down = true;
+      let refused = 0;
+      const flaky: EventBus = {
+        ...w.bus,
+        kind: 'flaky',
+        async publish(messages: BusMessage[]) {
+          if (down) {
+            refused += 1;
+            throw new Error('bus unavailable (simulated)');
+          }
+          await w.bus.publish(messages);
+        },
+      };
+      const events = w.makeEventStore();
+      const relay = w.makeRelay(events, flaky);
+      relay.start();
+      await w.startMailer();
+
+      for (let i = 0; i < 6; i++) {
+        await events.append('order-a', i, [placed(i)]);
+        await events.append('order-b', i * 2, [placed(100 + i), placed(200 + i)]);
+      }
+      await waitFor(() => refused >= 3, w.waitMs, 'several refused publishes');
+      await expect(relay.flush()).rejects.toThrow(/simulated/);
+      expect(await w.totalReceived()).toBe(0);
+      expect(await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(12);
+
+      down = false;
+      await waitFor(async () => (await w.totalReceived()) === 18, w.waitMs, 'all 18 events after recovery');
+      expect((await w.receivedBy('order-a'))?.ns).toEqual([0, 1, 2, 3, 4, 5]);
+      expect((await w.receivedBy('order-b'))?.ns).toEqual([
+        100, 200, 101, 201, 102, 202, 103, 203, 104, 204, 105, 205,
+      ]);
+      expect(await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(0);
+    });
+
+    it('after a crash, a new relay on the same store publishes what was left; re-publishing changes nothing', async () => {
+      w = world(leg);
+      const events = w.makeEventStore();
+      const crashed = w.makeRelay(events); // never started: the process died before publishing
+      await events.append('order-c', 0, [placed(1), placed(2)]);
+      await events.append('order-d', 0, [placed(3)]);
+      await crashed.stop();
+
+      const restartedEvents = w.makeEventStore();
+      const relay = w.makeRelay(restartedEvents);
+      relay.start();
+      await w.startMailer();
+      await waitFor(async () => (await w.totalReceived()) === 3, w.waitMs, 'the pending events');
+
+      // A crash after the publish but before the commit was marked published: the next relay sends them again.
+      const commits = await w.ordersStore.collection<CommitDoc>(EVENTS).find({});
+      await w.ordersStore.collection(PENDING).insertMany(commits.map((c) => pendingOf(c, 'pub', Date.now())));
+      expect(await relay.flush()).toBe(3);
+      await restartedEvents.append('order-d', 1, [placed(4)]);
+      await waitFor(async () => (await w.receivedBy('order-d'))?.count === 2, w.waitMs, 'the later event');
+      expect((await w.receivedBy('order-c'))?.ns).toEqual([1, 2]);
+      expect((await w.receivedBy('order-d'))?.ns).toEqual([3, 4]);
+      expect(w.handled).toHaveLength(4);
+    });
+
+    it('a handler that throws is retried until it succeeds, and its effect happens once', async () => {
+      w = world(leg);
+      const events = w.makeEventStore();
+      w.makeRelay(events).start();
+      let failures = 2;
+      const seen: string[] = [];
+      const consumer = createConsumer({
+        store: w.mailerStore,
+        bus: w.bus,
+        groupId: `flaky-consumer${w.suffix}`,
+        topics: [w.topic],
+        log,
+        check: (type, data) => ({ type, data }),
+        handlers: {
+          'orders.Placed.v1': async (event) => {
+            if (failures > 0) {
+              failures -= 1;
+              throw new Error('handler failure (expected by the test)');
+            }
+            seen.push(event.id);
+          },
+        },
+      });
+      await consumer.start();
+      const [event] = await events.append('order-r', 0, [placed(1)]);
+      await waitFor(() => seen.length === 1, w.waitMs, 'the retried handler');
+      expect(seen).toEqual([event!.id]);
+      await consumer.stop();
+    });
+  });
+}
+
 describe('event mechanism end to end (embedded adapters)', () => {
   let w: ReturnType<typeof world>;
   afterEach(async () => {
     await w.close();
-  });
-
-  it('append -> projection visible at once -> another service consumes it via the relay and the bus', async () => {
-    w = world();
-    const events = w.makeEventStore();
-    events.register(counterProjection(w.ordersStore));
-    await events.catchUp();
-    w.makeRelay(events).start();
-    await w.startMailer();
-
-    const [event] = await events.append('order-1', 0, [placed(1)], { actor: 'user-1', requestId: 'req-77' });
-    expect(await readCounters(w.ordersStore)).toEqual([
-      { _id: 'order-1', count: 1, lastVersion: 1, types: ['orders.Placed.v1'] },
-    ]);
-
-    await waitFor(async () => (await w.receivedBy('order-1'))?.count === 1, 5_000, 'the consumer');
-    expect(w.handled).toEqual([event]);
-    // The processed-id record is written after the handler's effect: wait for it rather than race it.
-    await waitFor(
-      async () =>
-        (await w.mailerStore.collection(PROCESSED_EVENTS).findOne({ _id: `mailer:${event!.id}` })) !== null,
-      5_000,
-      'the processed-id record',
-    );
-    expect(
-      await w.mailerStore.collection(PROCESSED_EVENTS).findOne({ _id: `mailer:${event!.id}` }),
-    ).toMatchObject({
-      eventId: event!.id,
-      type: 'orders.Placed.v1',
-    });
-    await waitFor(
-      async () => (await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))) === 0,
-      5_000,
-      'the commit marked published',
-    );
   });
 
   it('optimistic concurrency: of two appends at the same version one wins, the other gets a 409', async () => {
@@ -174,69 +335,6 @@ describe('event mechanism end to end (embedded adapters)', () => {
     await waitFor(async () => (await w.totalReceived()) === 2, 5_000, 'two events consumed');
     const winner = (await events.readStream('order-2'))[1]!.data as { n: number };
     expect((await w.receivedBy('order-2'))?.ns).toEqual([1, winner.n]);
-  });
-
-  it('the relay survives a bus outage: everything is published after it recovers, in order, nothing lost', async () => {
-    w = world();
-    let down = true;
-    let refused = 0;
-    const flaky: EventBus = {
-      ...w.bus,
-      kind: 'flaky',
-      async publish(messages: BusMessage[]) {
-        if (down) {
-          refused += 1;
-          throw new Error('bus unavailable (simulated)');
-        }
-        await w.bus.publish(messages);
-      },
-    };
-    const events = w.makeEventStore();
-    const relay = w.makeRelay(events, flaky);
-    relay.start();
-    await w.startMailer();
-
-    for (let i = 0; i < 6; i++) {
-      await events.append('order-a', i, [placed(i)]);
-      await events.append('order-b', i * 2, [placed(100 + i), placed(200 + i)]);
-    }
-    await waitFor(() => refused >= 3, 5_000, 'several refused publishes');
-    await expect(relay.flush()).rejects.toThrow(/simulated/);
-    expect(await w.totalReceived()).toBe(0);
-    expect(await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(12);
-
-    down = false;
-    await waitFor(async () => (await w.totalReceived()) === 18, 5_000, 'all 18 events after recovery');
-    expect((await w.receivedBy('order-a'))?.ns).toEqual([0, 1, 2, 3, 4, 5]);
-    expect((await w.receivedBy('order-b'))?.ns).toEqual([
-      100, 200, 101, 201, 102, 202, 103, 203, 104, 204, 105, 205,
-    ]);
-    expect(await w.ordersStore.collection(PENDING).countDocuments(pendingRange('pub'))).toBe(0);
-  });
-
-  it('after a crash, a new relay on the same store publishes what was left; re-publishing changes nothing', async () => {
-    w = world();
-    const events = w.makeEventStore();
-    const crashed = w.makeRelay(events); // never started: the process died before publishing
-    await events.append('order-c', 0, [placed(1), placed(2)]);
-    await events.append('order-d', 0, [placed(3)]);
-    await crashed.stop();
-
-    const restartedEvents = w.makeEventStore();
-    const relay = w.makeRelay(restartedEvents);
-    relay.start();
-    await w.startMailer();
-    await waitFor(async () => (await w.totalReceived()) === 3, 5_000, 'the pending events');
-
-    // A crash after the publish but before the commit was marked published: the next relay sends them again.
-    const commits = await w.ordersStore.collection<CommitDoc>(EVENTS).find({});
-    await w.ordersStore.collection(PENDING).insertMany(commits.map((c) => pendingOf(c, 'pub', Date.now())));
-    expect(await relay.flush()).toBe(3);
-    await restartedEvents.append('order-d', 1, [placed(4)]);
-    await waitFor(async () => (await w.receivedBy('order-d'))?.count === 2, 5_000, 'the later event');
-    expect((await w.receivedBy('order-c'))?.ns).toEqual([1, 2]);
-    expect((await w.receivedBy('order-d'))?.ns).toEqual([3, 4]);
-    expect(w.handled).toHaveLength(4);
   });
 
   it('the read model rebuilt from the event store equals the live one', async () => {
@@ -420,36 +518,6 @@ describe('event mechanism end to end (embedded adapters)', () => {
     expect(most).toBe(2);
     expect(order.filter((id) => ['e0', 'e2', 'e4'].includes(id))).toEqual(['e0', 'e2', 'e4']);
     expect(order.filter((id) => ['e1', 'e3', 'e5'].includes(id))).toEqual(['e1', 'e3', 'e5']);
-    await consumer.stop();
-  });
-
-  it('a handler that throws is retried until it succeeds, and its effect happens once', async () => {
-    w = world();
-    const events = w.makeEventStore();
-    w.makeRelay(events).start();
-    let failures = 2;
-    const seen: string[] = [];
-    const consumer = createConsumer({
-      store: w.mailerStore,
-      bus: w.bus,
-      groupId: 'flaky-consumer',
-      topics: [topicFor('orders')],
-      log,
-      check: (type, data) => ({ type, data }),
-      handlers: {
-        'orders.Placed.v1': async (event) => {
-          if (failures > 0) {
-            failures -= 1;
-            throw new Error('handler failure (expected by the test)');
-          }
-          seen.push(event.id);
-        },
-      },
-    });
-    await consumer.start();
-    const [event] = await events.append('order-r', 0, [placed(1)]);
-    await waitFor(() => seen.length === 1, 5_000, 'the retried handler');
-    expect(seen).toEqual([event!.id]);
     await consumer.stop();
   });
 
