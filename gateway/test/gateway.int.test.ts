@@ -121,7 +121,15 @@ beforeAll(async () => {
 
   const auth = await start(fakeService('auth', seen));
   const content = await start(fakeService('content', seen));
-  const common: Omit<GatewayOptions, 'services' | 'rateLimitPerMinute' | 'log'> = {};
+  const common: Omit<GatewayOptions, 'services' | 'rateLimitPerMinute' | 'log'> = {
+    // An admin's session, so that a route's larger body limit (an image) applies.
+    verifier: {
+      verifySession: async (token) =>
+        token === 'admin-token'
+          ? { userId: 'a1', email: 'admin@example.com', role: 'admin', issuedAtMs: Date.now() }
+          : null,
+    },
+  };
   base = await start(
     createGateway({
       ...common,
@@ -254,11 +262,11 @@ describe('bodies', () => {
     expect(json.headers?.['content-type']).toBe('application/json');
   });
 
-  it('streams a large binary body byte for byte', async () => {
+  it("streams a large binary body byte for byte (an admin's, on a route that takes one)", async () => {
     const bytes = randomBytes(300_000);
     const { res, json } = await call('/api/template/add', {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
+      headers: { 'content-type': 'application/octet-stream', authorization: 'Bearer admin-token' },
       body: bytes,
     });
     expect(res.status).toBe(200);
@@ -398,7 +406,12 @@ describe('bursts', () => {
   it('answers every request of a burst larger than the connection pool, and keeps answering after it', async () => {
     const content = await start(slowService(150));
     const at = await start(
-      createGateway({ services: { content }, rateLimitPerMinute: 100_000, log: captureLog().log }),
+      createGateway({
+        services: { content },
+        rateLimitPerMinute: 100_000,
+        maxInFlightPerClient: 1_000,
+        log: captureLog().log,
+      }),
     );
     const answers = await burst(at, 400);
     expect(answers.filter((a) => a.status === 0)).toEqual([]);
@@ -414,6 +427,7 @@ describe('bursts', () => {
         services: { content },
         rateLimitPerMinute: 100_000,
         maxInFlight: 20,
+        maxInFlightPerClient: 1_000,
         log: captureLog().log,
       }),
     );
@@ -587,6 +601,27 @@ describe('dev outbox', () => {
     expect(messages.map((m) => m.text)).toEqual(['Code 222222', 'Code 111111']);
     const docs = await call('/api/docs/openapi.json', {}, outboxBase);
     expect((docs.json.paths as Record<string, unknown>)['/api/dev/outbox']).toBeDefined();
+  });
+
+  it('answers a caller reached through a proxy (someone on another machine) 403, unless opened to the network', async () => {
+    const forwarded = { headers: { 'x-forwarded-for': '192.0.2.7' } };
+    const { res, json } = await call('/api/dev/outbox', forwarded, outboxBase);
+    expect(res.status).toBe(403);
+    expect(json).toEqual({
+      status: false,
+      message:
+        'The dev outbox answers only on the machine Nudge runs on (DEV_OUTBOX_REMOTE=on opens it to the network)',
+    });
+    const opened = await start(
+      createGateway({
+        services: {},
+        rateLimitPerMinute: 10_000,
+        devOutbox: { list: async () => [] },
+        devOutboxRemote: true,
+        log: captureLog().log,
+      }),
+    );
+    expect((await call('/api/dev/outbox', forwarded, opened)).res.status).toBe(200);
   });
 
   it('does not exist otherwise', async () => {

@@ -379,6 +379,7 @@ export function requestArb(route: RouteContract, pools: Pools): fc.Arbitrary<Fuz
   );
 }
 
+<<<<<<< HEAD
 // ── invalid Unicode in every string field ───────────────────────────────────────────────────────────────────────
 
 /** Strings no store can keep as written: lone surrogates, a reversed pair, a high surrogate at the very end. */
@@ -596,4 +597,64 @@ export function tamperedLinks(
     out.push({ kind: `${name}: doubled`, token: `${token}${token}` });
   }
   return out;
+=======
+// ── slow and partial bodies ─────────────────────────────────────────────────────────────────────────────────
+
+/** How a request's body goes wrong on the wire: shorter than declared, then the client half-closes; cut off (the
+ * connection destroyed mid-body); or stalled (the client stops sending and waits). */
+export type BodyFault = 'short' | 'cut' | 'stall';
+
+/** A request whose body never arrives whole. */
+export interface PartialBody {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** `length`: a Content-Length of `declared` bytes; `chunked`: one chunk of `declared` bytes, never finished. */
+  framing: 'length' | 'chunked';
+  declared: number;
+  /** The bytes that are sent (fewer than declared), in `pieces` writes `gapMs` apart. */
+  sent: Buffer;
+  pieces: number;
+  gapMs: number;
+  fault: BodyFault;
+  /** With an admin's session in the Authorization header (the routes that take large bodies read more for it). */
+  asAdmin: boolean;
+  kind: string;
+}
+
+/**
+ * Partial bodies for one route, from its generated requests (valid-shaped and hostile): a prefix of the body is sent,
+ * sometimes under a declared length far larger than the route's limit.
+ */
+export function partialBodyArb(route: RouteContract, pools: Pools): fc.Arbitrary<PartialBody> {
+  return fc
+    .tuple(
+      requestArb(route, pools),
+      fc.constantFrom<BodyFault>('short', 'cut', 'stall'),
+      fc.constantFrom<'length' | 'chunked'>('length', 'chunked'),
+      fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+      fc.constantFrom(0, 0, 0, 1_000, 200_000, 5_000_000),
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 0, max: 150 }),
+      fc.boolean(),
+    )
+    .map(([req, fault, framing, fraction, extra, pieces, gapMs, asAdmin]) => {
+      const body = Buffer.from(req.body ?? '{}');
+      const declared = body.length + extra;
+      const sent = body.subarray(0, Math.min(declared - 1, Math.floor(body.length * fraction)));
+      return {
+        method: req.method,
+        path: req.path,
+        headers: { 'content-type': 'application/json', ...req.headers },
+        framing,
+        declared,
+        sent,
+        pieces,
+        gapMs,
+        fault,
+        asAdmin,
+        kind: `${fault} ${framing} ${sent.length}/${declared} (${req.kind})`,
+      };
+    });
+>>>>>>> wt/gateway
 }

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { PAGE_MAX, PageQuery } from './common';
 import { internalApi } from './internal-routes';
 import { SERVICES } from './route-types';
-import { apiRoutes, browserRoutes, findRoute } from './routes';
+import { apiRoutes, browserRoutes, findRoute, largeBodyRoutes } from './routes';
 
 // The product contract lives beside the repository: <repo>/../shared/spec.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -141,6 +141,29 @@ describe('apiRoutes table', () => {
       const concrete = call.path.replace(/\{[^}]+\}/g, 'x1');
       expect(findRoute(call.method, concrete)?.access, `${call.method} ${call.path}`).toBe('admin');
     }
+  });
+});
+
+describe('request body limits', () => {
+  it('lets only admin routes take a body above BODY_LIMIT, and only the ones that carry an image or a logo', () => {
+    const large = apiRoutes.filter((r) => r.largeBody !== undefined);
+    expect(large.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'POST /api/promotion/add',
+      'POST /api/promotion/update/:id',
+      'POST /api/report/add',
+      'POST /api/template/add',
+      'POST /api/template/update/:id',
+      'PUT /api/report/update/:id',
+    ]);
+    for (const r of large) {
+      expect(r.access, r.path).toBe('admin');
+      expect(r.largeBody, r.path).toBeGreaterThan(100 * 1024);
+    }
+    expect(largeBodyRoutes('content')).toContainEqual({
+      route: 'POST /api/template/add',
+      limit: 8 * 1024 * 1024,
+    });
+    expect(largeBodyRoutes('auth')).toEqual([]);
   });
 });
 

@@ -14,6 +14,7 @@ import {
   openEventBus,
   type ServiceRuntime,
 } from './runtime';
+import { serverTimeoutsOf } from './server-timeouts';
 import { startTracing } from './tracing';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
@@ -100,8 +101,9 @@ export function runServiceContainer(
       ),
     );
     outer.use(booted.app);
-    const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
-    const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0');
+    const timeouts = serverTimeoutsOf(config);
+    const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0', timeouts);
+    const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0', timeouts);
     log.info({ url, metrics: metrics.url }, `${service} service listening`);
     // Requests in flight finish first; then the service flushes its relay (and batchers), stops its consumers
     // (their offsets are committed as each handler finishes) and closes its store.

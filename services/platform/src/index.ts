@@ -16,6 +16,7 @@ export * from './metrics';
 export * from './rate-limit';
 export * from './runtime';
 export * from './secrets';
+export * from './server-timeouts';
 export * from './store';
 export * from './text';
 export * from './tokens';

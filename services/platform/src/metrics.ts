@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 import type { EventBus } from './events/types';
+import { applyServerTimeouts, DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts';
 
 /**
  * The Prometheus metrics of this process (docs/ARCHITECTURE.md, "Operations"): one registry per process, served on
@@ -216,6 +217,7 @@ export function httpMetrics(
 export async function startMetricsServer(
   port: number,
   host: string,
+  timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS,
 ): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const { registry } = processMetrics();
   const server = createServer((req, res) => {
@@ -241,6 +243,7 @@ export async function startMetricsServer(
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"status":false,"message":"Not found"}');
   });
+  applyServerTimeouts(server, timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -30,6 +30,7 @@ export async function bootReporting(opts: ServiceBootOptions) {
     spoolDir: spoolDirOf(config.DATA_DIR),
     trustedProxies: config.TRUSTED_PROXIES,
     intakeEventsPerMinute: config.INTAKE_EVENTS_PER_MINUTE,
+    bodyLimit: config.BODY_LIMIT,
   });
   await service.start();
   runtime.start();

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { largeBodyRoutes } from '@nudge/contracts';
 import {
   authenticate,
   createHttpApp,
@@ -26,8 +27,6 @@ import { eventlogRoutes } from './http/eventlog-routes';
 import { internalRoutes } from './http/internal-routes';
 import { reportRoutes } from './http/report-routes';
 
-/** Web event batches (up to 100 events of up to ~42 KB each) fit. */
-export const REPORTING_BODY_LIMIT = '4mb';
 const DEFAULT_INTAKE_EVENTS_PER_MINUTE = 120;
 
 export interface ReportingServiceDeps {
@@ -37,6 +36,8 @@ export interface ReportingServiceDeps {
   verifier: TokenVerifier;
   internalToken: string;
   log: Logger;
+  /** The body limit of every route but the report routes that carry a logo (BODY_LIMIT; default 100kb). */
+  bodyLimit?: string;
   /** Where the intake spool lives (DATA_DIR/reporting/spool). */
   spoolDir: string;
   /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
@@ -101,7 +102,8 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
 
   const app = createHttpApp({
     log: deps.log,
-    bodyLimit: REPORTING_BODY_LIMIT,
+    bodyLimit: deps.bodyLimit ?? '100kb',
+    largeBodies: largeBodyRoutes('reporting'),
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));

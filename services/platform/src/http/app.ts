@@ -27,8 +27,11 @@ export interface HttpAppOptions {
    * Default loopback (the standalone topology, where the gateway is on 127.0.0.1).
    */
   trustProxy?: boolean | number | string | string[];
-  /** Routes ('POST /api/template/add', express paths) that accept bodies up to a larger limit (image uploads). */
-  largeBodies?: { limit: string; routes: string[] };
+  /**
+   * Routes ('POST /api/template/add', express paths) that accept bodies up to a larger limit than `bodyLimit` (bytes
+   * or '2mb'): image uploads (the contract's largeBodyRoutes, whose callers the gateway has checked), internal batches.
+   */
+  largeBodies?: { route: string; limit: number | string }[];
   /** The `service` label of this app's request metrics; default the logger's `service` (or `name`) binding. */
   service?: string;
 }
@@ -64,12 +67,18 @@ export function createHttpApp(options: HttpAppOptions): Express {
   };
   const service = options.service ?? String(bindings.service ?? bindings.name ?? 'unknown');
   app.use(requestEdge(service, options.log));
+<<<<<<< HEAD
   if (options.largeBodies) {
     const large = express.json({ limit: options.largeBodies.limit, verify: utf8Only });
     for (const route of options.largeBodies.routes) {
       const [method, path] = route.split(' ') as [string, string];
       app[method.toLowerCase() as 'post' | 'put'](path, large);
     }
+=======
+  for (const { route, limit } of options.largeBodies ?? []) {
+    const [method, path] = route.split(' ') as [string, string];
+    app[method.toLowerCase() as 'post' | 'put'](path, express.json({ limit }));
+>>>>>>> wt/gateway
   }
   // A body the large parser already read is left alone (body-parser skips parsed requests).
   app.use(jsonBodies(options.bodyLimit));
