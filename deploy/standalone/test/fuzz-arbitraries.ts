@@ -379,7 +379,6 @@ export function requestArb(route: RouteContract, pools: Pools): fc.Arbitrary<Fuz
   );
 }
 
-<<<<<<< HEAD
 // ── invalid Unicode in every string field ───────────────────────────────────────────────────────────────────────
 
 /** Strings no store can keep as written: lone surrogates, a reversed pair, a high surrogate at the very end. */
@@ -597,7 +596,8 @@ export function tamperedLinks(
     out.push({ kind: `${name}: doubled`, token: `${token}${token}` });
   }
   return out;
-=======
+}
+
 // ── slow and partial bodies ─────────────────────────────────────────────────────────────────────────────────
 
 /** How a request's body goes wrong on the wire: shorter than declared, then the client half-closes; cut off (the
@@ -656,5 +656,4 @@ export function partialBodyArb(route: RouteContract, pools: Pools): fc.Arbitrary
         kind: `${fault} ${framing} ${sent.length}/${declared} (${req.kind})`,
       };
     });
->>>>>>> wt/gateway
 }

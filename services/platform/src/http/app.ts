@@ -67,18 +67,9 @@ export function createHttpApp(options: HttpAppOptions): Express {
   };
   const service = options.service ?? String(bindings.service ?? bindings.name ?? 'unknown');
   app.use(requestEdge(service, options.log));
-<<<<<<< HEAD
-  if (options.largeBodies) {
-    const large = express.json({ limit: options.largeBodies.limit, verify: utf8Only });
-    for (const route of options.largeBodies.routes) {
-      const [method, path] = route.split(' ') as [string, string];
-      app[method.toLowerCase() as 'post' | 'put'](path, large);
-    }
-=======
   for (const { route, limit } of options.largeBodies ?? []) {
     const [method, path] = route.split(' ') as [string, string];
-    app[method.toLowerCase() as 'post' | 'put'](path, express.json({ limit }));
->>>>>>> wt/gateway
+    app[method.toLowerCase() as 'post' | 'put'](path, express.json({ limit, verify: utf8Only }));
   }
   // A body the large parser already read is left alone (body-parser skips parsed requests).
   app.use(jsonBodies(options.bodyLimit));

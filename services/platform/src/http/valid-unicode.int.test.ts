@@ -19,7 +19,7 @@ beforeAll(async () => {
     log,
     bodyLimit: '10kb',
     service: 'test',
-    largeBodies: { limit: '100kb', routes: ['POST /large'] },
+    largeBodies: [{ route: 'POST /large', limit: '100kb' }],
   });
   const echo: express.RequestHandler = (req, res) => {
     seen.push({ body: req.body, query: req.query, params: req.params });
