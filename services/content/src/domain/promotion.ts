@@ -1,5 +1,5 @@
 import { ContentEvents, expiryInstant, PromotionSnapshot } from '@nudge/contracts';
-import type { DecidedEvent } from './template';
+import { type DecidedEvent, type Decider, notFound } from '@nudge/platform';
 
 export interface PromotionState extends Omit<PromotionSnapshot, 'promotionId'> {
   _id: string;
@@ -73,3 +73,20 @@ export function evolvePromotion(
   const { promotionId, ...rest } = PromotionSnapshot.parse(event.data);
   return { _id: promotionId, ...rest, updatedAt: event.occurredAt, version: event.version };
 }
+
+export const PROMOTION_NOT_FOUND = 'Promotion not found';
+
+export type PromotionCommand =
+  | { kind: 'add'; promotionId: string; fields: PromotionFields; now: Date }
+  | { kind: 'update'; changes: Partial<PromotionFields> };
+
+/** A promotion's stream folds to its latest snapshot; an update of a promotion never added is not found. */
+export const promotionDecider: Decider<PromotionState | null, PromotionCommand> = {
+  initialState: null,
+  evolve: evolvePromotion,
+  decide(cmd, state) {
+    if (cmd.kind === 'add') return state ? [] : decideAddPromotion(cmd.fields, cmd);
+    if (!state) throw notFound(PROMOTION_NOT_FOUND);
+    return decideUpdatePromotion(state, cmd.changes);
+  },
+};

@@ -1,4 +1,5 @@
 import { ContentEvents, type SubjectInput, TemplateSnapshot } from '@nudge/contracts';
+import { type DecidedEvent, type Decider, notFound } from '@nudge/platform';
 
 export type SubjectLine = TemplateSnapshot['subjects'][number];
 
@@ -18,10 +19,7 @@ export interface TemplateState {
   version: number;
 }
 
-export interface DecidedEvent {
-  type: string;
-  data: unknown;
-}
+export const POST_NOT_FOUND = 'Post not found';
 
 export const templateStream = (templateId: string) => `template-${templateId}`;
 
@@ -153,3 +151,18 @@ export function evolveTemplate(
     version: event.version,
   };
 }
+
+export type TemplateCommand =
+  | { kind: 'add'; templateId: string; fields: TemplateFields; now: Date; newSubjectId: () => string }
+  | { kind: 'update'; changes: Partial<TemplateFields>; newSubjectId: () => string };
+
+/** A post's stream folds to its latest snapshot; an update of a post never added is not found. */
+export const templateDecider: Decider<TemplateState | null, TemplateCommand> = {
+  initialState: null,
+  evolve: evolveTemplate,
+  decide(cmd, state) {
+    if (cmd.kind === 'add') return state ? [] : decideAddTemplate(cmd.fields, cmd);
+    if (!state) throw notFound(POST_NOT_FOUND);
+    return decideUpdateTemplate(state, cmd.changes, cmd);
+  },
+};

@@ -4,21 +4,20 @@ import {
   CHECKIN_LINK_ENDED,
   CHECKIN_LINK_EXPIRED,
   CHECKIN_LINK_INVALID,
-  EngagementEvents,
 } from '@nudge/contracts';
 import {
   conflict,
   type DocumentStore,
   gone,
+  handleCommand,
   newId,
   notFound,
   randomToken,
-  retryOnConflict,
   type ServiceEventStore,
   unavailable,
 } from '@nudge/platform';
 import { pickQuestion } from '../domain/checkin-questions';
-import { checkinStream, decideAnswer, wellbeing } from '../domain/checkins';
+import { type CheckinCommand, checkinDecider, checkinStream, isExpired, wellbeing } from '../domain/checkins';
 import { questionsCollection } from '../events/checkin-questions-projection';
 import { checkinsCollection } from '../events/checkins-projection';
 import { type AuthSession, type AuthSessions, AuthUnavailableError } from '../infra/auth-client';
@@ -50,6 +49,9 @@ export function createCheckins(deps: {
   const questions = questionsCollection(deps.store);
   const base = deps.publicUrl.replace(/\/$/, '');
 
+  const command = (checkinId: string, cmd: CheckinCommand, actor: string) =>
+    handleCommand(deps.events, checkinStream(checkinId), checkinDecider, cmd, { actor });
+
   async function chooseQuestion(userId: string, questionId: string | undefined) {
     if (questionId) {
       const question = await questions.findOne({ _id: questionId });
@@ -77,25 +79,22 @@ export function createCheckins(deps: {
     const qlid = randomToken(24);
     const checkinId = newId(now);
     const expiresAt = new Date(now.getTime() + deps.linkTtlDays * DAY_MS).toISOString();
-    await deps.events.append(
-      checkinStream(checkinId),
-      0,
-      [
-        {
-          type: EngagementEvents.CheckinQuestionSent.type,
-          data: {
-            checkinId,
-            userId,
-            questionId: question._id,
-            body: question.body,
-            scale: question.scale,
-            qlidHash: hashQlid(qlid),
-            sentAt: now.toISOString(),
-            expiresAt,
-          },
+    await command(
+      checkinId,
+      {
+        kind: 'send',
+        sent: {
+          checkinId,
+          userId,
+          questionId: question._id,
+          body: question.body,
+          scale: question.scale,
+          qlidHash: hashQlid(qlid),
+          sentAt: now.toISOString(),
+          expiresAt,
         },
-      ],
-      { actor: 'system' },
+      },
+      'system',
     );
     const q = encodeURIComponent(qlid);
     return {
@@ -114,7 +113,7 @@ export function createCheckins(deps: {
   async function answer(qlid: string, value: number): Promise<AnswerResult> {
     const found = await checkins.findOne({ qlidHash: hashQlid(qlid) });
     if (!found) throw notFound(CHECKIN_LINK_INVALID);
-    if (decideAnswer(found, value, deps.clock()).kind === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    if (isExpired(found, deps.clock())) throw gone(CHECKIN_LINK_EXPIRED);
     let session: AuthSession | null | 'ended' | undefined;
     try {
       session = await deps.auth.sessionFor(found.userId, found.sentAt);
@@ -124,18 +123,13 @@ export function createCheckins(deps: {
     if (session === 'ended') throw gone(CHECKIN_LINK_ENDED);
     if (session === null) throw notFound(CHECKIN_TEXTS.noAccount);
     // Two clicks at once: the one recorded second decides again and finds the question answered.
-    const decided = await retryOnConflict(async () => {
-      const checkin = (await checkins.findOne({ _id: found._id })) ?? found;
-      const decision = decideAnswer(checkin, value, deps.clock());
-      if (decision.kind === 'record')
-        await deps.events.append(checkinStream(checkin._id), checkin.version, decision.events, {
-          actor: checkin.userId,
-        });
-      return decision.kind;
-    });
-    if (decided === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    const recorded = await command(
+      found._id,
+      { kind: 'answer', answer: value, now: deps.clock() },
+      found.userId,
+    );
     if (!session) throw unavailable(CHECKIN_TEXTS.signInDown);
-    return { alreadyAnswered: decided === 'alreadyAnswered', user: session.user, token: session.token };
+    return { alreadyAnswered: recorded.events.length === 0, user: session.user, token: session.token };
   }
 
   async function progress(userId: string) {

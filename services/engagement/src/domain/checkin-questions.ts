@@ -1,5 +1,5 @@
-import { type CheckinQuestionSnapshot, type CheckinScale, EngagementEvents } from '@nudge/contracts';
-import type { DecidedEvent } from './likes';
+import { CheckinQuestionSnapshot, type CheckinScale, EngagementEvents } from '@nudge/contracts';
+import { type DecidedEvent, type Decider, notFound } from '@nudge/platform';
 
 export const questionStream = (questionId: string) => `checkinq-${questionId}`;
 
@@ -11,11 +11,28 @@ export interface QuestionFields {
   status: boolean;
 }
 
-export const decideAddQuestion = (
-  questionId: string,
-  fields: QuestionFields,
-  createdAt: string,
-): DecidedEvent[] => [
+export const QUESTION_NOT_FOUND = 'Question not found';
+
+export type QuestionCommand =
+  | { kind: 'add'; questionId: string; fields: QuestionFields; createdAt: string }
+  | { kind: 'update'; changes: Partial<QuestionFields> };
+
+/** A question's state is the snapshot its last event carries (null: never added). */
+export const questionDecider: Decider<CheckinQuestionSnapshot | null, QuestionCommand> = {
+  initialState: null,
+  evolve: (state, event) =>
+    event.type === EngagementEvents.CheckinQuestionAdded.type ||
+    event.type === EngagementEvents.CheckinQuestionUpdated.type
+      ? CheckinQuestionSnapshot.parse(event.data)
+      : state,
+  decide(cmd, state) {
+    if (cmd.kind === 'add') return state ? [] : decideAddQuestion(cmd.questionId, cmd.fields, cmd.createdAt);
+    if (!state) throw notFound(QUESTION_NOT_FOUND);
+    return decideUpdateQuestion(state, cmd.changes);
+  },
+};
+
+const decideAddQuestion = (questionId: string, fields: QuestionFields, createdAt: string): DecidedEvent[] => [
   {
     type: EngagementEvents.CheckinQuestionAdded.type,
     data: { questionId, ...fields, createdAt } satisfies CheckinQuestionSnapshot,
@@ -23,7 +40,7 @@ export const decideAddQuestion = (
 ];
 
 /** The whole question after the change; nothing when no field changes. */
-export function decideUpdateQuestion(
+function decideUpdateQuestion(
   current: CheckinQuestionSnapshot,
   changes: Partial<QuestionFields>,
 ): DecidedEvent[] {
