@@ -1,5 +1,5 @@
 import { ContentEvents, expiryInstant, PromotionSnapshot } from '@nudge/contracts';
-import { type DecidedEvent, type Decider, notFound } from '@nudge/platform';
+import { type DecidedEvent, notFound, type SnapshotCommand, snapshotDecider } from '@nudge/platform';
 
 export interface PromotionState extends Omit<PromotionSnapshot, 'promotionId'> {
   _id: string;
@@ -76,17 +76,14 @@ export function evolvePromotion(
 
 export const PROMOTION_NOT_FOUND = 'Promotion not found';
 
-export type PromotionCommand =
-  | { kind: 'add'; promotionId: string; fields: PromotionFields; now: Date }
-  | { kind: 'update'; changes: Partial<PromotionFields> };
+type AddPromotion = { promotionId: string; fields: PromotionFields; now: Date };
+type UpdatePromotion = { changes: Partial<PromotionFields> };
+export type PromotionCommand = SnapshotCommand<AddPromotion, UpdatePromotion>;
 
-/** A promotion's stream folds to its latest snapshot; an update of a promotion never added is not found. */
-export const promotionDecider: Decider<PromotionState | null, PromotionCommand> = {
-  initialState: null,
+/** A promotion's stream folds to its latest snapshot. */
+export const promotionDecider = snapshotDecider({
   evolve: evolvePromotion,
-  decide(cmd, state) {
-    if (cmd.kind === 'add') return state ? [] : decideAddPromotion(cmd.fields, cmd);
-    if (!state) throw notFound(PROMOTION_NOT_FOUND);
-    return decideUpdatePromotion(state, cmd.changes);
-  },
-};
+  add: (cmd: AddPromotion) => decideAddPromotion(cmd.fields, cmd),
+  update: (state, cmd: UpdatePromotion) => decideUpdatePromotion(state, cmd.changes),
+  notFound: () => notFound(PROMOTION_NOT_FOUND),
+});

@@ -1,5 +1,5 @@
 import { ContentEvents, type SubjectInput, TemplateSnapshot } from '@nudge/contracts';
-import { type DecidedEvent, type Decider, notFound } from '@nudge/platform';
+import { type DecidedEvent, notFound, type SnapshotCommand, snapshotDecider } from '@nudge/platform';
 
 export type SubjectLine = TemplateSnapshot['subjects'][number];
 
@@ -152,17 +152,14 @@ export function evolveTemplate(
   };
 }
 
-export type TemplateCommand =
-  | { kind: 'add'; templateId: string; fields: TemplateFields; now: Date; newSubjectId: () => string }
-  | { kind: 'update'; changes: Partial<TemplateFields>; newSubjectId: () => string };
+type AddTemplate = { templateId: string; fields: TemplateFields; now: Date; newSubjectId: () => string };
+type UpdateTemplate = { changes: Partial<TemplateFields>; newSubjectId: () => string };
+export type TemplateCommand = SnapshotCommand<AddTemplate, UpdateTemplate>;
 
-/** A post's stream folds to its latest snapshot; an update of a post never added is not found. */
-export const templateDecider: Decider<TemplateState | null, TemplateCommand> = {
-  initialState: null,
+/** A post's stream folds to its latest snapshot. */
+export const templateDecider = snapshotDecider({
   evolve: evolveTemplate,
-  decide(cmd, state) {
-    if (cmd.kind === 'add') return state ? [] : decideAddTemplate(cmd.fields, cmd);
-    if (!state) throw notFound(POST_NOT_FOUND);
-    return decideUpdateTemplate(state, cmd.changes, cmd);
-  },
-};
+  add: (cmd: AddTemplate) => decideAddTemplate(cmd.fields, cmd),
+  update: (state, cmd: UpdateTemplate) => decideUpdateTemplate(state, cmd.changes, cmd),
+  notFound: () => notFound(POST_NOT_FOUND),
+});

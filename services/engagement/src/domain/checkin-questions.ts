@@ -1,5 +1,5 @@
 import { CheckinQuestionSnapshot, type CheckinScale, EngagementEvents } from '@nudge/contracts';
-import { type DecidedEvent, type Decider, notFound } from '@nudge/platform';
+import { type DecidedEvent, notFound, type SnapshotCommand, snapshotDecider } from '@nudge/platform';
 
 export const questionStream = (questionId: string) => `checkinq-${questionId}`;
 
@@ -13,24 +13,23 @@ export interface QuestionFields {
 
 export const QUESTION_NOT_FOUND = 'Question not found';
 
-export type QuestionCommand =
-  | { kind: 'add'; questionId: string; fields: QuestionFields; createdAt: string }
-  | { kind: 'update'; changes: Partial<QuestionFields> };
+export type QuestionCommand = SnapshotCommand<
+  { questionId: string; fields: QuestionFields; createdAt: string },
+  { changes: Partial<QuestionFields> }
+>;
 
-/** A question's state is the snapshot its last event carries (null: never added). */
-export const questionDecider: Decider<CheckinQuestionSnapshot | null, QuestionCommand> = {
-  initialState: null,
-  evolve: (state, event) =>
+/** A question's state is the snapshot its last event carries. */
+export const questionDecider = snapshotDecider({
+  evolve: (state: CheckinQuestionSnapshot | null, event) =>
     event.type === EngagementEvents.CheckinQuestionAdded.type ||
     event.type === EngagementEvents.CheckinQuestionUpdated.type
       ? CheckinQuestionSnapshot.parse(event.data)
       : state,
-  decide(cmd, state) {
-    if (cmd.kind === 'add') return state ? [] : decideAddQuestion(cmd.questionId, cmd.fields, cmd.createdAt);
-    if (!state) throw notFound(QUESTION_NOT_FOUND);
-    return decideUpdateQuestion(state, cmd.changes);
-  },
-};
+  add: (cmd: { questionId: string; fields: QuestionFields; createdAt: string }) =>
+    decideAddQuestion(cmd.questionId, cmd.fields, cmd.createdAt),
+  update: (state, cmd: { changes: Partial<QuestionFields> }) => decideUpdateQuestion(state, cmd.changes),
+  notFound: () => notFound(QUESTION_NOT_FOUND),
+});
 
 const decideAddQuestion = (questionId: string, fields: QuestionFields, createdAt: string): DecidedEvent[] => [
   {

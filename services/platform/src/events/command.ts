@@ -72,3 +72,28 @@ export async function handleCommand<S, C>(
     }
   }
 }
+
+/** A command of a snapshot aggregate: add it, or update it. */
+export type SnapshotCommand<A, U> = ({ kind: 'add' } & A) | ({ kind: 'update' } & U);
+
+/**
+ * The decider of an aggregate each of whose events carries its whole state (a snapshot: a post, a report): `add`
+ * records the first one (nothing when the stream has one already: a retried request), `update` decides on the latest
+ * and an update of a stream never added is refused with `notFound`.
+ */
+export function snapshotDecider<S, A, U>(rules: {
+  evolve: (state: S | null, event: EventEnvelope) => S | null;
+  add: (command: A) => readonly DecidedEvent[];
+  update: (state: S, command: U) => readonly DecidedEvent[];
+  notFound: () => Error;
+}): Decider<S | null, SnapshotCommand<A, U>> {
+  return {
+    initialState: null,
+    evolve: rules.evolve,
+    decide(command, state) {
+      if (command.kind === 'add') return state ? [] : rules.add(command as A);
+      if (state === null) throw rules.notFound();
+      return rules.update(state, command as U);
+    },
+  };
+}

@@ -5,6 +5,8 @@ export {
   type DecidedEvent,
   type Decider,
   handleCommand,
+  type SnapshotCommand,
+  snapshotDecider,
   stateOf,
 } from './command';
 export {

@@ -1,5 +1,5 @@
 import { ReportingEvents, ReportSnapshot } from '@nudge/contracts';
-import { AppError, type Decider, type NewEvent } from '@nudge/platform';
+import { AppError, type NewEvent, type SnapshotCommand, snapshotDecider } from '@nudge/platform';
 
 export const reportStream = (id: string) => `report-${id}`;
 export type ReportFields = Omit<ReportSnapshot, 'reportId' | 'createdAt'>;
@@ -20,23 +20,20 @@ function decideUpdateReport(current: ReportSnapshot, changes: Partial<ReportFiel
 
 export const REPORT_NOT_FOUND = 'Invalid report id';
 
-export type ReportCommand =
-  | { kind: 'add'; reportId: string; fields: ReportFields; createdAt: string }
-  | { kind: 'update'; changes: Partial<ReportFields> };
+type AddReport = { reportId: string; fields: ReportFields; createdAt: string };
+type UpdateReport = { changes: Partial<ReportFields> };
+export type ReportCommand = SnapshotCommand<AddReport, UpdateReport>;
 
-/** A report's stream folds to its latest snapshot; an update of a report never added is not found. */
-export const reportDecider: Decider<ReportSnapshot | null, ReportCommand> = {
-  initialState: null,
-  evolve: (state, event) =>
+/** A report's stream folds to its latest snapshot. */
+export const reportDecider = snapshotDecider({
+  evolve: (state: ReportSnapshot | null, event) =>
     event.type === ReportingEvents.ReportAdded.type || event.type === ReportingEvents.ReportUpdated.type
       ? ReportSnapshot.parse(event.data)
       : state,
-  decide(cmd, state) {
-    if (cmd.kind === 'add') return state ? [] : decideAddReport(cmd.reportId, cmd.fields, cmd.createdAt);
-    if (!state) throw new AppError('not_found', REPORT_NOT_FOUND);
-    return decideUpdateReport(state, cmd.changes);
-  },
-};
+  add: (cmd: AddReport) => decideAddReport(cmd.reportId, cmd.fields, cmd.createdAt),
+  update: (state, cmd: UpdateReport) => decideUpdateReport(state, cmd.changes),
+  notFound: () => new AppError('not_found', REPORT_NOT_FOUND),
+});
 
 /** Who may read a report's data: admins always; a listed access user while the report is Active. */
 export function mayView(report: ReportSnapshot, viewer: { userId: string; role: string }): boolean {
