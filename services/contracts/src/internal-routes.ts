@@ -6,6 +6,10 @@ import { EventHistoryQuery, EventHistoryResponse } from './event-history';
 import {
   CheckinIssueBatchRequest,
   CheckinIssueBatchResponse,
+  ClaimSendsRequest,
+  ClaimSendsResponse,
+  DuePagesRequest,
+  DuePagesResponse,
   DueReadersRequest,
   DueReadersResponse,
   MintLinksRequest,
@@ -103,6 +107,13 @@ export const internalApi: InternalRouteContract[] = [
   }),
   internal(
     'POST',
+    '/internal/reminders/due-pages',
+    'auth',
+    "A slot's due readers cut into pages (where each ends), for sending them in parallel",
+    { body: DuePagesRequest, response: DuePagesResponse },
+  ),
+  internal(
+    'POST',
     '/internal/tokens/links',
     'auth',
     'Sign-in and unsubscribe link tokens for a batch of users',
@@ -135,6 +146,13 @@ export const internalApi: InternalRouteContract[] = [
     body: SendsRecordedRequest,
     response: SendsRecordedResponse,
   }),
+  internal(
+    'POST',
+    '/internal/reminders/claim',
+    'engagement',
+    'Claim the send keys of a batch for one slot before delivering them',
+    { body: ClaimSendsRequest, response: ClaimSendsResponse },
+  ),
   internal('POST', '/internal/reminders/sent', 'engagement', 'Record a batch of sends (once per send key)', {
     body: RecordSendsRequest,
     response: RecordSendsResponse,

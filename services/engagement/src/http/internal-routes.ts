@@ -1,6 +1,7 @@
 import {
   CheckinIssueBatchRequest,
   CheckinIssueRequest,
+  ClaimSendsRequest,
   RecordSendsRequest,
   SendsRecordedRequest,
 } from '@nudge/contracts';
@@ -34,6 +35,11 @@ export function internalRoutes(deps: {
   router.post('/internal/reminders/recorded', async (req, res) => {
     const { sendIds } = parseBody(SendsRecordedRequest, req);
     answerJson(res, { status: true, ...(await deps.reminders.recorded(sendIds)) });
+  });
+
+  /** The reminder sender: claim a batch's send keys for its slot before delivering them. */
+  router.post('/internal/reminders/claim', async (req, res) => {
+    answerJson(res, { status: true, ...(await deps.reminders.claim(parseBody(ClaimSendsRequest, req))) });
   });
 
   /** The reminder sender: record a delivered batch (ReminderSent once per send key). */
