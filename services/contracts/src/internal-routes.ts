@@ -16,6 +16,8 @@ import {
   MintLinksResponse,
   RecordSendsRequest,
   RecordSendsResponse,
+  ReleaseSendsRequest,
+  ReleaseSendsResponse,
   RemindersPostsRequest,
   RemindersPostsResponse,
   RenewalStepRequest,
@@ -152,6 +154,13 @@ export const internalApi: InternalRouteContract[] = [
     'engagement',
     'Claim the send keys of a batch for one slot before delivering them',
     { body: ClaimSendsRequest, response: ClaimSendsResponse },
+  ),
+  internal(
+    'POST',
+    '/internal/reminders/release',
+    'engagement',
+    "Give back a slot's claims of sends that did not go",
+    { body: ReleaseSendsRequest, response: ReleaseSendsResponse },
   ),
   internal('POST', '/internal/reminders/sent', 'engagement', 'Record a batch of sends (once per send key)', {
     body: RecordSendsRequest,

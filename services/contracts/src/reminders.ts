@@ -156,6 +156,10 @@ export const ClaimSendsResponse = z.object({
   overLimit: z.array(z.string()),
 });
 
+/** engagement: give back a slot's claims of sends that did not go (refused, or too late), for its retry to take. */
+export const ReleaseSendsRequest = z.object({ slot: Instant, sendIds: Batch(SendId) });
+export const ReleaseSendsResponse = z.object({ status: z.literal(true), released: z.number().int() });
+
 /** engagement: record a batch of sends (ReminderSent, expectedVersion 0: a second record of a key is refused). */
 export const RecordSendsRequest = z.object({
   sends: Batch(ReminderEvents.ReminderSent.data.extend({ sendId: SendId })),

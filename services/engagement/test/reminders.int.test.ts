@@ -311,7 +311,7 @@ describe('claiming sends before delivery (internal)', () => {
       claimed: [],
       elsewhere: [a.sendId, b.sendId],
     });
-    const sent = { ...sendOf('0'.repeat(23) + '1', '2026-11-24') };
+    const sent = { ...sendOf(`${'0'.repeat(23)}1`, '2026-11-24') };
     expect(sent.sendId).toBe(a.sendId);
     await internal(h, '/internal/reminders/sent', { sends: [sent] });
     expect((await claim(h, SLOT, [a])).body).toMatchObject({ claimed: [], recorded: [a.sendId] });

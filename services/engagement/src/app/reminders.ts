@@ -140,6 +140,12 @@ export function createReminders(deps: {
     return out;
   }
 
+  /** Gives back a slot's claims of sends that did not go (a claim of another slot is left alone). */
+  async function release(input: { slot: string; sendIds: string[] }) {
+    const { deletedCount } = await claims.deleteMany({ _id: { $in: input.sendIds }, slot: input.slot });
+    return { released: deletedCount };
+  }
+
   async function recorded(sendIds: string[]) {
     const docs = await sends.find(
       { _id: { $in: sendIds } },
@@ -215,6 +221,7 @@ export function createReminders(deps: {
         () => undefined,
       ),
     claim,
+    release,
     recorded,
     record,
     claimsOf,

@@ -3,6 +3,7 @@ import {
   CheckinIssueRequest,
   ClaimSendsRequest,
   RecordSendsRequest,
+  ReleaseSendsRequest,
   SendsRecordedRequest,
 } from '@nudge/contracts';
 import { answerJson, parseBody, requireInternal } from '@nudge/platform';
@@ -40,6 +41,11 @@ export function internalRoutes(deps: {
   /** The reminder sender: claim a batch's send keys for its slot before delivering them. */
   router.post('/internal/reminders/claim', async (req, res) => {
     answerJson(res, { status: true, ...(await deps.reminders.claim(parseBody(ClaimSendsRequest, req))) });
+  });
+
+  /** The reminder sender: give back the claims of sends that did not go (its retry takes them again). */
+  router.post('/internal/reminders/release', async (req, res) => {
+    answerJson(res, { status: true, ...(await deps.reminders.release(parseBody(ReleaseSendsRequest, req))) });
   });
 
   /** The reminder sender: record a delivered batch (ReminderSent once per send key). */
