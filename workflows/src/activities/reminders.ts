@@ -135,7 +135,7 @@ type StatsResponse = {
 
 /** Throttled deliveries wait at first this long, doubling up to THROTTLE_MAX_MS (with jitter). */
 const THROTTLE_FIRST_MS = 500;
-const THROTTLE_MAX_MS = 30_000;
+const THROTTLE_MAX_MS = 20_000;
 
 /** The reminder activities: a slot's pages planned; one page sent by the delivery rule. */
 export function createReminderActivities(deps: ReminderDeps) {
@@ -400,6 +400,8 @@ export function createReminderActivities(deps: ReminderDeps) {
           if (wait === null) throw err;
           if (deps.clock().getTime() + wait > deadline) return false;
           metrics.reminderThrottled.inc({ service: 'workflows' });
+          // Still alive while it waits (the engine's heartbeat timeout is shorter than the longest wait).
+          progress?.heartbeat({ delivered: pending });
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }

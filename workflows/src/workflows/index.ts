@@ -34,7 +34,7 @@ const { planPages } = proxyActivities<Pick<Activities, 'planPages'>>({
 // the slot's body retries the page while its window lasts.
 const { sendPage } = proxyActivities<Pick<Activities, 'sendPage'>>({
   startToCloseTimeout: '3 hours',
-  heartbeatTimeout: '1 minute',
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 // A renewal step is retried until billing answers (a notice or an expiry must not be lost); a refusal is final.
