@@ -10,6 +10,7 @@ import { createLogger, loadConfig, openFileOutbox, sendIdOf } from '@nudge/platf
 import { internalPost, jsonCall } from '@nudge/platform/testing';
 import { engine } from '@nudge/platform/testing/engines';
 import type { Client } from '@temporalio/client';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../../deploy/standalone/src/index';
 import { testStandaloneEnv } from '../../deploy/standalone/test/helpers';
@@ -339,4 +340,103 @@ describe.runIf(temporal.available)('reminder slots on Temporal', () => {
       await schedule.delete();
     }
   }, 300_000);
+
+  it('a provider that answers 421 to every third message for a while: everything is delivered within the window, once', async () => {
+    const queue = `throttle-${randomBytes(4).toString('hex')}`;
+    const slot = new Date('2026-11-29T05:00:00.000Z');
+    const emails = await addReaders('throttle', 90, hhmm(slot));
+    let messages = 0;
+    let throttled = 0;
+    const throttleUntil = Date.now() + 60_000;
+    const received: string[] = [];
+    const sink = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, _session, callback) {
+        let data = '';
+        stream.on('data', (chunk: Buffer) => {
+          data += chunk.toString();
+        });
+        stream.on('end', () => {
+          messages += 1;
+          if (Date.now() < throttleUntil && messages % 3 === 0 && throttled < 40) {
+            throttled += 1;
+            return callback(
+              Object.assign(new Error('4.7.0 Too many messages, slow down'), { responseCode: 421 }),
+            );
+          }
+          received.push(/^Message-ID:\s*<([^@>]+)@/im.exec(data)?.[1] ?? '');
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (sink.server.address() as AddressInfo).port;
+      await startWorker(
+        workerEnv(queue, join(root, queue), { MAIL_TRANSPORT: 'smtp', SMTP_URL: `smtp://127.0.0.1:${port}` }),
+      );
+      const report = await runSlot(queue, slot, { batchSize: 30, concurrency: 3 });
+      expect(throttled).toBeGreaterThan(10);
+      const due = await dueAt(slot);
+      const keys = emails.map((e) => sendIdOf(due.get(e) as string, '2026-11-29', 'email'));
+      expect([...received].sort()).toEqual([...keys].sort());
+      expect(report).toMatchObject({ sent: 90, failed: 0, skippedLate: 0, inDoubt: 0 });
+    } finally {
+      await new Promise<void>((resolve) => sink.close(() => resolve()));
+    }
+  }, 240_000);
+
+  it('readers in three zones (+05:30, +05:45, London across both daylight saving changes) get exactly one e-mail a day', async () => {
+    const queue = `zones-${randomBytes(4).toString('hex')}`;
+    const signUp = async (email: string, timeZone: string, time: string) => {
+      await ok('POST', '/api/user/auth', { email });
+      const otp = (await ok('GET', '/api/dev/outbox')).messages
+        .find((m: { to: string }) => m.to === email)
+        .text.match(/\b(\d{6})\b/)[1];
+      const { token, user } = await ok('POST', '/api/user/verify', { email, otp, timeZone });
+      await ok('POST', '/api/user/update', {
+        email,
+        token,
+        info: { email, notiinfo: { time, active: true }, enableEmail: true },
+      });
+      return user._id as string;
+    };
+    const ids = {
+      kolkata: await signUp('asha-z@example.com', 'Asia/Kolkata', '08:00'),
+      kathmandu: await signUp('bina-z@example.com', 'Asia/Kathmandu', '09:45'),
+      // 01:30 does not happen in London on 28 March 2027 (01:00 GMT -> 02:00 BST); 01:15 happens twice on 31 October.
+      spring: await signUp('cole-z@example.com', 'Europe/London', '01:30'),
+      fall: await signUp('dana-z@example.com', 'Europe/London', '01:15'),
+    };
+    const slots = (from: string, count: number) =>
+      Array.from({ length: count }, (_, i) => new Date(Date.parse(from) + i * 15 * MIN));
+    const dir = join(root, queue);
+    await startWorker(workerEnv(queue, dir));
+    // One after another, as the Schedule starts them.
+    const reports: Awaited<ReturnType<typeof runSlot>>[] = [];
+    for (const slot of [...slots('2027-03-28T00:45:00.000Z', 14), ...slots('2027-10-31T00:00:00.000Z', 7)])
+      reports.push(await runSlot(queue, slot));
+    const handed = await handedOver(dir);
+    const count = (id: string, day: string) => handed.filter((k) => k === sendIdOf(id, day, 'email')).length;
+    expect(count(ids.kolkata, '2027-03-28')).toBe(1);
+    expect(count(ids.kathmandu, '2027-03-28')).toBe(1);
+    expect(count(ids.spring, '2027-03-28')).toBe(1);
+    expect(count(ids.fall, '2027-03-28')).toBe(1);
+    expect(count(ids.spring, '2027-10-31')).toBe(1);
+    expect(count(ids.fall, '2027-10-31')).toBe(1);
+    expect(handed).toHaveLength(6);
+    // Kolkata at 02:30 UTC, Kathmandu at 04:00 UTC; London's skipped 01:30 at the first slot after the gap.
+    const sentAt = (iso: string) => reports.find((r) => r.slot === iso)?.sent;
+    expect(sentAt('2027-03-28T02:30:00.000Z')).toBe(1);
+    expect(sentAt('2027-03-28T04:00:00.000Z')).toBe(1);
+    expect(sentAt('2027-03-28T01:00:00.000Z')).toBe(2);
+    // 01:15 and 01:30 London twice on 31 October: the second time (GMT) is recorded already.
+    expect(sentAt('2027-10-31T00:15:00.000Z')).toBe(1);
+    expect(reports.find((r) => r.slot === '2027-10-31T01:15:00.000Z')).toMatchObject({
+      sent: 0,
+      alreadySent: 1,
+    });
+  }, 240_000);
 });
