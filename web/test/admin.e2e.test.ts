@@ -385,7 +385,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     ]);
     expect(download.suggestedFilename()).toBe('CheckIns.csv');
     const csv = await readFile(await download.path(), 'utf8');
-    const [head, row] = csv.split('\n');
+    const [head, row] = csv.split('\r\n');
     expect(head).toBe('Id,Body,Order,Scale,Tags,Status,Created On');
     expect(row).toContain(',How calm did you feel today?,3,reverse,"calm, mood",Active,');
     await context.close();
@@ -609,7 +609,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('report_data.csv');
-    const csv = (await readFile(await download.path(), 'utf8')).split('\n');
+    const csv = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
     const head = csv[0]?.split(',') ?? [];
     expect(head.slice(0, 8)).toEqual([
       'Year',

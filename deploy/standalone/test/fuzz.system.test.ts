@@ -131,3 +131,113 @@ describe('fuzz: generated requests on every route from its contract', () => {
     expect(sent).toBeGreaterThanOrEqual(Math.min(RUNS, perRoute * apiRoutes.length) - failures.length);
   }, 1_800_000);
 });
+
+// Conflicting parallel requests: the same thing done many times at once (a link used, a like toggled, a check-in
+// answered, a comment edited). Properties: never a 5xx, never an internal message (no stream, no version), and the
+// end state is one that some sequence of those requests could have produced.
+describe('fuzz: conflicting parallel requests', () => {
+  const INTERNAL_WORDS = /stream|version|ConcurrencyError|Error:/i;
+  const sample = <T>(arb: fc.Arbitrary<T>, offset: number) =>
+    fc.sample(arb, { numRuns: 1, seed: SEED + offset })[0] as T;
+
+  /** A fresh reader with names (comments need them), their session and id. */
+  async function reader(): Promise<{ token: string; id: string }> {
+    const token = await world.throwawaySession();
+    const me = await world.client.ok('POST', '/api/user/isauth', { token });
+    await world.client.ok('POST', '/api/user/updatename', { token, firstname: 'Par', lastname: 'Allel' });
+    return { token, id: me.user._id as string };
+  }
+
+  const internal = async (service: ServiceName, path: string, body: unknown) => {
+    const res = await fetch(`${world.app.serviceUrls[service]}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-token': world.internalToken },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, path).toBe(200);
+    return (await res.json()) as any;
+  };
+
+  /** Sends the calls at once; checks no answer is a 5xx or names the event store's internals. */
+  async function atOnce(calls: Array<() => Promise<{ status: number; text: string; body: any }>>) {
+    const replies = await Promise.all(calls.map((c) => c()));
+    for (const reply of replies) {
+      expect(reply.status, reply.text).toBeLessThan(500);
+      expect(reply.text).not.toMatch(INTERNAL_WORDS);
+      if (reply.status >= 400) expect(reply.body).toEqual({ status: false, message: expect.any(String) });
+    }
+    return replies;
+  }
+
+  it('the same sign-in link used many times at once: one session, every other use told the link is spent', async () => {
+    const { id } = await reader();
+    const n = sample(fc.integer({ min: 4, max: 16 }), 1);
+    const { token: uid } = await internal('auth', '/internal/tokens/signin-link', { userId: id });
+    const replies = await atOnce(
+      Array.from({ length: n }, () => () => world.client.call('POST', `/api/user/signinbytoken/${uid}`, {})),
+    );
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of replies.filter((p) => p.status !== 200)) {
+      expect(r.status).toBe(401);
+      expect(r.body.message).toBe('This sign-in link has already been used; please sign in with your email');
+    }
+  }, 60_000);
+
+  it('the same like set and unset many times at once: every call answered, the end state one of those sent', async () => {
+    const { token } = await reader();
+    const statuses = sample(fc.array(fc.boolean(), { minLength: 4, maxLength: 16 }), 2);
+    const post = world.ids.freePost;
+    const like = (status: boolean) =>
+      world.client.call('POST', '/api/like/add', { token, templateid: post, status });
+    // Unliking a post never liked changes nothing: the count before.
+    const before = (await like(false)).body.totallikes as number;
+    await atOnce(statuses.map((status) => () => like(status)));
+    const liked = await world.client.ok('POST', '/api/like/getalllikedpost?page=1&limit=50', {
+      token,
+      subscription: false,
+    });
+    const isLiked = liked.templates.some((t: { templateid: string }) => t.templateid === post);
+    expect(statuses).toContain(isLiked);
+    // The post's count agrees with the end state: the reader's like counted once, or not at all.
+    expect((await like(isLiked)).body.totallikes).toBe(before + (isLiked ? 1 : 0));
+  }, 60_000);
+
+  it('the same check-in answered many times at once: each answer signs in, one is recorded', async () => {
+    const { token, id } = await reader();
+    const answers = sample(fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 4, maxLength: 16 }), 3);
+    const issued = await internal('engagement', '/internal/checkin/issue', { userId: id });
+    const qlid = new URL(issued.links[0].url).searchParams.get('qlid') as string;
+    const replies = await atOnce(
+      answers.map((a) => () => world.client.call('POST', `/api/checkin?qlid=${qlid}&a=${a}`)),
+    );
+    for (const r of replies) expect(r.status, r.text).toBe(200);
+    expect(replies.filter((r) => !r.body.alreadyAnswered)).toHaveLength(1);
+    const progress = await world.client.ok('POST', '/api/checkin/progress', { token });
+    expect(progress.answers).toBe(1);
+  }, 60_000);
+
+  it('the same comment edited many times at once: every edit answered, the comment ends as one of them', async () => {
+    const { token } = await reader();
+    const post = world.ids.freePost;
+    const added = await world.client.ok('POST', '/api/comment/add', {
+      token,
+      templateid: post,
+      message: 'First.',
+    });
+    const commentId = added.comment._id as string;
+    const messages = sample(
+      fc.array(fc.stringMatching(/^[A-Za-z][A-Za-z ,.]{0,38}[A-Za-z.]$/), { minLength: 4, maxLength: 16 }),
+      4,
+    );
+    const replies = await atOnce(
+      messages.map(
+        (comment) => () => world.client.call('POST', '/api/comment/edit', { token, id: commentId, comment }),
+      ),
+    );
+    for (const r of replies) expect(r.status, r.text).toBe(200);
+    const list = await world.client.ok('GET', `/api/comment/comments/${post}?page=1&limit=5`);
+    // Newest first: the reader's comment, added last, is on the first page.
+    const shown = list.comments.find((c: { _id: string }) => c._id === commentId);
+    expect(messages).toContain(shown.message);
+  }, 60_000);
+});

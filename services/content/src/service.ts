@@ -35,7 +35,7 @@ import { readerRoutes } from './http/reader-routes';
 import { settingsRoutes } from './http/settings-routes';
 import { templateAdminRoutes } from './http/template-admin-routes';
 import { topicRoutes } from './http/topic-routes';
-import { inspectImage, resizeToWebp } from './infra/images';
+import { createResizer, inspectImage } from './infra/images';
 import type { MediaStore } from './infra/media';
 import { createOpenAiWriter, type WriterOptions } from './infra/openai-writer';
 
@@ -58,6 +58,8 @@ export interface ContentServiceDeps {
   log: Logger;
   /** The AI writer's provider; without an apiKey generate-content answers 503. */
   ai?: Partial<WriterOptions> & { model: string };
+  /** IMAGE_MAX_PIXELS: the most pixels an uploaded image may have. */
+  imageMaxPixels: number;
   /** The body limit of every route but the image-carrying admin routes (BODY_LIMIT; default 100kb). */
   bodyLimit?: string;
   /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
@@ -94,7 +96,11 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   deps.events.register(createContentReadModels(c));
   const directory = createUserDirectory(deps.store);
 
-  const images = createImageIntake({ media: deps.media, inspect: inspectImage });
+  const images = createImageIntake({
+    media: deps.media,
+    inspect: inspectImage,
+    maxPixels: deps.imageMaxPixels,
+  });
   const views = createPostViews(c, deps.emailStats);
   const reads = createReads({ events: deps.events, clock });
   const topics = createTopics({ c, events: deps.events, clock });
@@ -108,7 +114,11 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
     ? createOpenAiWriter({ ...deps.ai, apiKey: deps.ai.apiKey, model: deps.ai.model })
     : undefined;
   const ai = createAiWriter({ writer, settings });
-  const media = createMediaDelivery({ media: deps.media, collections: c, resize: resizeToWebp });
+  const media = createMediaDelivery({
+    media: deps.media,
+    collections: c,
+    resize: createResizer(deps.imageMaxPixels),
+  });
 
   const app = createHttpApp({
     log: deps.log,

@@ -168,6 +168,11 @@ export const AdminUpdateUserRequest = z.object({
 
 // Internal calls (never routed by the gateway)
 export const MintRequest = z.object({ userId: Id });
+/**
+ * A session for a user who proved themselves with an e-mailed link (a check-in answer): `linkIssuedAt` is when that
+ * link was sent, so a link from before the user's sessions were ended (a sign-out, an admin) is refused (410).
+ */
+export const LinkSessionRequest = MintRequest.extend({ linkIssuedAt: z.iso.datetime() });
 export const MintLinkResponse = z.object({
   status: z.literal(true),
   token: z.string(),

@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { canonicalTimeZone } from './days';
 
 /** A 24-hex id (ObjectId-shaped), as every entity's _id. */
 export const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be a valid id');
@@ -49,17 +50,18 @@ export const Phone = z
     return parsed.number;
   });
 
+const TIME_ZONE_MESSAGE = 'Time zone must be an IANA name like Europe/London';
+
+/** An IANA zone, answered by its one name (canonicalTimeZone): case variants of a zone are the same zone. */
 export const TimeZone = z
-  .string({ error: 'Time zone must be an IANA name like Europe/London' })
+  .string({ error: TIME_ZONE_MESSAGE })
   .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-GB', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'Time zone must be an IANA name like Europe/London');
+  .transform((tz, ctx) => {
+    const canonical = canonicalTimeZone(tz);
+    if (canonical) return canonical;
+    ctx.addIssue({ code: 'custom', message: TIME_ZONE_MESSAGE });
+    return z.NEVER;
+  });
 
 export const Name = (label: string) =>
   z

@@ -228,6 +228,8 @@ export const CheckinAllResponse = z.object({ status: z.literal(true), data: z.ar
 export const CHECKIN_ANSWERS = [1, 2, 3, 4, 5] as const;
 export const CHECKIN_LINK_INVALID = 'This check-in link is not valid.';
 export const CHECKIN_LINK_EXPIRED = 'This check-in link has expired.';
+export const CHECKIN_LINK_ENDED =
+  'This check-in link no longer works because you were signed out. Please sign in again.';
 export const CHECKIN_ANSWER_INVALID = 'The answer must be a whole number from 1 to 5.';
 
 export const CheckinAnswerQuery = z.object({

@@ -55,14 +55,6 @@ export const EventLogsResponse = z.object({
   total: z.number().int(),
   data: z.array(EventLogRow),
 });
-export const EVENT_LOG_CSV_COLUMNS = [
-  'Id',
-  'User Id',
-  'User Email',
-  'Event Type',
-  'Event Value',
-  'Created On',
-];
 
 // ── reports (admin.md §3, §5) ─────────────────────────────────────────────────────────────────────────────
 

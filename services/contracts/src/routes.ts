@@ -386,7 +386,14 @@ export const browserRoutes: RouteContract[] = [
     'Google sign-in callback; redirects back with a token',
     'ours (the OAuth redirect URI)',
   ),
-  route('GET', '/auth/logout', 'auth', 'public', 'Sign out (clears the session cookie) and redirect home', R),
+  route(
+    'GET',
+    '/auth/logout',
+    'auth',
+    'public',
+    'Sign out: ends the bearer token’s sessions, clears the sign-in cookie, redirects if asked',
+    R,
+  ),
 ];
 
 interface CompiledRoute {

@@ -351,7 +351,29 @@ export const configSchema = z.object({
     .min(1)
     .default(30)
     .describe('Sign-in codes that may be requested per client IP per hour.'),
+  AUTH_WHATSAPP_NUMBER_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe(
+      'WhatsApp verification codes that may be sent to one phone number per hour, whichever accounts ask.',
+    ),
+  AUTH_WHATSAPP_IP_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe('WhatsApp verification codes that may be requested per client IP per hour.'),
   BODY_LIMIT: z.string().default('100kb').describe('Largest accepted request body, e.g. 100kb or 1mb.'),
+  IMAGE_MAX_PIXELS: z.coerce
+    .number()
+    .int()
+    .min(1_000_000)
+    .default(25_000_000)
+    .describe(
+      "Largest uploaded image in pixels (width × height; 25,000,000 is e.g. 6,000 × 4,000); a larger one is refused with a 400 (so is a side over 16,383, WebP's limit). Making a card-sized variant decodes the whole image: about 4 bytes a pixel of memory, one image at a time per content process.",
+    ),
 
   OPENAI_API_KEY: z
     .string()

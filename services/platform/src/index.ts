@@ -2,7 +2,6 @@ export * from './bus';
 export * from './config';
 export * from './container';
 export * from './context';
-export * from './csv';
 export * from './directory';
 export * from './email-stats-client';
 export * from './errors';

@@ -1,5 +1,6 @@
 import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntake } from '../src/app/intake';
 import { type Harness, log, startReporting, type TestUser } from './harness';
@@ -214,5 +215,16 @@ describe('the admin event log', () => {
     const total = (await logs()).body.total;
     expect(lines).toHaveLength(total + 1);
     expect(res.text).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('neutralises every formula trigger in EventLogs.csv, also after a separator inside a value', async () => {
+    const events = HOSTILE_CSV_VALUES.map((eventValue) => ({ eventType: 'page_visit', eventValue }));
+    expect((await h.post('/api/eventlogs', events, reader.token)).body.accepted).toBe(events.length);
+    await h.service.intake.flush();
+    const res = await h.post('/api/eventlogs/alllogs', {}, admin.token);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`,"x;'=cmd|' /C calc'!A0",`);
+    expect(res.text).toContain(`,"'\t=1+1",`);
+    expect(formulaStarts(res.text)).toEqual([]);
   });
 });

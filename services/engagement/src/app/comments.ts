@@ -7,6 +7,7 @@ import {
   forbidden,
   newId,
   notFound,
+  retryOnConflict,
   type ServiceEventStore,
   type UserDirectory,
 } from '@nudge/platform';
@@ -127,19 +128,25 @@ export function createComments(deps: {
   }
 
   async function edit(user: { userId: string }, id: string, message: string) {
-    const doc = await load(id);
+    await load(id);
     if (!(await deps.settings.commentsVisible())) throw forbidden(COMMENT_TEXTS.off);
-    const decided = decideEditComment(doc, { userId: user.userId, message });
-    if (isRefusal(decided)) throw refuse(decided);
-    await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    // Parallel edits (or an edit beside a delete) each decide on the comment as the other left it.
+    await retryOnConflict(async () => {
+      const doc = await load(id);
+      const decided = decideEditComment(doc, { userId: user.userId, message });
+      if (isRefusal(decided)) throw refuse(decided);
+      await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    });
     return view(id, user.userId);
   }
 
   async function remove(user: { userId: string; role: Role }, id: string) {
-    const doc = await load(id);
-    const decided = decideDeleteComment(doc, { userId: user.userId, role: user.role });
-    if (isRefusal(decided)) throw refuse(decided);
-    await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    await retryOnConflict(async () => {
+      const doc = await load(id);
+      const decided = decideDeleteComment(doc, { userId: user.userId, role: user.role });
+      if (isRefusal(decided)) throw refuse(decided);
+      await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    });
   }
 
   return { list, add, edit, remove };
