@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../../deploy/standalone/src/index';
 import { testStandaloneEnv } from '../../deploy/standalone/test/helpers';
 import { buildWorkflows } from '../../scripts/build-workflows';
+import { startTemporal } from '../../scripts/engines/temporal';
 import { ensureSchedules, scheduleIds } from '../src/worker';
 
 // The reminder slot on a real Temporal dev server (the run's engine), sent by `workflows` worker processes (the
@@ -439,4 +440,43 @@ describe.runIf(temporal.available)('reminder slots on Temporal', () => {
       alreadySent: 1,
     });
   }, 240_000);
+
+  it('a Temporal server killed with SIGKILL in the middle of a slot, then started again: no reader twice, none skipped', async () => {
+    // A server of its own: the run's shared one serves other suites.
+    const server = await startTemporal();
+    const { Client, Connection } = await import('@temporalio/client');
+    const own = new Client({ connection: await Connection.connect({ address: server.address }) });
+    try {
+      const queue = `restart-${randomBytes(4).toString('hex')}`;
+      const slot = new Date('2026-11-29T06:00:00.000Z');
+      const emails = await addReaders('restart', 400, hhmm(slot));
+      const dir = join(root, queue);
+      await startWorker(workerEnv(queue, dir, { TEMPORAL_ADDRESS: server.address }), 15);
+      const handle = await own.workflow.start('reminderSlotWorkflow', {
+        taskQueue: queue,
+        workflowId: `${scheduleIds({ TEMPORAL_TASK_QUEUE: queue }).reminders}-${slot.toISOString()}`,
+        args: [{ slot: slot.toISOString(), latenessMs: 120 * MIN, batchSize: 50, concurrency: 2 }],
+      });
+      const deadline = Date.now() + 120_000;
+      while ((await handedOver(dir)).length < 100) {
+        if (Date.now() > deadline) throw new Error('the slot did not start sending');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await server.kill();
+      expect((await handedOver(dir)).length).toBeLessThan(400);
+      await new Promise((r) => setTimeout(r, 3_000));
+      await server.restart();
+      const report = await handle.result();
+      const due = await dueAt(slot);
+      const keys = emails.map((e) => sendIdOf(due.get(e) as string, '2026-11-29', 'email'));
+      const handed = await handedOver(dir);
+      expect([...new Set(handed)].sort()).toEqual([...keys].sort());
+      expect(handed.length).toBe(new Set(handed).size);
+      expect(report).toMatchObject({ failed: 0, skippedLate: 0, inDoubt: 0, failedPages: 0 });
+      expect((await recordedFor(emails.map((e) => due.get(e) as string), '2026-11-29')).length).toBe(400);
+    } finally {
+      await own.connection.close();
+      await server.stop();
+    }
+  }, 300_000);
 });
