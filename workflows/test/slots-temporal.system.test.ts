@@ -473,7 +473,14 @@ describe.runIf(temporal.available)('reminder slots on Temporal', () => {
       expect([...new Set(handed)].sort()).toEqual([...keys].sort());
       expect(handed.length).toBe(new Set(handed).size);
       expect(report).toMatchObject({ failed: 0, skippedLate: 0, inDoubt: 0, failedPages: 0 });
-      expect((await recordedFor(emails.map((e) => due.get(e) as string), '2026-11-29')).length).toBe(400);
+      expect(
+        (
+          await recordedFor(
+            emails.map((e) => due.get(e) as string),
+            '2026-11-29',
+          )
+        ).length,
+      ).toBe(400);
     } finally {
       await own.connection.close();
       await server.stop();

@@ -1,3 +1,4 @@
+import { largeBodyRoutes } from '@nudge/contracts';
 import {
   authenticate,
   createHttpApp,
@@ -38,15 +39,6 @@ import { topicRoutes } from './http/topic-routes';
 import { createResizer, inspectImage } from './infra/images';
 import type { MediaStore } from './infra/media';
 import { createOpenAiWriter, type WriterOptions } from './infra/openai-writer';
-
-/** A 5 MB image as base64 inside JSON is about 6.7 MB: the limit of the admin routes that carry one. */
-export const CONTENT_BODY_LIMIT = '8mb';
-const IMAGE_ROUTES = [
-  'POST /api/template/add',
-  'POST /api/template/update/:id',
-  'POST /api/promotion/add',
-  'POST /api/promotion/update/:id',
-];
 
 export interface ContentServiceDeps {
   store: DocumentStore;
@@ -124,7 +116,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
     log: deps.log,
     bodyLimit: deps.bodyLimit ?? '100kb',
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
-    largeBodies: { limit: CONTENT_BODY_LIMIT, routes: IMAGE_ROUTES },
+    largeBodies: largeBodyRoutes('content'),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
   app.use(topicRoutes(topics));

@@ -5,6 +5,7 @@ import {
   LimitQuery,
   Name,
   NotificationTime,
+  PAGE_MAX,
   PageQuery,
   PHONE_MESSAGE,
   Phone,
@@ -128,7 +129,12 @@ export const GetAllUsersQuery = z.object({
 export const UserListResponse = z.object({ status: z.literal(true), total: z.number(), data: z.array(User) });
 
 export const RangeExportRequest = z.object({
-  from: z.coerce.number({ error: 'From must be a number' }).int().min(1, 'From must be 1 or more').default(1),
+  from: z.coerce
+    .number({ error: 'From must be a number' })
+    .int()
+    .min(1, 'From must be 1 or more')
+    .max(PAGE_MAX, `From must be ${PAGE_MAX} or less`)
+    .default(1),
   to: z.union([z.string(), z.number()]).optional(),
 });
 

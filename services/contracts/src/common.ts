@@ -70,11 +70,18 @@ export const Name = (label: string) =>
     .min(1, `Please enter ${label}`)
     .max(100, `${label} must be 100 characters or less`);
 
+/**
+ * The largest page number (or list position) a contract takes: times the largest limit (5,000) it is still a safe
+ * integer, so the offset a route computes from it is exact and every store takes it. Past it, a 400.
+ */
+export const PAGE_MAX = 1_000_000_000;
+
 /** A page number in a query string: 1 when absent. */
 export const PageQuery = z.coerce
   .number({ error: 'page must be a number' })
   .int()
   .min(1, 'page must be 1 or more')
+  .max(PAGE_MAX, `page must be ${PAGE_MAX} or less`)
   .default(1);
 export const LimitQuery = (max: number, fallback: number) =>
   z.coerce

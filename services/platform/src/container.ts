@@ -14,6 +14,7 @@ import {
   openEventBus,
   type ServiceRuntime,
 } from './runtime';
+import { serverTimeoutsOf } from './server-timeouts';
 import { startTracing } from './tracing';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
@@ -35,13 +36,18 @@ export interface BootedService {
   close(): Promise<void>;
   /** Resolves when the service's own engines answer (its store; reporting: ClickHouse too); rejects otherwise. */
   ready?(): Promise<void>;
+  /** Facts /readyz shows under `detail` (e.g. the records a pipeline set aside); informational, never a failure. */
+  readinessDetail?(): Promise<Record<string, unknown>>;
 }
 
 /**
  * GET /readyz of a service process: 200 when its engines and the bus answer, 503 naming the one that does not
  * (Kubernetes' readiness probe; liveness stays on /healthz, which only says the process answers).
  */
-export function readinessHandler(checks: Record<string, () => Promise<unknown>>): RequestHandler {
+export function readinessHandler(
+  checks: Record<string, () => Promise<unknown>>,
+  detail?: () => Promise<Record<string, unknown>>,
+): RequestHandler {
   return async (_req, res) => {
     const results: Record<string, boolean> = {};
     for (const [name, check] of Object.entries(checks)) {
@@ -51,7 +57,10 @@ export function readinessHandler(checks: Record<string, () => Promise<unknown>>)
       );
     }
     const ready = Object.values(results).every(Boolean);
-    res.status(ready ? 200 : 503).json({ status: ready, checks: results });
+    const facts = detail ? await detail().catch(() => ({ error: 'unavailable' })) : undefined;
+    res
+      .status(ready ? 200 : 503)
+      .json({ status: ready, checks: results, ...(facts ? { detail: facts } : {}) });
   };
 }
 
@@ -83,14 +92,18 @@ export function runServiceContainer(
     outer.disable('x-powered-by');
     outer.get(
       '/readyz',
-      readinessHandler({
-        ...(booted.ready ? { [service]: () => booted.ready?.() ?? Promise.resolve() } : {}),
-        bus: () => bus.ping(),
-      }),
+      readinessHandler(
+        {
+          ...(booted.ready ? { [service]: () => booted.ready?.() ?? Promise.resolve() } : {}),
+          bus: () => bus.ping(),
+        },
+        booted.readinessDetail,
+      ),
     );
     outer.use(booted.app);
-    const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
-    const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0');
+    const timeouts = serverTimeoutsOf(config);
+    const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0', timeouts);
+    const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0', timeouts);
     log.info({ url, metrics: metrics.url }, `${service} service listening`);
     // Requests in flight finish first; then the service flushes its relay (and batchers), stops its consumers
     // (their offsets are committed as each handler finishes) and closes its store.

@@ -16,6 +16,8 @@ export * from './metrics';
 export * from './rate-limit';
 export * from './runtime';
 export * from './secrets';
+export * from './server-timeouts';
 export * from './store';
+export * from './text';
 export * from './tokens';
 export * from './tracing';

@@ -8,9 +8,12 @@ describe('a service process /readyz', () => {
   afterAll(async () => {
     for (const { server } of servers) await closeServer(server);
   });
-  const serve = async (checks: Record<string, () => Promise<unknown>>) => {
+  const serve = async (
+    checks: Record<string, () => Promise<unknown>>,
+    detail?: () => Promise<Record<string, unknown>>,
+  ) => {
     const app = express();
-    app.get('/readyz', readinessHandler(checks));
+    app.get('/readyz', readinessHandler(checks, detail));
     const running = await listen(app, 0);
     servers.push(running);
     const res = await fetch(`${running.url}/readyz`);
@@ -32,5 +35,20 @@ describe('a service process /readyz', () => {
       bus: async () => {},
     });
     expect(down).toEqual({ status: 503, body: { status: false, checks: { reporting: false, bus: true } } });
+  });
+
+  it('shows the service detail (records its pipelines set aside) without failing on it', async () => {
+    const setAside = { total: 2, sources: { bus: 0, web: 2, backfill: 0 } };
+    expect(await serve({ reporting: async () => {} }, async () => ({ setAside }))).toEqual({
+      status: 200,
+      body: { status: true, checks: { reporting: true }, detail: { setAside } },
+    });
+    const failing = await serve({ reporting: async () => {} }, async () => {
+      throw new Error('store down');
+    });
+    expect(failing).toEqual({
+      status: 200,
+      body: { status: true, checks: { reporting: true }, detail: { error: 'unavailable' } },
+    });
   });
 });

@@ -4,7 +4,13 @@ import type { DocumentStore } from '../store/types';
 import { createInProcessBus } from './in-process';
 import { createKafkaBus } from './kafka';
 
-export { countDeadLetters, deadLetterTopic, REPLAY_GROUP_HEADER } from './dead-letter';
+export {
+  countDeadLetters,
+  deadLetterTopic,
+  errorText,
+  PoisonMessageError,
+  REPLAY_GROUP_HEADER,
+} from './dead-letter';
 export {
   BUS_DEAD_LETTERS,
   BUS_LOG,
