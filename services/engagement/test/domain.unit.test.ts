@@ -43,7 +43,7 @@ describe('wellbeing score', () => {
         expiresAt: '2026-01-15T00:00:00.000Z',
       },
     };
-    const answer = (now: string) => ({ kind: 'answer' as const, answer: 2, now: new Date(now) });
+    const answer = (now: string) => ({ answer: 2, now: new Date(now) });
     const [answered] = await given(checkinDecider, [sent]).when(answer('2026-01-02T00:00:00.000Z'));
     expect(answered?.data).toMatchObject({ answer: 2, score: 75 });
     expect(await given(checkinDecider, [sent, answered!]).when(answer('2026-01-02T00:00:00.000Z'))).toEqual(

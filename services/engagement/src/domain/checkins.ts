@@ -1,6 +1,5 @@
 import { CHECKIN_LINK_EXPIRED, type CheckinScale, EngagementEvents, eventData } from '@nudge/contracts';
 import { type Decider, gone } from '@nudge/platform';
-import type { z } from 'zod';
 
 export const checkinStream = (checkinId: string) => `checkin-${checkinId}`;
 
@@ -37,12 +36,13 @@ export type CheckinState = {
   answer: number | null;
 } | null;
 
-export type CheckinCommand =
-  | { kind: 'send'; sent: z.infer<typeof EngagementEvents.CheckinQuestionSent.data> }
-  | { kind: 'answer'; answer: number; now: Date };
+export interface AnswerCheckin {
+  answer: number;
+  now: Date;
+}
 
 /** An expired link records nothing (and signs no one in: gone); a second answer records nothing either. */
-export const checkinDecider: Decider<CheckinState, CheckinCommand> = {
+export const checkinDecider: Decider<CheckinState, AnswerCheckin> = {
   initialState: null,
   evolve(state, event) {
     if (event.type === EngagementEvents.CheckinQuestionSent.type) {
@@ -57,8 +57,6 @@ export const checkinDecider: Decider<CheckinState, CheckinCommand> = {
     return state;
   },
   decide(cmd, state) {
-    if (cmd.kind === 'send')
-      return state ? [] : [{ type: EngagementEvents.CheckinQuestionSent.type, data: cmd.sent }];
     if (!state || isExpired(state, cmd.now)) throw gone(CHECKIN_LINK_EXPIRED);
     if (state.answer !== null) return [];
     return [
