@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../events/types';
 import type { DocumentStore } from '../store/types';
 import { createInProcessBus } from './in-process';
-import { createKafkaBus } from './kafka';
 
 export { countDeadLetters, deadLetterTopic, REPLAY_GROUP_HEADER } from './dead-letter';
 export {
@@ -16,8 +15,11 @@ export {
   type InProcessBusOptions,
   trimBusLog,
 } from './in-process';
-export { createKafkaBus, type KafkaBusOptions } from './kafka';
+
+import { createKafkaBus, type KafkaBusOptions } from './kafka';
+
 export { assertWireMessage, headersToStrings } from './serialise';
+export { createKafkaBus, type KafkaBusOptions };
 
 export interface EventBusOptions {
   kind: 'inprocess' | 'kafka';
@@ -37,6 +39,11 @@ export interface EventBusOptions {
   logRetentionMs?: number;
   /** Keys (in-process) or partitions (Kafka) a per-message subscription handles at the same time (BUS_LANES). */
   lanes?: number;
+  /** Kafka: TLS and SASL (KAFKA_SSL*, KAFKA_SASL_*). */
+  ssl?: KafkaBusOptions['ssl'];
+  sasl?: KafkaBusOptions['sasl'];
+  /** Kafka: how the topics it creates are laid out (KAFKA_TOPIC_PARTITIONS, KAFKA_REPLICATION_FACTOR, ...). */
+  topics?: Pick<KafkaBusOptions, 'partitions' | 'replicationFactor' | 'minInsyncReplicas'>;
 }
 
 /** Builds the configured bus adapter (called from the composition root). */
@@ -62,6 +69,9 @@ export function createEventBus(opts: EventBusOptions): EventBus {
     return createKafkaBus({
       brokers: opts.brokers,
       clientId: opts.clientId,
+      ...(opts.ssl ? { ssl: opts.ssl } : {}),
+      ...(opts.sasl ? { sasl: opts.sasl } : {}),
+      ...opts.topics,
       ...retry,
       log: opts.log.child({ component: 'bus' }),
     });

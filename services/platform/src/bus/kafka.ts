@@ -10,6 +10,7 @@ import {
   logLevel,
   Partitioners,
   type Producer,
+  type SASLOptions,
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import type {
@@ -36,9 +37,16 @@ import { assertWireMessage, headersToStrings } from './serialise';
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
+  /** TLS to the brokers: true (system CAs) or the CA's PEM. */
+  ssl?: true | { ca: string[] };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   log: Logger;
-  /** Partitions of topics this bus creates (default 3). */
+  /** Partitions of topics this bus creates (default 3): at least the most replicas a consumer group runs. */
   partitions?: number;
+  /** Replicas of each partition of topics this bus creates (default -1: the broker's default.replication.factor). */
+  replicationFactor?: number;
+  /** min.insync.replicas of topics this bus creates (unset: the broker's default). */
+  minInsyncReplicas?: number;
   /** Backoff after a throwing handler: starts at retryBaseMs, doubles, capped at retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -92,15 +100,21 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * - Dead-letter topics are compacted and keyed by the dead letter's id; a replay re-publishes the message to its
  *   topic (for its group only) and then writes a tombstone, so a dead letter is pending while its id's last
  *   record has a value. Listing reads the topic to its end with a throwaway consumer.
- * - Topics are created on first use (admin createTopics) with `partitions` partitions.
+ * - Topics are created on first use (admin createTopics) with `partitions` partitions, `replicationFactor` replicas and
+ *   `minInsyncReplicas` (KAFKA_TOPIC_PARTITIONS, KAFKA_REPLICATION_FACTOR, KAFKA_MIN_INSYNC_REPLICAS).
  */
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const { log } = opts;
   const partitions = opts.partitions ?? 3;
+  // -1: the broker's default.replication.factor.
+  const replicationFactor = opts.replicationFactor ?? -1;
+  const { minInsyncReplicas } = opts;
   const policy = retryPolicy(opts);
   const kafka = new Kafka({
     clientId: opts.clientId,
     brokers: opts.brokers,
+    ...(opts.ssl ? { ssl: opts.ssl } : {}),
+    ...(opts.sasl ? { sasl: opts.sasl as SASLOptions } : {}),
     logLevel: logLevel.WARN,
     logCreator: toPinoLogCreator(log.child({ component: 'kafkajs' })),
   });
@@ -160,24 +174,45 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     }
   };
 
+  /**
+   * Creates the topics that do not exist yet. Every replica of every service does this at start, at the same moment
+   * when a deployment rolls out: a topic another process is creating right now answers "already exists" or has no
+   * leader for a moment, so a retriable answer is tried again (metadata refreshed, with a backoff) rather than
+   * failing the start.
+   */
   const ensureTopics = async (topics: string[]) => {
     const missing = topics.filter((t) => !knownTopics.has(t));
     if (missing.length === 0) return;
     const client = await admin();
-    const existing = new Set(await client.listTopics());
-    const toCreate = missing.filter((t) => !existing.has(t));
-    if (toCreate.length > 0) {
-      await client.createTopics({
-        topics: toCreate.map((topic) => ({
-          topic,
-          numPartitions: partitions,
-          ...(topic.startsWith(DLQ_PREFIX)
-            ? { configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }
-            : {}),
-        })),
-        waitForLeaders: true,
-      });
-      log.info({ topics: toCreate, partitions }, 'kafka: topics created');
+    for (let attemptNo = 1; ; attemptNo++) {
+      try {
+        const existing = new Set(await client.listTopics());
+        const toCreate = missing.filter((t) => !existing.has(t));
+        if (toCreate.length > 0) {
+          const created = await client.createTopics({
+            topics: toCreate.map((topic) => ({
+              topic,
+              numPartitions: partitions,
+              replicationFactor,
+              configEntries: [
+                ...(minInsyncReplicas !== undefined
+                  ? [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }]
+                  : []),
+                ...(topic.startsWith(DLQ_PREFIX) ? [{ name: 'cleanup.policy', value: 'compact' }] : []),
+              ],
+            })),
+            waitForLeaders: true,
+          });
+          if (created) log.info({ topics: toCreate, partitions, replicationFactor }, 'kafka: topics created');
+        }
+        // Another process may have created them a moment ago: answered once each has a leader.
+        await client.fetchTopicMetadata({ topics: missing });
+        break;
+      } catch (err) {
+        if (attemptNo >= 8 || (err as { retriable?: unknown }).retriable !== true) throw err;
+        log.warn({ err, topics: missing, attempt: attemptNo }, 'kafka: topics not ready yet; trying again');
+        await sleep(100 * 2 ** attemptNo);
+      }
     }
     for (const t of missing) knownTopics.add(t);
   };
