@@ -51,7 +51,10 @@ const app = createGateway({
   webDist: config.WEB_DIST,
   rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
   maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
-  readiness: serviceReadiness(services),
+  // Ready means this gateway can serve: a service that is down answers 503 on its own routes only, and every other
+  // route keeps working. Its reachability is shown, never a failure: a gateway whose readiness followed the services
+  // would leave the load balancer with no gateway at all whenever one service (or the engine behind it) blips.
+  readinessDetail: async () => ({ services: await serviceReadiness(services)() }),
   log,
   // In a container the gateway sits behind one load balancer / ingress hop.
   trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,

@@ -2,11 +2,11 @@ import { fileURLToPath } from 'node:url';
 import {
   type Config,
   createLogger,
-  createMessaging,
   type Logger,
   loadInternalToken,
   type Messaging,
   serviceUrlsOf,
+  temporalConnection,
   trackingSecret,
 } from '@nudge/platform';
 import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
@@ -83,12 +83,12 @@ export async function ensureSchedules(client: Client, config: Config, log: Logge
 export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));
 
 /** The container entry's work: activities from configuration, the Schedules, then the worker until shutdown. */
-export async function runWorker(config: Config, opts: { messaging?: Messaging; log?: Logger } = {}) {
+export async function runWorker(config: Config, opts: { messaging: Messaging; log?: Logger }) {
   if (!config.TEMPORAL_ADDRESS)
     throw new Error('TEMPORAL_ADDRESS is not set: the workflows worker needs Temporal');
   const log = (opts.log ?? createLogger('nudge', config.LOG_LEVEL)).child({ service: 'workflows' });
   const internalToken = await loadInternalToken(config);
-  const messaging = opts.messaging ?? createMessaging(config);
+  const { messaging } = opts;
   const activities: Activities = createActivities({
     call: createInternalCall({ serviceUrls: serviceUrlsOf(config), internalToken }),
     mail: messaging.mail,
@@ -99,13 +99,13 @@ export async function runWorker(config: Config, opts: { messaging?: Messaging; l
     clock: () => new Date(),
   });
   const client = new Client({
-    connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }),
+    connection: await Connection.connect(temporalConnection(config)),
     namespace: config.TEMPORAL_NAMESPACE,
     interceptors: tracingClientInterceptors(),
   });
   await ensureSchedules(client, config, log);
   const worker = await Worker.create({
-    connection: await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }),
+    connection: await NativeConnection.connect(temporalConnection(config)),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     workflowsPath,

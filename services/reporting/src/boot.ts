@@ -56,10 +56,9 @@ export async function bootReporting(opts: ServiceBootOptions) {
     app: service.app,
     runtime,
     analytics,
-    ready: async () => {
-      await runtime.store.ping();
-      await analytics.ping();
-    },
+    ready: () => runtime.store.ping(),
+    // Reports need ClickHouse; intake spools and the ingester pauses while it is down.
+    engines: { analytics: () => analytics.ping() },
     async close() {
       backfill.stop();
       await backfilled;
