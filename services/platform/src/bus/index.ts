@@ -3,7 +3,13 @@ import type { EventBus } from '../events/types';
 import type { DocumentStore } from '../store/types';
 import { createInProcessBus } from './in-process';
 
-export { countDeadLetters, deadLetterTopic, REPLAY_GROUP_HEADER } from './dead-letter';
+export {
+  countDeadLetters,
+  deadLetterTopic,
+  EngineUnavailableError,
+  isEngineUnavailable,
+  REPLAY_GROUP_HEADER,
+} from './dead-letter';
 export {
   BUS_DEAD_LETTERS,
   BUS_LOG,

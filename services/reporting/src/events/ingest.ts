@@ -1,5 +1,5 @@
 import type { BusMessage, EventBus, Logger, Subscription } from '@nudge/platform';
-import { processMetrics, topicFor, withBatchSpan } from '@nudge/platform';
+import { EngineUnavailableError, processMetrics, topicFor, withBatchSpan } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
 import { Envelope, type EventRow, toEventRow } from '../domain/rows';
 
@@ -8,6 +8,12 @@ export const REPORTING_GROUP = 'reporting';
 export const INGESTED_TOPICS = ['auth', 'content', 'engagement', 'billing'].map(topicFor);
 export const BATCH_MAX = 10_000;
 export const BATCH_WAIT_MS = 1_000;
+/**
+ * Kafka answers a fetch once it has this much (or BATCH_WAIT_MS passed): with Kafka's default of one byte every
+ * fetch returns the few events that arrived since the last, and each becomes a small insert into the events table
+ * and every materialized view on it; ClickHouse wants few large inserts.
+ */
+export const BATCH_MIN_BYTES = 1024 * 1024;
 
 /** Appends rows to `events`. A repeat of an event id is harmless: ReplacingMergeTree folds it, counts use uniqExact(id). */
 export async function writeEvents(
@@ -69,10 +75,22 @@ export function createIngester(deps: { analytics: AnalyticsStore; bus: EventBus;
         REPORTING_GROUP,
         INGESTED_TOPICS,
         async (messages) =>
-          withBatchSpan('reporting ingest flush', messages, { 'nudge.service': 'reporting' }, () =>
-            writeEvents(deps.analytics, rowsOf(messages, deps.log)),
-          ),
-        { maxMessages: BATCH_MAX, maxWaitMs: BATCH_WAIT_MS },
+          withBatchSpan('reporting ingest flush', messages, { 'nudge.service': 'reporting' }, async () => {
+            try {
+              await writeEvents(deps.analytics, rowsOf(messages, deps.log));
+            } catch (err) {
+              // ClickHouse down: the bus waits with the batch (no split, no dead letter) until it answers again.
+              if (
+                !(await deps.analytics.ping().then(
+                  () => true,
+                  () => false,
+                ))
+              )
+                throw new EngineUnavailableError('ClickHouse does not answer', { cause: err });
+              throw err;
+            }
+          }),
+        { maxMessages: BATCH_MAX, maxWaitMs: BATCH_WAIT_MS, minBytes: BATCH_MIN_BYTES },
       );
     },
     async stop() {
