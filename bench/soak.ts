@@ -46,6 +46,7 @@ async function main() {
       ADMIN_EMAILS: 'admin@example.com',
       WEB_DIST: join(dataDir, 'no-web'),
       RATE_LIMIT_PER_MINUTE: '100000000',
+      INTAKE_EVENTS_PER_MINUTE: '100000000',
       AUTH_CODE_IP_LIMIT_PER_HOUR: '100000000',
     });
     const proc = standalone;

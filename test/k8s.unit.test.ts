@@ -641,8 +641,7 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) {
       const target = (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name;
       const deployment = ours(objects).find((d) => d.metadata.name === target) as K8sObject;
-      const cpu = (templateOf(deployment).spec.containers[0] as { resources: { requests: { cpu: string } } })
-        .resources.requests.cpu;
+      const cpu = templateOf(deployment).spec.containers[0]?.resources?.requests?.cpu ?? '0';
       const millicores = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
       expect(millicores, target).toBeGreaterThanOrEqual(MIN_SCALED_CPU_MILLICORES);
     }

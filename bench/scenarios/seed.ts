@@ -15,6 +15,8 @@ export const benchStandaloneConfig = (dataDir: string) => ({
   MAIL_TRANSPORT: 'capture',
   // Limits meant for people, not for a load generator on one IP.
   RATE_LIMIT_PER_MINUTE: '100000000',
+  INTAKE_EVENTS_PER_MINUTE: '100000000',
+  GATEWAY_MAX_IN_FLIGHT_PER_CLIENT: '100000',
   AUTH_CODE_LIMIT_PER_HOUR: '1000000',
   AUTH_CODE_IP_LIMIT_PER_HOUR: '1000000',
   // The content and engagement scenarios seed their data set as this admin.

@@ -6,8 +6,10 @@ import {
   type DevOutbox as PlatformDevOutbox,
   readClientOnce,
   reserveClientReading,
+  type TokenVerifier,
   traceRequests,
 } from '@nudge/platform';
+import bytes from 'bytes';
 import compression from 'compression';
 import express, {
   type ErrorRequestHandler,
@@ -19,6 +21,8 @@ import express, {
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
+import { bodyGate, closeIfBodyUnread } from './body-gate';
+import { concurrencyPerClient, DEFAULT_MAX_IN_FLIGHT_PER_CLIENT } from './client-limit';
 import { docsRouter } from './docs';
 import { createLinkPreviews } from './link-preview';
 import { memoryRateLimit } from './memory-limit';
@@ -45,6 +49,11 @@ export interface GatewayOptions {
   webDist?: string;
   /** Embedded topology only: GET /api/dev/outbox lists captured messages. Absent = the route does not exist. */
   devOutbox?: DevOutbox;
+  /**
+   * Whether callers on other machines may read the dev outbox (DEV_OUTBOX_REMOTE=on). Default: only callers on this
+   * machine (a loopback peer that forwards for no one); others get 403.
+   */
+  devOutboxRemote?: boolean;
   /** Requests per minute per client IP, across /api and /auth. */
   rateLimitPerMinute: number;
   /**
@@ -54,6 +63,11 @@ export interface GatewayOptions {
   rateLimitStore?: DocumentStore;
   /** /readyz answers 200 when every check is true, 503 otherwise. */
   readiness?: () => Promise<Record<string, boolean>>;
+  /**
+   * PUBLIC_URL: where a shared post's link preview (Open Graph tags) points. Absent: posts get the plain web shell,
+   * without a preview.
+   */
+  publicUrl?: string;
   /** Extra facts /readyz shows under `detail` (e.g. dead-letter counts); informational, never a failure. */
   readinessDetail?: () => Promise<Record<string, unknown>>;
   log: Logger;
@@ -64,12 +78,25 @@ export interface GatewayOptions {
    * answered 503 with Retry-After at once instead of queueing without bound (load shedding).
    */
   maxInFlight?: number;
+  /**
+   * API requests one client address may have open at once, a body still arriving included
+   * (GATEWAY_MAX_IN_FLIGHT_PER_CLIENT); past it, new ones are answered 429 with Retry-After.
+   */
+  maxInFlightPerClient?: number;
+  /** The body limit of every API route (BODY_LIMIT): bytes, or a size such as '100kb'. Default 100 KB. */
+  bodyLimit?: number | string;
+  /**
+   * Verifies the session token of an Authorization header, so that an admin may send a route's larger body (an
+   * image). Absent = no caller may send more than bodyLimit.
+   */
+  verifier?: TokenVerifier;
 }
 
 /**
  * The gateway as an express app (the caller listens): request ids and logs, security headers, rate limits,
  * health probes, the OpenAPI docs, the dev outbox (embedded), the proxy to the services and the web app.
- * It never parses request bodies: they stream through to the services untouched.
+ * It never parses request bodies: it waits for a contract call's whole body (within the route's limit) and passes its
+ * bytes on to the service untouched.
  */
 export function createGateway(opts: GatewayOptions): Express {
   const app = express();
@@ -80,20 +107,27 @@ export function createGateway(opts: GatewayOptions): Express {
 
   const limit = apiRateLimit(opts.rateLimitPerMinute, opts.rateLimitStore);
   const proxy = createServiceProxy(opts.services, opts.log, opts.apps);
+  const perClient = concurrencyPerClient(
+    opts.maxInFlightPerClient ?? DEFAULT_MAX_IN_FLIGHT_PER_CLIENT,
+    clientKey,
+    opts.log,
+  );
+  const wholeBody = bodyGate({
+    limit: bytes.parse(opts.bodyLimit ?? DEFAULT_BODY_LIMIT) ?? 0,
+    ...(opts.verifier ? { verifier: opts.verifier } : {}),
+  });
   const shed = loadShedding(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT, opts.log);
   /**
    * The calls of the contract's routes (every /api and /auth call a service answers) skip the rest of this app's
    * router: its health, docs and dev-outbox routes (none of them a contract route) are each a step of the router that
-   * every API call used to pass. What they get is what they got before: the rate limit, load shedding, the proxy, and
-   * on an error this app's error handler. The proxy answers every request it takes (a service's app answers its own
-   * 404s), so nothing comes back to this app's later steps.
+   * every API call used to pass. What they get: the rate limit, the bound per client, the whole body within the
+   * route's limit (bodyGate), load shedding, the proxy, and on an error this app's error handler. The proxy answers
+   * every request it takes (a service's app answers its own 404s), so nothing comes back to this app's later steps.
    */
+  const toService = inSequence([limit, perClient, wholeBody, shed, proxy]);
   const apiLane: RequestHandler = (req, res, next) => {
     if (!PROXIED.test(req.path) || !contractRoute(req)) return next();
-    const fellThrough = (err?: unknown) => (err ? next(err) : notFound(req, res));
-    limit(req, res, (err?: unknown) =>
-      err ? next(err) : shed(req, res, () => proxy(req, res, fellThrough)),
-    );
+    toService(req, res, (err?: unknown) => (err ? next(err) : notFound(req, res)));
   };
 
   const everyRequest = inSequence([
@@ -142,7 +176,8 @@ export function createGateway(opts: GatewayOptions): Express {
       buildOpenApiDocument({ devOutbox: Boolean(opts.devOutbox), onSchemaError: schemaWarning(opts.log) }),
     ),
   );
-  if (opts.devOutbox) app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox));
+  if (opts.devOutbox)
+    app.get('/api/dev/outbox', devOutboxHandler(opts.devOutbox, opts.devOutboxRemote ?? false));
 
   app.use((req, res, next) => {
     if (PROXIED.test(req.path)) shed(req, res, () => proxy(req, res, next));
@@ -151,7 +186,7 @@ export function createGateway(opts: GatewayOptions): Express {
 
   const web = webRouter(
     opts.webDist,
-    createLinkPreviews(() => opts.services.content),
+    opts.publicUrl ? createLinkPreviews(() => opts.services.content, opts.publicUrl) : undefined,
   );
   if (web) app.use(web);
 
@@ -338,11 +373,16 @@ function helmetPolicy(): RequestHandler {
 
 const RATE_WINDOW_MS = 60_000;
 
+/**
+ * The client address the per-client limits count by (an IPv6 one by its /56, as express-rate-limit's default does),
+ * without that default's per-request checks of the proxy settings.
+ */
+const clientKey = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '');
+
 function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestHandler {
-  // The client address (an IPv6 one by its /56, as express-rate-limit's default does), without the default's
-  // per-request checks of the proxy settings.
-  const keyOf = (req: Request) => ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? '');
-  const refuse = (_req: Request, res: Response) => {
+  const keyOf = clientKey;
+  const refuse = (req: Request, res: Response) => {
+    closeIfBodyUnread(req, res);
     res.status(429).json({ status: false, message: 'Too many requests, please try again later' });
   };
   // One gateway counting in its own memory (the standalone topology): counted at once, no promises per request.
@@ -365,8 +405,23 @@ function apiRateLimit(limit: number, store: DocumentStore | undefined): RequestH
   });
 }
 
-function devOutboxHandler(outbox: DevOutbox): RequestHandler {
+/** A peer on this machine that forwards for no one (a proxy on this machine would be reaching it for others). */
+const LOOPBACK = /^(?:127\.|::1$|::ffff:127\.)/;
+const fromThisMachine = (req: Request) =>
+  LOOPBACK.test(req.socket.remoteAddress ?? '') &&
+  req.headers['x-forwarded-for'] === undefined &&
+  req.headers.forwarded === undefined;
+
+function devOutboxHandler(outbox: DevOutbox, remote: boolean): RequestHandler {
   return async (req, res, next) => {
+    if (!remote && !fromThisMachine(req)) {
+      res.status(403).json({
+        status: false,
+        message:
+          'The dev outbox answers only on the machine Nudge runs on (DEV_OUTBOX_REMOTE=on opens it to the network)',
+      });
+      return;
+    }
     try {
       // Paged, newest first: ?page=1&limit=100 (limit at most 500), so a slot of many reminders stays browsable.
       const page = Math.max(1, Math.floor(Number(req.query.page ?? 1)) || 1);
@@ -408,6 +463,7 @@ function errorHandler(log: Logger): ErrorRequestHandler {
 }
 
 export const DEFAULT_MAX_IN_FLIGHT = 512;
+const DEFAULT_BODY_LIMIT = '100kb';
 
 /**
  * Counts requests in flight to the services; past `max`, answers 503 with Retry-After at once. A burst gets answers

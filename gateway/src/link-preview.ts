@@ -66,8 +66,13 @@ async function getJson(url: string, init: RequestInit): Promise<Record<string, u
   return typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : null;
 }
 
-/** Reads posts and the site title from the content service at `contentUrl` (the title cached for a minute). */
-export function createLinkPreviews(contentUrl: () => string | undefined) {
+/**
+ * Reads posts and the site title from the content service at `contentUrl` (the title cached for a minute). Page and
+ * image URLs are made absolute on `publicUrl` (PUBLIC_URL), never on the request's Host header: a client cannot make
+ * a shared post's card point at a site of its choosing.
+ */
+export function createLinkPreviews(contentUrl: () => string | undefined, publicUrl: string) {
+  const origin = publicUrl.replace(/\/+$/, '');
   let settings: { at: number; title: string; image: string } | null = null;
 
   async function siteSettings(base: string) {
@@ -82,8 +87,8 @@ export function createLinkPreviews(contentUrl: () => string | undefined) {
     return settings;
   }
 
-  /** The preview of `path` when it is a post that exists, else null. `origin` makes image and page URLs absolute. */
-  return async function previewFor(path: string, origin: string): Promise<LinkPreview | null> {
+  /** The preview of `path` when it is a post that exists, else null. */
+  return async function previewFor(path: string): Promise<LinkPreview | null> {
     const match = POST_PATH.exec(path);
     const base = contentUrl();
     if (!match?.[1] || !base) return null;
@@ -102,7 +107,7 @@ export function createLinkPreviews(contentUrl: () => string | undefined) {
     const absolute = (src: unknown): string | null => {
       if (typeof src !== 'string' || !src.trim() || src.startsWith('data:')) return null;
       try {
-        const url = new URL(src, origin);
+        const url = new URL(src, `${origin}/`);
         return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
       } catch {
         return null;

@@ -22,7 +22,7 @@ const NOT_WEB = /^\/(?:api|auth|internal|healthz|readyz)(?:\/|$)/;
 export function webRouter(
   webDist: string | undefined,
   /** Link-preview tags for a path (a shared post), put into index.html; null for the plain shell. */
-  previewFor?: (path: string, origin: string) => Promise<LinkPreview | null>,
+  previewFor?: (path: string) => Promise<LinkPreview | null>,
 ): Router | undefined {
   if (!webDist) return undefined;
   const root = resolve(webDist);
@@ -55,7 +55,7 @@ export function webRouter(
       res.sendFile(indexHtml);
       return;
     }
-    previewFor(req.path, `${req.protocol}://${req.get('host') ?? 'localhost'}`)
+    previewFor(req.path)
       .catch(() => null)
       .then((preview) => {
         const html = readFileSync(indexHtml, 'utf8');

@@ -121,7 +121,15 @@ beforeAll(async () => {
 
   const auth = await start(fakeService('auth', seen));
   const content = await start(fakeService('content', seen));
-  const common: Omit<GatewayOptions, 'services' | 'rateLimitPerMinute' | 'log'> = {};
+  const common: Omit<GatewayOptions, 'services' | 'rateLimitPerMinute' | 'log'> = {
+    // An admin's session, so that a route's larger body limit (an image) applies.
+    verifier: {
+      verifySession: async (token) =>
+        token === 'admin-token'
+          ? { userId: 'a1', email: 'admin@example.com', role: 'admin', issuedAtMs: Date.now() }
+          : null,
+    },
+  };
   base = await start(
     createGateway({
       ...common,
@@ -254,11 +262,11 @@ describe('bodies', () => {
     expect(json.headers?.['content-type']).toBe('application/json');
   });
 
-  it('streams a large binary body byte for byte', async () => {
+  it("streams a large binary body byte for byte (an admin's, on a route that takes one)", async () => {
     const bytes = randomBytes(300_000);
     const { res, json } = await call('/api/template/add', {
       method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
+      headers: { 'content-type': 'application/octet-stream', authorization: 'Bearer admin-token' },
       body: bytes,
     });
     expect(res.status).toBe(200);
@@ -398,7 +406,12 @@ describe('bursts', () => {
   it('answers every request of a burst larger than the connection pool, and keeps answering after it', async () => {
     const content = await start(slowService(150));
     const at = await start(
-      createGateway({ services: { content }, rateLimitPerMinute: 100_000, log: captureLog().log }),
+      createGateway({
+        services: { content },
+        rateLimitPerMinute: 100_000,
+        maxInFlightPerClient: 1_000,
+        log: captureLog().log,
+      }),
     );
     const answers = await burst(at, 400);
     expect(answers.filter((a) => a.status === 0)).toEqual([]);
@@ -414,6 +427,7 @@ describe('bursts', () => {
         services: { content },
         rateLimitPerMinute: 100_000,
         maxInFlight: 20,
+        maxInFlightPerClient: 1_000,
         log: captureLog().log,
       }),
     );
@@ -589,9 +603,87 @@ describe('dev outbox', () => {
     expect((docs.json.paths as Record<string, unknown>)['/api/dev/outbox']).toBeDefined();
   });
 
+  it('answers a caller reached through a proxy (someone on another machine) 403, unless opened to the network', async () => {
+    const forwarded = { headers: { 'x-forwarded-for': '192.0.2.7' } };
+    const { res, json } = await call('/api/dev/outbox', forwarded, outboxBase);
+    expect(res.status).toBe(403);
+    expect(json).toEqual({
+      status: false,
+      message:
+        'The dev outbox answers only on the machine Nudge runs on (DEV_OUTBOX_REMOTE=on opens it to the network)',
+    });
+    const opened = await start(
+      createGateway({
+        services: {},
+        rateLimitPerMinute: 10_000,
+        devOutbox: { list: async () => [] },
+        devOutboxRemote: true,
+        log: captureLog().log,
+      }),
+    );
+    expect((await call('/api/dev/outbox', forwarded, opened)).res.status).toBe(200);
+  });
+
   it('does not exist otherwise', async () => {
     const { res, json } = await call('/api/dev/outbox');
     expect(res.status).toBe(404);
     expect(json.status).toBe(false);
+  });
+});
+
+describe('link previews of shared posts', () => {
+  it('point og:url and og:image at PUBLIC_URL, whatever Host the client sends', async () => {
+    const content = express();
+    content.post('/api/template/:id', (req, res) => {
+      res.json({
+        status: true,
+        template: {
+          _id: req.params.id,
+          heading: 'Breathe',
+          body: 'In and out.',
+          image: '/media/calm.png',
+          type: 0,
+        },
+      });
+    });
+    content.get('/api/sitesettings/fetch', (_req, res) => {
+      res.json({ status: true, settings: { sitetitle: 'Nudge' } });
+    });
+    const shell = mkdtempSync(join(tmpdir(), 'nudge-web-shell-'));
+    writeFileSync(
+      join(shell, 'index.html'),
+      '<!doctype html><html><head><title>Nudge</title></head><body></body></html>',
+    );
+    const at = await start(
+      createGateway({
+        services: { content: await start(content) },
+        webDist: shell,
+        publicUrl: 'https://nudge.example.com/',
+        rateLimitPerMinute: 10_000,
+        log: captureLog().log,
+      }),
+    );
+    const { port } = new URL(at);
+    const page = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/post/abc123',
+          headers: { host: 'evil.example', accept: 'text/html' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(page).toContain('<meta property="og:url" content="https://nudge.example.com/post/abc123" />');
+    expect(page).toContain('<meta property="og:image" content="https://nudge.example.com/media/calm.png" />');
+    expect(page).not.toContain('evil.example');
+    rmSync(shell, { recursive: true, force: true });
   });
 });

@@ -321,7 +321,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     await context.close();
   });
 
-  it('changes a colour and a level in Site Settings, and the reader app changes', async () => {
+  it('changes a colour, a level and the web telemetry retention in Site Settings, and the reader app changes', async () => {
     const { context, page } = await pageAs(admin);
     await section(page, 'sitesettings', 'SiteSettings');
     await page.getByLabel('Button Color', { exact: true }).fill('#aa0000');
@@ -332,10 +332,12 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     await page.getByLabel('Level Count').fill('25');
     await page.getByRole('button', { name: 'Update Level' }).click();
     await page.getByRole('list', { name: 'Levels' }).getByText('Intermediate: 25').waitFor();
+    await page.getByLabel('Web Event Retention (days)').fill('90');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await toast(page, 'Site Settings Updated');
     const saved = (await api('GET', '/api/sitesettings/fetch')).settings;
     expect(saved.buttoncolor).toBe('#aa0000');
+    expect(saved.webeventretentiondays).toBe(90);
     expect(saved.levels).toEqual([
       { title: 'Beginner', count: 0 },
       { title: 'Intermediate', count: 25 },
@@ -385,7 +387,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     ]);
     expect(download.suggestedFilename()).toBe('CheckIns.csv');
     const csv = await readFile(await download.path(), 'utf8');
-    const [head, row] = csv.split('\n');
+    const [head, row] = csv.split('\r\n');
     expect(head).toBe('Id,Body,Order,Scale,Tags,Status,Created On');
     expect(row).toContain(',How calm did you feel today?,3,reverse,"calm, mood",Active,');
     await context.close();
@@ -609,7 +611,7 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('report_data.csv');
-    const csv = (await readFile(await download.path(), 'utf8')).split('\n');
+    const csv = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
     const head = csv[0]?.split(',') ?? [];
     expect(head.slice(0, 8)).toEqual([
       'Year',

@@ -113,8 +113,24 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
     const fresh = await e2e.newPage(450);
     await fresh.page.goto(`/?uid=${encodeURIComponent(token)}`);
     await expect.poll(() => new URL(fresh.page.url()).search).toBe('?page=all');
-    expect(await fresh.page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+    const session = await fresh.page.evaluate(() => localStorage.getItem('token'));
+    expect(session).toBeTruthy();
+
+    // The link is spent: clicked again in the signed-in browser it changes nothing and says nothing.
+    await fresh.page.goto(`/?uid=${encodeURIComponent(token)}`);
+    await expect.poll(() => new URL(fresh.page.url()).search).toBe('?page=all');
+    expect(await fresh.page.evaluate(() => localStorage.getItem('token'))).toBe(session);
+    expect(await fresh.page.getByText('already been used').count()).toBe(0);
     await fresh.context.close();
+
+    // In another browser (a forwarded e-mail, a second device) it signs no one in, and says why.
+    const other = await e2e.newPage(450);
+    await other.page.goto(`/?uid=${encodeURIComponent(token)}`);
+    await other.page
+      .getByText('This sign-in link has already been used; please sign in with your email')
+      .waitFor();
+    expect(await other.page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+    await other.context.close();
   });
 
   it('the unsubscribe link shows the state and toggles it both ways', async () => {

@@ -8,6 +8,7 @@ import {
   listen,
   loadConfig,
   openContainerMessaging,
+  serverTimeoutsOf,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
@@ -32,8 +33,9 @@ async function main() {
     res.status(running ? 200 : 503).json({ status: running, worker: worker.getState() });
   });
   finishApp(app, log);
-  const { server } = await listen(app, config.SERVICE_PORT, '0.0.0.0');
-  const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
+  const timeouts = serverTimeoutsOf(config);
+  const { server } = await listen(app, config.SERVICE_PORT, '0.0.0.0', timeouts);
+  const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0', timeouts);
   const running = worker.run();
   // Temporal's shutdown stops polling and lets the activities in flight finish; then the probes' servers close.
   exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {

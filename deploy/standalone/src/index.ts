@@ -13,13 +13,16 @@ import {
   countDeadLetters,
   createLogger,
   createMessaging,
+  createTokenVerifier,
   drainServer,
   isEmbedded,
   listen,
   loadConfig,
+  loadVerifyKey,
   openDevOutbox,
   openEventBus,
   type ServiceRuntime,
+  serverTimeoutsOf,
   startMetricsServer,
   startTracing,
 } from '@nudge/platform';
@@ -119,10 +122,11 @@ export async function startStandalone(
       await service.close();
     }
   };
+  const timeouts = serverTimeoutsOf(config);
   try {
     for (const name of BUILT) {
       const service = await boots[name]();
-      const { server, url } = await listen(service.app, 0);
+      const { server, url } = await listen(service.app, 0, '127.0.0.1', timeouts);
       running.push({ name, service, server });
       serviceUrls[name] = url;
     }
@@ -145,9 +149,14 @@ export async function startStandalone(
     // One process: the gateway hands each request to the service's app directly (no loopback HTTP hop).
     apps: Object.fromEntries(running.map(({ name, service }) => [name, service.app])),
     webDist: resolve(config.WEB_DIST),
+    publicUrl: config.PUBLIC_URL,
     ...(isEmbedded(config) && messaging.outbox ? { devOutbox: messaging.outbox } : {}),
+    devOutboxRemote: config.DEV_OUTBOX_REMOTE === 'on',
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+    maxInFlightPerClient: config.GATEWAY_MAX_IN_FLIGHT_PER_CLIENT,
+    bodyLimit: config.BODY_LIMIT,
+    verifier: createTokenVerifier(await loadVerifyKey(config)),
     trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,
     readiness: async () => {
       const checks: Record<string, boolean> = {};
@@ -155,15 +164,22 @@ export async function startStandalone(
       checks.bus = await up(() => bus.ping());
       return checks;
     },
-    // Dead letters wait for `npm run bus -- replay-dead-letters`: shown, but the process stays ready.
-    readinessDetail: async () => ({ deadLetters: countDeadLetters(await bus.deadLetters()) }),
+    // Dead letters wait for `npm run bus -- replay-dead-letters`, and records a service set aside for an operator:
+    // shown, but the process stays ready.
+    readinessDetail: async () => {
+      const detail: Record<string, unknown> = { deadLetters: countDeadLetters(await bus.deadLetters()) };
+      for (const { name, service } of running)
+        if (service.readinessDetail) Object.assign(detail, { [name]: await service.readinessDetail() });
+      return detail;
+    },
     log: log.child({ service: 'gateway' }),
   });
   // Tests start on PORT=0: an unset METRICS_PORT then takes any free port too, so parallel processes never collide.
   const metricsPort =
     config.PORT === 0 && !env.METRICS_PORT && !process.env.METRICS_PORT ? 0 : config.METRICS_PORT;
-  const metrics = await startMetricsServer(metricsPort, '127.0.0.1');
-  const gateway = await listen(gatewayApp, config.PORT, '0.0.0.0');
+  const metrics = await startMetricsServer(metricsPort, '127.0.0.1', timeouts);
+  // This machine only unless HOST opens it (then the dev outbox still answers only callers on this machine).
+  const gateway = await listen(gatewayApp, config.PORT, config.HOST, timeouts);
   // After the services: the reminders and renewal steps call their internal routes.
   workflows.start();
   const reminders = workflows;

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { RouteContract } from '@nudge/contracts';
 import fc from 'fast-check';
 import { z } from 'zod';
@@ -13,7 +14,8 @@ type JsonSchema = Record<string, any>;
 export interface FuzzRequest {
   method: string;
   path: string;
-  body?: string;
+  /** JSON text, or raw bytes (a body that is not UTF-8). */
+  body?: string | Uint8Array;
   headers: Record<string, string>;
   /** How the request was made, for the report of a failure. */
   kind: string;
@@ -375,4 +377,283 @@ export function requestArb(route: RouteContract, pools: Pools): fc.Arbitrary<Fuz
     { arbitrary: valid, weight: 3 },
     ...hostile.map((arbitrary) => ({ arbitrary, weight: arbitrary === hostileField ? 2 : 1 })),
   );
+}
+
+// ── invalid Unicode in every string field ───────────────────────────────────────────────────────────────────────
+
+/** Strings no store can keep as written: lone surrogates, a reversed pair, a high surrogate at the very end. */
+export const LONE_SURROGATES = ['\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800', 'x\ud83d'];
+/** Percent-escapes that are not UTF-8: a stray byte, an overlong form, an encoded surrogate, past U+10FFFF, cut short. */
+export const NON_UTF8_ESCAPES = ['%FF', '%C0%AF', '%ED%A0%80', '%F4%90%80%80', '%E2%82', '%80'];
+
+type Path = (string | number)[];
+
+/** The paths of every string in a JSON value, and of every object holding keys (whose keys are strings too). */
+function textPaths(
+  value: unknown,
+  path: Path = [],
+  out: { strings: Path[]; objects: Path[] } = { strings: [], objects: [] },
+) {
+  if (typeof value === 'string') out.strings.push(path);
+  else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) textPaths(v, [...path, i], out);
+  } else if (value && typeof value === 'object') {
+    out.objects.push(path);
+    for (const [k, v] of Object.entries(value)) textPaths(v, [...path, k], out);
+  }
+  return out;
+}
+
+/** A copy of `value` with `change` applied at `path` (the value itself when the path is empty). */
+function changedAt(value: unknown, path: Path, change: (v: unknown) => unknown): unknown {
+  if (path.length === 0) return change(value);
+  const [head, ...rest] = path;
+  if (Array.isArray(value)) return value.map((v, i) => (i === head ? changedAt(v, rest, change) : v));
+  const copy = { ...(value as Record<string, unknown>) };
+  copy[head as string] = changedAt(copy[head as string], rest, change);
+  return copy;
+}
+
+/**
+ * Requests that put invalid Unicode, one field at a time, into every string field of a route: each string of a
+ * valid-shaped body (and a key of each of its objects) with a lone surrogate (JSON sends it escaped), the whole body
+ * as bytes that are not UTF-8, each query value and each path parameter with percent-escapes that are not UTF-8.
+ * Deterministic for a seed: the same sweep every run.
+ */
+export function invalidUnicodeRequests(route: RouteContract, pools: Pools, seed: number): FuzzRequest[] {
+  const sample = <T>(arb: fc.Arbitrary<T>) => fc.sample(arb, { numRuns: 1, seed })[0] as T;
+  const names = paramNames(route.path);
+  const params = jsonSchemaOf(route.params);
+  const paramValues = names.map((name) => {
+    const schema = params?.properties?.[name] as JsonSchema | undefined;
+    const pool = poolFor(/\/template\//.test(route.path) ? 'template' : name, pools);
+    // A segment the route table takes (no slash or backslash, no dot-segment): the request reaches its service.
+    const value = schema ? stringArb(schema, pool) : fc.string({ minLength: 1, maxLength: 30 });
+    return encodeURIComponent(
+      sample(value.filter((v) => v !== '' && v !== '.' && v !== '..' && !/[/\\]/.test(v))),
+    );
+  });
+  const query = route.query
+    ? (sample(fromSchema(jsonSchemaOf(route.query), pools)) as Record<string, unknown>)
+    : {};
+  const body = route.body ? sample(fromSchema(jsonSchemaOf(route.body), pools)) : {};
+  const hasBody = route.method !== 'GET';
+  const queryText = (poisoned?: string, badEscape = '') =>
+    Object.entries(query ?? {})
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => {
+        const text = encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v));
+        return `${encodeURIComponent(k)}=${text}${k === poisoned ? badEscape : ''}`;
+      })
+      .join('&');
+  let n = 0;
+  const next = <T>(list: readonly T[]) => list[n++ % list.length] as T;
+  const build = (
+    kind: string,
+    segments: string[],
+    qs: string,
+    payload?: string | Uint8Array,
+  ): FuzzRequest => {
+    let i = 0;
+    const path = route.path.replace(/:[A-Za-z]+/g, () => segments[i++] ?? 'x');
+    const withBody = hasBody && payload !== undefined;
+    return {
+      method: route.method,
+      path: qs ? `${path}?${qs}` : path,
+      ...(withBody ? { body: payload } : {}),
+      headers: withBody ? { 'content-type': 'application/json' } : {},
+      kind,
+    };
+  };
+  const requests: FuzzRequest[] = [];
+  const validBody = JSON.stringify(body);
+  if (hasBody) {
+    const { strings, objects } = textPaths(body);
+    for (const at of strings) {
+      const poison = next(LONE_SURROGATES);
+      const poisoned = changedAt(body, at, (v) => `${String(v)}${poison}`);
+      requests.push(
+        build(
+          `invalid-unicode body ${at.join('.') || '(root)'}`,
+          paramValues,
+          queryText(),
+          JSON.stringify(poisoned),
+        ),
+      );
+    }
+    for (const at of objects) {
+      const poisoned = changedAt(body, at, (v) => ({ ...(v as object), [`k${next(LONE_SURROGATES)}`]: 'v' }));
+      requests.push(
+        build(
+          `invalid-unicode body key at ${at.join('.') || '(root)'}`,
+          paramValues,
+          queryText(),
+          JSON.stringify(poisoned),
+        ),
+      );
+    }
+    // a string that is not there yet (an unknown field) holds one too
+    if (body && typeof body === 'object' && !Array.isArray(body))
+      requests.push(
+        build(
+          'invalid-unicode body new field',
+          paramValues,
+          queryText(),
+          JSON.stringify({ ...body, note: next(LONE_SURROGATES) }),
+        ),
+      );
+    // the body's bytes: JSON with bytes that are not UTF-8 inside a string
+    const rest = validBody.length > 2 && validBody.startsWith('{') ? `",${validBody.slice(1)}` : '"}';
+    const bytes = Buffer.concat([Buffer.from('{"note":"x'), Buffer.from([0xff, 0xfe]), Buffer.from(rest)]);
+    requests.push(build('invalid-unicode body bytes', paramValues, queryText(), bytes));
+  }
+  for (const key of Object.keys(query ?? {}).filter((k) => query[k] !== undefined))
+    requests.push(
+      build(
+        `invalid-unicode query ${key}`,
+        paramValues,
+        queryText(key, next(NON_UTF8_ESCAPES)),
+        hasBody ? validBody : undefined,
+      ),
+    );
+  // a query parameter the route does not know
+  requests.push(
+    build(
+      'invalid-unicode query new',
+      paramValues,
+      [queryText(), `q=${next(NON_UTF8_ESCAPES)}`].filter(Boolean).join('&'),
+      hasBody ? validBody : undefined,
+    ),
+  );
+  names.forEach((name, i) => {
+    const segments = paramValues.map((v, j) => (j === i ? `${v}${next(NON_UTF8_ESCAPES)}` : v));
+    requests.push(
+      build(`invalid-unicode path ${name}`, segments, queryText(), hasBody ? validBody : undefined),
+    );
+  });
+  return requests;
+}
+
+// ── tampered and foreign link tokens ───────────────────────────────────────────────────────────────────────────
+
+/** Where a link route takes its credential: a path parameter, or a query parameter (`qlid`, a click's `u`). */
+export function linkSlots(route: RouteContract): { params: string[]; query: string[] } {
+  const query = jsonSchemaOf(route.query)?.properties ?? {};
+  return {
+    params: paramNames(route.path),
+    query: Object.keys(query).filter((k) => k === 'qlid' || k === 'u'),
+  };
+}
+
+const flipChar = (text: string, at: number) => {
+  const c = text[at] as string;
+  const to = c === 'A' ? 'B' : c === 'a' ? 'b' : c === '0' ? '1' : 'A';
+  return `${text.slice(0, at)}${to}${text.slice(at + 1)}`;
+};
+
+/**
+ * Credentials a link route must refuse, from the real ones (`genuine`: e-mail links of each purpose, a check-in
+ * link, a session): each changed where it counts (a character of its header, claims or signature, never the last
+ * character of a part, whose low bits may be padding), cut, doubled, re-signed with another key, its claims moved
+ * under another token's signature, its algorithm set to none; and each genuine one on the routes of another purpose.
+ */
+export function tamperedLinks(
+  genuine: Record<string, string>,
+  foreignKey: Buffer,
+): { kind: string; token: string }[] {
+  const out: { kind: string; token: string }[] = [];
+  const tokens = Object.entries(genuine).filter(([, t]) => t);
+  for (const [name, token] of tokens) {
+    const parts = token.split('.');
+    if (parts.length === 3) {
+      parts.forEach((part, p) => {
+        if (part.length < 2) return;
+        const at = Math.floor((part.length - 1) / 2);
+        const changed = [...parts];
+        changed[p] = flipChar(part, at);
+        out.push({ kind: `${name}: part ${p} changed`, token: changed.join('.') });
+      });
+      const [header, payload] = parts as [string, string, string];
+      const resigned = createHmac('sha256', foreignKey).update(`${header}.${payload}`).digest('base64url');
+      out.push({ kind: `${name}: signed with another key`, token: `${header}.${payload}.${resigned}` });
+      const none = Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url');
+      out.push({ kind: `${name}: alg none`, token: `${none}.${payload}.` });
+      for (const [other, otherToken] of tokens) {
+        const otherParts = otherToken.split('.');
+        if (other === name || otherParts.length !== 3) continue;
+        out.push({
+          kind: `${name}: claims under ${other}'s signature`,
+          token: `${otherParts[0]}.${payload}.${otherParts[2]}`,
+        });
+      }
+    } else {
+      out.push({
+        kind: `${name}: a character changed`,
+        token: flipChar(token, Math.floor(token.length / 2)),
+      });
+    }
+    out.push({ kind: `${name}: cut short`, token: token.slice(0, Math.floor(token.length * 0.7)) });
+    out.push({ kind: `${name}: doubled`, token: `${token}${token}` });
+  }
+  return out;
+}
+
+// ── slow and partial bodies ─────────────────────────────────────────────────────────────────────────────────
+
+/** How a request's body goes wrong on the wire: shorter than declared, then the client half-closes; cut off (the
+ * connection destroyed mid-body); or stalled (the client stops sending and waits). */
+export type BodyFault = 'short' | 'cut' | 'stall';
+
+/** A request whose body never arrives whole. */
+export interface PartialBody {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** `length`: a Content-Length of `declared` bytes; `chunked`: one chunk of `declared` bytes, never finished. */
+  framing: 'length' | 'chunked';
+  declared: number;
+  /** The bytes that are sent (fewer than declared), in `pieces` writes `gapMs` apart. */
+  sent: Buffer;
+  pieces: number;
+  gapMs: number;
+  fault: BodyFault;
+  /** With an admin's session in the Authorization header (the routes that take large bodies read more for it). */
+  asAdmin: boolean;
+  kind: string;
+}
+
+/**
+ * Partial bodies for one route, from its generated requests (valid-shaped and hostile): a prefix of the body is sent,
+ * sometimes under a declared length far larger than the route's limit.
+ */
+export function partialBodyArb(route: RouteContract, pools: Pools): fc.Arbitrary<PartialBody> {
+  return fc
+    .tuple(
+      requestArb(route, pools),
+      fc.constantFrom<BodyFault>('short', 'cut', 'stall'),
+      fc.constantFrom<'length' | 'chunked'>('length', 'chunked'),
+      fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }),
+      fc.constantFrom(0, 0, 0, 1_000, 200_000, 5_000_000),
+      fc.integer({ min: 1, max: 4 }),
+      fc.integer({ min: 0, max: 150 }),
+      fc.boolean(),
+    )
+    .map(([req, fault, framing, fraction, extra, pieces, gapMs, asAdmin]) => {
+      const body = Buffer.from(req.body ?? '{}');
+      const declared = body.length + extra;
+      const sent = body.subarray(0, Math.min(declared - 1, Math.floor(body.length * fraction)));
+      return {
+        method: req.method,
+        path: req.path,
+        headers: { 'content-type': 'application/json', ...req.headers },
+        framing,
+        declared,
+        sent,
+        pieces,
+        gapMs,
+        fault,
+        asAdmin,
+        kind: `${fault} ${framing} ${sent.length}/${declared} (${req.kind})`,
+      };
+    });
 }

@@ -123,6 +123,12 @@ describe('/metrics of the standalone process', () => {
     for (const group of ['content', 'reporting', 'reporting-directory'])
       expect(find(samples, 'nudge_consumer_lag_messages', { group }).length, group).toBeGreaterThan(0);
     expect(types.get('nudge_consumer_dead_letters')).toBe('gauge');
+    // what reporting's pipelines set aside, by source (none here)
+    expect(types.get('nudge_set_aside_records')).toBe('gauge');
+    for (const source of ['bus', 'web', 'backfill'])
+      expect(find(samples, 'nudge_set_aside_records', { service: 'reporting', source }), source).toEqual([
+        { name: 'nudge_set_aside_records', labels: { service: 'reporting', source }, value: 0 },
+      ]);
     expect(
       find(samples, 'nudge_analytics_flush_seconds_count', { service: 'reporting' }).length,
     ).toBeGreaterThan(0);

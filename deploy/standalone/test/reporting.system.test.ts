@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 import { gatewayClient } from './helpers';
@@ -118,5 +119,25 @@ describe('reporting in the standalone process', () => {
       other.token,
     );
     expect(denied.body).toEqual({ status: false, message: 'Access Denied' });
+  });
+
+  it('streams EventLogs.csv through the gateway with every formula trigger of a hostile value neutralised', async () => {
+    const admin = await signIn('admin@example.com');
+    const reader = await signIn('csv-reader@example.com');
+    const events = HOSTILE_CSV_VALUES.map((eventValue) => ({ eventType: 'page_visit', eventValue }));
+    await ok('POST', '/api/eventlogs', { events, token: reader.token });
+    let csv = '';
+    await eventually(
+      async () => {
+        const res = await call('POST', '/api/eventlogs/alllogs', {}, admin.token);
+        csv = res.text;
+        return res.headers.get('transfer-encoding') === 'chunked' && csv.includes('@SUM(A1)');
+      },
+      "the reader's events in EventLogs.csv",
+      15_000,
+    );
+    expect(csv.startsWith('Id,User Id,User Email,Event Type,Event Value,Created On\r\n')).toBe(true);
+    expect(csv).toContain(`,"x;'=cmd|' /C calc'!A0",`);
+    expect(formulaStarts(csv)).toEqual([]);
   });
 });

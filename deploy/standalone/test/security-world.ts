@@ -108,6 +108,7 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Worl
       WEB_DIST: join(dataDir, 'no-web'),
       // The suites send thousands of requests from one address; the per-IP limit is tested elsewhere.
       RATE_LIMIT_PER_MINUTE: '100000000',
+      INTAKE_EVENTS_PER_MINUTE: '100000000',
       OPENAI_API_KEY: 'sk-world',
       OPENAI_BASE_URL: writer.url,
       ...env,

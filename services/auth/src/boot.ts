@@ -44,6 +44,8 @@ export async function bootAuth(opts: {
     trustedProxies: config.TRUSTED_PROXIES,
     codeLimitPerHour: config.AUTH_CODE_LIMIT_PER_HOUR,
     codeIpLimitPerHour: config.AUTH_CODE_IP_LIMIT_PER_HOUR,
+    whatsAppNumberLimitPerHour: config.AUTH_WHATSAPP_NUMBER_LIMIT_PER_HOUR,
+    whatsAppIpLimitPerHour: config.AUTH_WHATSAPP_IP_LIMIT_PER_HOUR,
     redirectAllowlist: config.REDIRECT_ALLOWLIST,
     emailStats: createEmailStatsClient({
       reportingUrl: () => opts.serviceUrls?.reporting,

@@ -40,7 +40,12 @@ async function main(argv: string[]) {
     await events.catchUp();
     const users = createUserRepository(store, events);
     const { user, created } = await users.findOrRegister({ email, source: 'admin' }, 'system');
-    const updated = await users.record(user, decideRoleChange(user, 'admin', 'admin command'), 'system');
+    const updated =
+      (await users.update(
+        user._id,
+        (current) => decideRoleChange(current, 'admin', 'admin command'),
+        'system',
+      )) ?? user;
     console.log(
       `${updated.email} is ${created ? 'a new admin' : user.role === 'admin' ? 'already an admin' : 'now an admin'}; they sign in with a code sent to that address.`,
     );

@@ -13,12 +13,14 @@ import {
   type MailSender,
   type ServiceEventStore,
   type SigningKeys,
+  tokenFrom,
   type WhatsAppSender,
 } from '@nudge/platform';
 import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
 import { createDueReaders } from './app/due-readers';
 import { createGoogleSignIn } from './app/google-sign-in';
+import { createLinkSignIn } from './app/link-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
 import { createProfile } from './app/profile';
 import { createSessions } from './app/sessions';
@@ -54,6 +56,9 @@ export interface AuthServiceDeps {
   trustedProxies?: string[];
   codeLimitPerHour: number;
   codeIpLimitPerHour: number;
+  /** WhatsApp codes per destination number and per client IP an hour (per account: codeLimitPerHour). */
+  whatsAppNumberLimitPerHour?: number;
+  whatsAppIpLimitPerHour?: number;
   /** Google sign-in (OpenID Connect); absent = /auth/google answers that it is not configured. */
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
@@ -108,7 +113,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     users,
     codes,
     whatsapp: deps.whatsapp,
-    perPhone: limiter('code_whatsapp', deps.codeLimitPerHour),
+    perAccount: limiter('code_whatsapp', deps.codeLimitPerHour),
+    perNumber: limiter('code_whatsapp_number', deps.whatsAppNumberLimitPerHour ?? 5),
+    perIp: limiter('code_whatsapp_ip', deps.whatsAppIpLimitPerHour ?? 10),
     siteName,
   });
   const admin = createAdminUsers(users, deps.emailStats);
@@ -118,8 +125,15 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     bodyLimit: deps.bodyLimit,
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
-  const sessions = createSessions(users);
-  app.use(userRoutes({ users, signIn, profile, admin, verifier, tokens, links, sessions }));
+  const sessions = createSessions(users, verifier);
+  const linkSignIn = createLinkSignIn({
+    store: deps.store,
+    users,
+    links,
+    signIn,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  });
+  app.use(userRoutes({ users, signIn, linkSignIn, profile, admin, verifier, tokens, links, sessions }));
   app.use(
     googleRoutes({
       ...(deps.google ?? {}),
@@ -127,6 +141,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       redirectAllowlist: deps.redirectAllowlist,
       store: deps.store,
       signInWithGoogle: createGoogleSignIn({ users, profile, links }),
+      signOut: (req) => sessions.signOut(tokenFrom(req)),
       log: deps.log,
     }),
   );
@@ -149,7 +164,9 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     reminderHandlers: createReminderHandlers({ store: deps.store, users, coldAfter: deps.coldAfter ?? 14 }),
     async start() {
       await projection.ensureIndexes();
+      await linkSignIn.ensureIndexes();
       await deps.events.catchUp();
+      await projection.sweepTimeZones();
       await promoteAdmins(users, deps.adminEmails);
     },
   };
@@ -160,7 +177,7 @@ async function promoteAdmins(users: ReturnType<typeof createUserRepository>, ema
   for (const email of emails) {
     const user = await users.byEmail(email);
     if (user && user.role !== 'admin') {
-      await users.record(user, decideRoleChange(user, 'admin', 'ADMIN_EMAILS'), 'system');
+      await users.update(user._id, (current) => decideRoleChange(current, 'admin', 'ADMIN_EMAILS'), 'system');
     }
   }
 }

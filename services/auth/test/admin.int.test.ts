@@ -1,3 +1,4 @@
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, startAuth } from './harness';
 
@@ -133,6 +134,17 @@ describe('admin routes', () => {
     expect(lines).toHaveLength(total + 1);
     expect(res.text).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(res.text).not.toMatch(/,=HYPERLINK/);
+  });
+
+  it('users.csv neutralises every formula trigger, also after a separator inside a value', async () => {
+    for (const [i, value] of HOSTILE_CSV_VALUES.entries()) {
+      const reader = await auth.signIn(`hostile-${i}@example.com`);
+      const info = { firstname: value, lastname: value };
+      expect((await auth.post(`/api/user/update/${reader.user._id}`, { info }, admin)).status).toBe(200);
+    }
+    const res = await auth.get('/api/user/getalluserdata', admin);
+    expect(res.text).toContain(`,"x;'=cmd|' /C calc'!A0",`);
+    expect(formulaStarts(res.text)).toEqual([]);
   });
 
   it('range export follows admin.md §5', async () => {

@@ -57,6 +57,7 @@ function routes(overrides: Partial<GoogleSignInOptions>, publicUrl: string) {
         signIns.push(identity);
         return { uid: 'test-uid' };
       },
+      signOut: async () => undefined,
       ...overrides,
     }),
   );

@@ -36,6 +36,11 @@ export interface AuthHarness {
   lastCode(to: string): Promise<string>;
   /** Signs in with a code as a person would; returns the session. */
   signIn(email: string): Promise<{ token: string; user: any }>;
+  /**
+   * Another auth instance (another pod, or this one after a restart) on the same store, with its own event store;
+   * started (indexes, catch-up, start-time sweeps) and served on port 0; closed with the harness.
+   */
+  replica(): Promise<{ url: string; post(path: string, body: unknown, token?: string): Promise<JsonReply> }>;
   close(): Promise<void>;
 }
 
@@ -48,27 +53,32 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
   const events = createEventStore({ store, service: 'auth', log });
   const outbox = createDevOutbox(outboxStore);
   const internalToken = 'i'.repeat(40);
-  const service = createAuthService({
-    store,
-    events,
-    mail: captureMail(outbox),
-    whatsapp: captureWhatsApp(outbox),
-    keys: await loadOrCreateSigningKeys(dir),
-    linkSecrets: { current: await loadOrCreateLinkSecret(dir) },
-    internalToken,
-    codeSecret: 'test-secret',
-    log,
-    publicUrl: 'http://localhost:8080',
-    adminEmails: ['boss@example.com'],
-    sessionTtlDays: 30,
-    bodyLimit: '100kb',
-    codeLimitPerHour: 5,
-    codeIpLimitPerHour: 1000,
-    redirectAllowlist: [],
-    ...overrides,
-  });
+  const keys = await loadOrCreateSigningKeys(dir);
+  const linkSecret = await loadOrCreateLinkSecret(dir);
+  const build = (podEvents: ServiceEventStore) =>
+    createAuthService({
+      store,
+      events: podEvents,
+      mail: captureMail(outbox),
+      whatsapp: captureWhatsApp(outbox),
+      keys,
+      linkSecrets: { current: linkSecret },
+      internalToken,
+      codeSecret: 'test-secret',
+      log,
+      publicUrl: 'http://localhost:8080',
+      adminEmails: ['boss@example.com'],
+      sessionTtlDays: 30,
+      bodyLimit: '100kb',
+      codeLimitPerHour: 5,
+      codeIpLimitPerHour: 1000,
+      redirectAllowlist: [],
+      ...overrides,
+    });
+  const service = build(events);
   await service.start();
   const { server, url } = await listen(service.app, 0);
+  const replicas: Array<() => Promise<void>> = [];
 
   const call = (method: string, path: string, body?: unknown, token?: string) =>
     jsonCall(url, method, path, body, token);
@@ -100,7 +110,22 @@ export async function startAuth(overrides: Partial<AuthServiceDeps> = {}): Promi
       if (verified.status !== 200) throw new Error(`verify failed: ${verified.text}`);
       return { token: verified.body.token, user: verified.body.user };
     },
+    async replica() {
+      const podEvents = createEventStore({ store, service: 'auth', log });
+      const pod = build(podEvents);
+      await pod.start();
+      const listening = await listen(pod.app, 0);
+      replicas.push(async () => {
+        await closeServer(listening.server);
+        podEvents.close();
+      });
+      return {
+        url: listening.url,
+        post: (path, body, token) => jsonCall(listening.url, 'POST', path, body, token),
+      };
+    },
     async close() {
+      for (const closeReplica of replicas) await closeReplica();
       await closeServer(server);
       events.close();
       await store.close();

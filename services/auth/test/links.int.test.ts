@@ -13,6 +13,89 @@ beforeAll(async () => {
     user: { _id: userId },
   } = await auth.signIn('links@example.com'));
 });
+
+const USED = 'This sign-in link has already been used; please sign in with your email';
+const ENDED_LINK =
+  'This sign-in link no longer works because you were signed out; please sign in with your email';
+
+describe('a sign-in link gives one session, and a sign-out ends the links sent before it', () => {
+  it('is spent by its first use: a second click, or parallel ones, get no second session', async () => {
+    const { user } = await auth.signIn('once@example.com');
+    const link = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    const first = await auth.post(`/api/user/signinbytoken/${link.token}`, {});
+    expect(first.status).toBe(200);
+    const again = await auth.post(`/api/user/signinbytoken/${link.token}`, {});
+    expect(again.status).toBe(401);
+    expect(again.body).toEqual({ status: false, message: USED });
+
+    const other = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    const parallel = await Promise.all(
+      Array.from({ length: 8 }, () => auth.post(`/api/user/signinbytoken/${other.token}`, {})),
+    );
+    expect(parallel.map((r) => r.status).sort()).toEqual([200, 401, 401, 401, 401, 401, 401, 401]);
+    for (const r of parallel.filter((p) => p.status === 401)) expect(r.body.message).toBe(USED);
+  });
+
+  it('is spent once across auth replicas (the spent links live in the shared store)', async () => {
+    const { user } = await auth.signIn('two-pods@example.com');
+    const pod2 = await auth.replica();
+    const link = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    const replies = await Promise.all([
+      auth.post(`/api/user/signinbytoken/${link.token}`, {}),
+      pod2.post(`/api/user/signinbytoken/${link.token}`, {}),
+    ]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect((await pod2.post(`/api/user/signinbytoken/${link.token}`, {})).body.message).toBe(USED);
+  });
+
+  it('a sign-out ends every sign-in link and check-in link sent before it; later ones work', async () => {
+    const { user, token } = await auth.signIn('signs-out@example.com');
+    const before = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    const checkinSentAt = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 2));
+    expect((await auth.post('/api/user/logout', { token })).status).toBe(200);
+
+    const refused = await auth.post(`/api/user/signinbytoken/${before.token}`, {});
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ status: false, message: ENDED_LINK });
+    const checkin = await internal(
+      '/internal/tokens/session',
+      { userId: user._id, linkIssuedAt: checkinSentAt },
+      auth.internalToken,
+    );
+    expect(checkin.status).toBe(410);
+
+    await new Promise((r) => setTimeout(r, 2));
+    const after = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    expect((await auth.post(`/api/user/signinbytoken/${after.token}`, {})).status).toBe(200);
+    const laterCheckin = await internal(
+      '/internal/tokens/session',
+      { userId: user._id, linkIssuedAt: new Date().toISOString() },
+      auth.internalToken,
+    );
+    expect(laterCheckin.status).toBe(200);
+  });
+
+  it('an admin ending a reader’s sessions ends their links too', async () => {
+    const boss = await auth.signIn('boss@example.com');
+    const { user } = await auth.signIn('compromised@example.com');
+    const link = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    await new Promise((r) => setTimeout(r, 2));
+    expect((await auth.post(`/api/user/revokesessions/${user._id}`, {}, boss.token)).status).toBe(200);
+    const refused = await auth.post(`/api/user/signinbytoken/${link.token}`, {});
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toBe(ENDED_LINK);
+  });
+
+  it('a refused link (used, ended) changes nothing: no sign-in is recorded', async () => {
+    const { user } = await auth.signIn('recorded@example.com');
+    const link = await mint('/internal/tokens/signin-link', { userId: user._id }, auth.internalToken);
+    expect((await auth.post(`/api/user/signinbytoken/${link.token}`, {})).status).toBe(200);
+    const events = (await auth.events.readStream(`user-${user._id}`)).length;
+    expect((await auth.post(`/api/user/signinbytoken/${link.token}`, {})).status).toBe(401);
+    expect(await auth.events.readStream(`user-${user._id}`)).toHaveLength(events);
+  });
+});
 afterAll(() => auth.close());
 
 const internal = (path: string, body: unknown, token?: string) =>
@@ -95,10 +178,16 @@ describe('signed e-mail links and internal token minting', () => {
   });
 
   it('the session minted for a check-in answer works like a sign-in', async () => {
-    const minted = await mint('/internal/tokens/session', { userId }, auth.internalToken);
+    const linkIssuedAt = new Date().toISOString();
+    const minted = await mint('/internal/tokens/session', { userId, linkIssuedAt }, auth.internalToken);
     expect(minted.user._id).toBe(userId);
     const me = await auth.post('/api/user/isauth', { token: minted.token });
     expect(me.body.user._id).toBe(userId);
+  });
+
+  it('a check-in session needs the time its link was sent (400 without it)', async () => {
+    const res = await internal('/internal/tokens/session', { userId }, auth.internalToken);
+    expect(res.status).toBe(400);
   });
 
   it('minting for an unknown user is a 404', async () => {

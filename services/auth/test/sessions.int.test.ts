@@ -92,6 +92,34 @@ describe('logout (POST /api/user/logout)', () => {
   });
 });
 
+describe('sign out by the contract’s own call (GET /auth/logout)', () => {
+  const logout = (token?: string) =>
+    fetch(`${auth.url}/auth/logout`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+
+  it('ends the session of the bearer token everywhere, as POST /api/user/logout does', async () => {
+    const phone = await auth.signIn('get-logout@example.com');
+    const laptop = await auth.signIn('get-logout@example.com');
+    const res = await logout(phone.token);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: true, message: 'Signed out' });
+    for (const token of [phone.token, laptop.token]) {
+      const isauth = await auth.post('/api/user/isauth', { token });
+      expect(isauth.status).toBe(401);
+      expect(isauth.body.message).toBe(ENDED);
+    }
+  });
+
+  it('without a token, or with an ended one, ends nothing (an old tab never ends a newer session)', async () => {
+    const { token: old } = await auth.signIn('old-tab@example.com');
+    expect((await logout(old)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2));
+    const { token: current } = await auth.signIn('old-tab@example.com');
+    expect((await logout(old)).status).toBe(200);
+    expect((await logout()).status).toBe(200);
+    expect((await auth.post('/api/user/isauth', { token: current })).status).toBe(200);
+  });
+});
+
 describe('admin ends a user’s sessions (POST /api/user/revokesessions/:id)', () => {
   it('ends every session of that user; the admin and other users stay signed in', async () => {
     const target = await auth.signIn('revoked@example.com');

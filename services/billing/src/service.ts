@@ -14,6 +14,7 @@ import { createCheckout } from './app/checkout';
 import { type BillingContext, simulatedCheckoutUrl } from './app/context';
 import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
+import { createPremiumClaims } from './app/premium-claims';
 import { createRefunds, type ReconcileReport } from './app/refunds';
 import { createRenewal } from './app/renewal';
 import { createRenewalNotices, type NoticeMail } from './app/renewal-notices';
@@ -134,6 +135,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     clock,
     log: deps.log,
     onApplied: renewals.resync,
+    claims: createPremiumClaims(ctx, deps.events),
   });
   /** A settled refund finishes its cancel as the reader's request would have: refunded, or cancelled without. */
   const reconcileRefunds = async () => {

@@ -1,6 +1,12 @@
 import { BillingEvents } from '@nudge/contracts';
 import { describe, expect, it } from 'vitest';
-import { currentSubscription, presentDetails, renewalOffMessage, successorOf } from '../src/domain/account';
+import {
+  currentSubscription,
+  mayHoldPremium,
+  presentDetails,
+  renewalOffMessage,
+  successorOf,
+} from '../src/domain/account';
 import { addMonths, longDate, rupees } from '../src/domain/plan';
 import {
   decideExpiry,
@@ -180,5 +186,28 @@ describe('plan arithmetic and texts', () => {
     );
     expect(rupees(250000)).toBe('₹2500');
     expect(rupees(12345)).toBe('₹123.45');
+  });
+});
+
+describe('which subscription may grant premium (one live subscription per reader)', () => {
+  const paid = () => apply(created(), update('subscription.charged', 'active', 1, T0, 'pay_1'));
+  const other = (fields: Partial<SubscriptionState> = {}): SubscriptionState => ({
+    ...created(),
+    _id: 'sub_2',
+    ...fields,
+  });
+
+  it('the first, the holder itself, and a restart taking over from the holder may', () => {
+    expect(mayHoldPremium(other(), null, null)).toBe(true);
+    expect(mayHoldPremium(paid(), 'sub_1', null)).toBe(true);
+    expect(mayHoldPremium(other({ predecessorId: 'sub_1' }), 'sub_1', paid())).toBe(true);
+  });
+
+  it('another one may not while the holder grants premium, or is being activated; once it has ended, it may', () => {
+    expect(mayHoldPremium(other(), 'sub_1', paid())).toBe(false);
+    expect(mayHoldPremium(other(), 'sub_1', created())).toBe(false);
+    const ended = fold([decideExpiry(paid(), new Date(T1), 0)[0]!], paid(), T1);
+    expect(ended.entitled).toBe(false);
+    expect(mayHoldPremium(other(), 'sub_1', ended)).toBe(true);
   });
 });

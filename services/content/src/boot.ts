@@ -40,6 +40,7 @@ export async function bootContent(opts: ServiceBootOptions): Promise<BootedConte
     }),
     log,
     bodyLimit: config.BODY_LIMIT,
+    imageMaxPixels: config.IMAGE_MAX_PIXELS,
     trustedProxies: config.TRUSTED_PROXIES,
     ai: {
       model: config.OPENAI_MODEL,

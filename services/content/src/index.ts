@@ -8,7 +8,6 @@ export {
   openMediaStore,
 } from './infra/media';
 export {
-  CONTENT_BODY_LIMIT,
   type ContentService,
   type ContentServiceDeps,
   createContentService,

@@ -1,3 +1,4 @@
+import { largeBodyRoutes } from '@nudge/contracts';
 import {
   authenticate,
   createHttpApp,
@@ -35,18 +36,9 @@ import { readerRoutes } from './http/reader-routes';
 import { settingsRoutes } from './http/settings-routes';
 import { templateAdminRoutes } from './http/template-admin-routes';
 import { topicRoutes } from './http/topic-routes';
-import { inspectImage, resizeToWebp } from './infra/images';
+import { createResizer, inspectImage } from './infra/images';
 import type { MediaStore } from './infra/media';
 import { createOpenAiWriter, type WriterOptions } from './infra/openai-writer';
-
-/** A 5 MB image as base64 inside JSON is about 6.7 MB: the limit of the admin routes that carry one. */
-export const CONTENT_BODY_LIMIT = '8mb';
-const IMAGE_ROUTES = [
-  'POST /api/template/add',
-  'POST /api/template/update/:id',
-  'POST /api/promotion/add',
-  'POST /api/promotion/update/:id',
-];
 
 export interface ContentServiceDeps {
   store: DocumentStore;
@@ -58,6 +50,8 @@ export interface ContentServiceDeps {
   log: Logger;
   /** The AI writer's provider; without an apiKey generate-content answers 503. */
   ai?: Partial<WriterOptions> & { model: string };
+  /** IMAGE_MAX_PIXELS: the most pixels an uploaded image may have. */
+  imageMaxPixels: number;
   /** The body limit of every route but the image-carrying admin routes (BODY_LIMIT; default 100kb). */
   bodyLimit?: string;
   /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
@@ -94,7 +88,11 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   deps.events.register(createContentReadModels(c));
   const directory = createUserDirectory(deps.store);
 
-  const images = createImageIntake({ media: deps.media, inspect: inspectImage });
+  const images = createImageIntake({
+    media: deps.media,
+    inspect: inspectImage,
+    maxPixels: deps.imageMaxPixels,
+  });
   const views = createPostViews(c, deps.emailStats);
   const reads = createReads({ events: deps.events, clock });
   const topics = createTopics({ c, events: deps.events, clock });
@@ -108,13 +106,17 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
     ? createOpenAiWriter({ ...deps.ai, apiKey: deps.ai.apiKey, model: deps.ai.model })
     : undefined;
   const ai = createAiWriter({ writer, settings });
-  const media = createMediaDelivery({ media: deps.media, collections: c, resize: resizeToWebp });
+  const media = createMediaDelivery({
+    media: deps.media,
+    collections: c,
+    resize: createResizer(deps.imageMaxPixels),
+  });
 
   const app = createHttpApp({
     log: deps.log,
     bodyLimit: deps.bodyLimit ?? '100kb',
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
-    largeBodies: { limit: CONTENT_BODY_LIMIT, routes: IMAGE_ROUTES },
+    largeBodies: largeBodyRoutes('content'),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
   app.use(topicRoutes(topics));

@@ -172,6 +172,14 @@ describe('image rules', () => {
     expect(parseDataUrl('data:image/svg+xml,<svg/>').kind).toBe('invalid');
     expect(parseDataUrl('https://x/y.png').kind).toBe('invalid');
     expect(parseDataUrl('data:image/png;base64,!!!').kind).toBe('invalid');
+    expect(parseDataUrl('DATA:image/png;BASE64,AAAA').kind).toBe('data');
+    expect(parseDataUrl('data:image/png;base64').kind).toBe('invalid');
+  });
+
+  it('reads a data URL of millions of parameters (an 8 MB body) in one pass, without running out of stack', () => {
+    const semicolons = ';'.repeat(4_000_000);
+    expect(parseDataUrl(`data:${semicolons}`).kind).toBe('invalid');
+    expect(parseDataUrl(`data:${semicolons};base64,AAAA`)).toEqual({ kind: 'data', base64: 'AAAA' });
   });
 
   it('computes decoded sizes and accepts only the five formats', () => {

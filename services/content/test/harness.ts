@@ -12,6 +12,7 @@ import {
   type DocumentStore,
   type EventEnvelope,
   listen,
+  loadConfig,
   loadOrCreateSigningKeys,
   newId,
   type ServiceEventStore,
@@ -97,6 +98,7 @@ export async function startContent(overrides: Partial<ContentServiceDeps> = {}):
     internalToken: CONTENT_INTERNAL_TOKEN,
     log,
     clock,
+    imageMaxPixels: loadConfig({}).IMAGE_MAX_PIXELS,
     ...overrides,
   });
   await service.start();

@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFileMediaStore, type MediaStore } from '../src/infra/media';
 import { addPost, addTopic, type ContentHarness, pngDataUrl, startContent } from './harness';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -82,6 +86,11 @@ describe('uploaded images and /api/media', () => {
       'The image must be an uploaded image file (a base64 data URL)',
     ],
     ['an empty file', async () => 'data:image/png;base64,', 'The image file is empty'],
+    [
+      'a data URL header of millions of parameters',
+      async () => `data:${';'.repeat(4_000_000)}`,
+      'The image must be an uploaded image file (a base64 data URL)',
+    ],
     [
       'more than 5 MB',
       async () => {
@@ -217,5 +226,102 @@ describe('uploaded images and /api/media', () => {
       expect(reply.status).toBe(400);
       expect(reply.body).toEqual({ status: false, message: 'w must be 480 or 960' });
     }
+  });
+});
+
+describe('image dimensions: a small file can hold a huge picture', () => {
+  const MAX_PIXELS = 2_000_000;
+  let h: ContentHarness;
+  let dir: string;
+  let topic: string;
+  /** The media store the service writes to; `stored` lists the content types of what it stored. */
+  let media: MediaStore & { stored: string[] };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nudge-media-'));
+    const files = createFileMediaStore(dir);
+    media = {
+      ...files,
+      stored: [],
+      async put(bytes, contentType) {
+        media.stored.push(contentType);
+        return files.put(bytes, contentType);
+      },
+    };
+    h = await startContent({ media, imageMaxPixels: MAX_PIXELS });
+    topic = await addTopic(h, 'Sizes');
+  });
+  afterAll(async () => {
+    await h.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A real PNG, interlaced (Adam7), as a data URL: a few KB for millions of pixels of one colour. */
+  const interlacedPng = async (width: number, height: number) => {
+    const png = await sharp({ create: { width, height, channels: 3, background: '#224466' } })
+      .png({ progressive: true })
+      .toBuffer();
+    return { png, dataUrl: `data:image/png;base64,${png.toString('base64')}` };
+  };
+
+  it.each([
+    ['more pixels than IMAGE_MAX_PIXELS', 2_000, 1_001, 'this one is 2000 × 1001'],
+    ['a side longer than WebP allows, however few its pixels', 16_384, 8, 'this one is 16384 × 8'],
+  ])(
+    'refuses an interlaced PNG of %s with a clear 400, storing nothing',
+    async (_label, width, height, size) => {
+      const { png, dataUrl } = await interlacedPng(width, height);
+      expect(png.length).toBeLessThan(100_000);
+      const before = await h.store.collection('templates').countDocuments({});
+      const reply = await h.post(
+        '/api/template/add',
+        { heading: 'H', body: 'B', topic, image: dataUrl },
+        h.admin.token,
+      );
+      expect(reply.status).toBe(400);
+      expect(reply.body).toEqual({
+        status: false,
+        message: `The image must be at most 2 megapixels and 16,383 pixels on a side (${size})`,
+      });
+      expect(await h.store.collection('templates').countDocuments({})).toBe(before);
+      expect(media.stored).toEqual([]);
+    },
+  );
+
+  it('accepts an image of exactly IMAGE_MAX_PIXELS', async () => {
+    const post = await addPost(h, { topic, image: (await interlacedPng(2_000, 1_000)).dataUrl });
+    expect(post.image).toMatch(/^\/api\/media\/[0-9a-f]{24}$/);
+  });
+
+  it('makes a variant once when its first requests come in parallel', async () => {
+    const post = await addPost(h, { topic, image: (await interlacedPng(1_600, 1_200)).dataUrl });
+    media.stored.length = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const res = await fetch(`${h.url}${post.image}?w=480`);
+        return {
+          status: res.status,
+          type: res.headers.get('content-type'),
+          bytes: Buffer.from(await res.arrayBuffer()),
+        };
+      }),
+    );
+    expect(answers.map((a) => [a.status, a.type])).toEqual(Array(8).fill([200, 'image/webp']));
+    expect(new Set(answers.map((a) => a.bytes.toString('base64'))).size).toBe(1);
+    expect(media.stored).toEqual(['image/webp']);
+    expect((await sharp(answers[0]!.bytes).metadata()).width).toBe(480);
+  });
+
+  it('serves an original stored before the limits as it is, never decoding it', async () => {
+    const { png } = await interlacedPng(2_000, 1_500);
+    const id = await media.put(png, 'image/png');
+    media.stored.length = 0;
+    for (let i = 0; i < 2; i += 1) {
+      const res = await fetch(`${h.url}/api/media/${id}?w=960`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
+    }
+    expect(media.stored).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import {
   LimitQuery,
   Name,
   NotificationTime,
+  PAGE_MAX,
   PageQuery,
   PHONE_MESSAGE,
   Phone,
@@ -128,7 +129,12 @@ export const GetAllUsersQuery = z.object({
 export const UserListResponse = z.object({ status: z.literal(true), total: z.number(), data: z.array(User) });
 
 export const RangeExportRequest = z.object({
-  from: z.coerce.number({ error: 'From must be a number' }).int().min(1, 'From must be 1 or more').default(1),
+  from: z.coerce
+    .number({ error: 'From must be a number' })
+    .int()
+    .min(1, 'From must be 1 or more')
+    .max(PAGE_MAX, `From must be ${PAGE_MAX} or less`)
+    .default(1),
   to: z.union([z.string(), z.number()]).optional(),
 });
 
@@ -168,6 +174,11 @@ export const AdminUpdateUserRequest = z.object({
 
 // Internal calls (never routed by the gateway)
 export const MintRequest = z.object({ userId: Id });
+/**
+ * A session for a user who proved themselves with an e-mailed link (a check-in answer): `linkIssuedAt` is when that
+ * link was sent, so a link from before the user's sessions were ended (a sign-out, an admin) is refused (410).
+ */
+export const LinkSessionRequest = MintRequest.extend({ linkIssuedAt: z.iso.datetime() });
 export const MintLinkResponse = z.object({
   status: z.literal(true),
   token: z.string(),

@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { canonicalTimeZone } from './days';
 
 /** A 24-hex id (ObjectId-shaped), as every entity's _id. */
 export const Id = z.string().regex(/^[0-9a-f]{24}$/, 'must be a valid id');
@@ -49,17 +50,18 @@ export const Phone = z
     return parsed.number;
   });
 
+const TIME_ZONE_MESSAGE = 'Time zone must be an IANA name like Europe/London';
+
+/** An IANA zone, answered by its one name (canonicalTimeZone): case variants of a zone are the same zone. */
 export const TimeZone = z
-  .string({ error: 'Time zone must be an IANA name like Europe/London' })
+  .string({ error: TIME_ZONE_MESSAGE })
   .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en-GB', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'Time zone must be an IANA name like Europe/London');
+  .transform((tz, ctx) => {
+    const canonical = canonicalTimeZone(tz);
+    if (canonical) return canonical;
+    ctx.addIssue({ code: 'custom', message: TIME_ZONE_MESSAGE });
+    return z.NEVER;
+  });
 
 export const Name = (label: string) =>
   z
@@ -68,11 +70,18 @@ export const Name = (label: string) =>
     .min(1, `Please enter ${label}`)
     .max(100, `${label} must be 100 characters or less`);
 
+/**
+ * The largest page number (or list position) a contract takes: times the largest limit (5,000) it is still a safe
+ * integer, so the offset a route computes from it is exact and every store takes it. Past it, a 400.
+ */
+export const PAGE_MAX = 1_000_000_000;
+
 /** A page number in a query string: 1 when absent. */
 export const PageQuery = z.coerce
   .number({ error: 'page must be a number' })
   .int()
   .min(1, 'page must be 1 or more')
+  .max(PAGE_MAX, `page must be ${PAGE_MAX} or less`)
   .default(1);
 export const LimitQuery = (max: number, fallback: number) =>
   z.coerce

@@ -424,6 +424,19 @@ const flag = (field: string) =>
     .nullable()
     .optional();
 
+/**
+ * How long the web telemetry (the analytics events the web sends: page visits, clicks) is kept, in days (our setting:
+ * reporting deletes older ones). The readers' domain activity (sign-ins, reads, answers) is not telemetry: it stays.
+ */
+export const WEB_EVENT_RETENTION_DAYS_DEFAULT = 365;
+export const WEB_EVENT_RETENTION_DAYS_MAX = 3650;
+const retentionMessage = `webeventretentiondays must be a whole number of days from 1 to ${WEB_EVENT_RETENTION_DAYS_MAX}`;
+const retentionDays = z
+  .number({ error: retentionMessage })
+  .int(retentionMessage)
+  .min(1, retentionMessage)
+  .max(WEB_EVENT_RETENTION_DAYS_MAX, retentionMessage);
+
 const LevelInput = z.object({
   title: z
     .string({ error: 'Level title must not be blank' })
@@ -511,6 +524,7 @@ export const SiteSettingsInput = z.strictObject(
     emailcheckin: flag('emailcheckin'),
     isCommentsVisible: flag('isCommentsVisible'),
     levels: LevelsInput,
+    webeventretentiondays: retentionDays.nullable().optional(),
   },
   {
     error: (issue) =>
@@ -570,6 +584,8 @@ export const SiteSettings = z.object({
   isCommentsVisible: z.boolean(),
   /** Sorted ascending by count. */
   levels: z.array(Level),
+  /** Days the web telemetry is kept (reporting deletes older events). */
+  webeventretentiondays: z.number().int(),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 

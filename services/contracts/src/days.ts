@@ -22,6 +22,56 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
+const resolvedZone = (timeZone: string): string | null => {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * IANA's current names of zones that ICU's (CLDR's) database still calls by an older one: Node 20 resolves
+ * `Asia/Kolkata` to `Asia/Calcutta`. Read from the engine, so an engine that already answers IANA's names needs none.
+ */
+const IANA_NAMES: ReadonlyMap<string, string> = new Map(
+  [
+    'Africa/Asmara',
+    'America/Argentina/Buenos_Aires',
+    'America/Argentina/Catamarca',
+    'America/Argentina/Cordoba',
+    'America/Argentina/Jujuy',
+    'America/Argentina/Mendoza',
+    'America/Atikokan',
+    'America/Indiana/Indianapolis',
+    'America/Kentucky/Louisville',
+    'America/Nuuk',
+    'Asia/Ho_Chi_Minh',
+    'Asia/Kathmandu',
+    'Asia/Kolkata',
+    'Asia/Yangon',
+    'Atlantic/Faroe',
+    'Europe/Kyiv',
+    'Pacific/Chuuk',
+    'Pacific/Kanton',
+    'Pacific/Pohnpei',
+  ].flatMap((name) => {
+    const resolved = resolvedZone(name);
+    return resolved && resolved !== name ? [[resolved, name] as const] : [];
+  }),
+);
+
+/**
+ * A zone's one name, its canonical IANA name: the engine's time zone database resolves the case
+ * (`aMeRiCa/nEw_york` -> `America/New_York`) and links to their zone (`US/Eastern` -> `America/New_York`), and a zone
+ * IANA has renamed gets IANA's name (`asia/calcutta` -> `Asia/Kolkata`). So the zones readers are in stay a small set
+ * of real names. Null when it is no zone.
+ */
+export function canonicalTimeZone(timeZone: string): string | null {
+  const resolved = resolvedZone(timeZone);
+  return resolved === null ? null : (IANA_NAMES.get(resolved) ?? resolved);
+}
+
 /** The zone to count days in: an empty or unknown zone is UTC (never a throw inside a request or a render). */
 export function usableTimeZone(timeZone: string | null | undefined): string {
   if (!timeZone) return DEFAULT_TIME_ZONE;

@@ -100,6 +100,8 @@ export const CommentsResponse = z.object({
   comments: z.array(CommentView),
   /** Comments on the post in all. */
   total: z.number().int(),
+  /** A premium post the caller may not read: its comments are gated as its body is (none are listed). */
+  locked: z.literal(true).optional(),
 });
 export const CommentAddRequest = z.object({ token: BodyToken, templateid: PostIdRef, message: CommentText });
 export const CommentEditRequest = z.object({
@@ -228,6 +230,8 @@ export const CheckinAllResponse = z.object({ status: z.literal(true), data: z.ar
 export const CHECKIN_ANSWERS = [1, 2, 3, 4, 5] as const;
 export const CHECKIN_LINK_INVALID = 'This check-in link is not valid.';
 export const CHECKIN_LINK_EXPIRED = 'This check-in link has expired.';
+export const CHECKIN_LINK_ENDED =
+  'This check-in link no longer works because you were signed out. Please sign in again.';
 export const CHECKIN_ANSWER_INVALID = 'The answer must be a whole number from 1 to 5.';
 
 export const CheckinAnswerQuery = z.object({
@@ -282,7 +286,9 @@ export const WEB_EVENT_TYPES = [
   'email_continue_reading',
 ] as const;
 export const WEB_EVENT_VALUE_MAX = 2000;
-export const WEB_EVENT_METADATA_MAX_ENTRIES = 20;
+export const WEB_EVENT_METADATA_MAX_ENTRIES = 10;
+/** The metadata of one event in all (keys and values): a URL and a few short facts. */
+export const WEB_EVENT_METADATA_MAX_CHARS = 2500;
 
 export const EventLogRequest = z.object({
   /** Optional: a valid session token attaches the user; an invalid one is ignored. */
@@ -302,7 +308,12 @@ export const EventLogRequest = z.object({
     )
     .refine(
       (m) => Object.keys(m).length <= WEB_EVENT_METADATA_MAX_ENTRIES,
-      'metadata may have at most 20 entries',
+      `metadata may have at most ${WEB_EVENT_METADATA_MAX_ENTRIES} entries`,
+    )
+    .refine(
+      (m) =>
+        Object.entries(m).reduce((n, [k, v]) => n + k.length + v.length, 0) <= WEB_EVENT_METADATA_MAX_CHARS,
+      `metadata must be ${WEB_EVENT_METADATA_MAX_CHARS} characters or less in all`,
     )
     .default({}),
 });

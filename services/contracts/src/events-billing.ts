@@ -110,6 +110,15 @@ export const BillingEvents = {
       at: z.string(),
     }),
   },
+  /**
+   * The reader's one live subscription (stream `customer-<userId>`): the subscription whose first charge made it the one
+   * that grants premium. A charge of any other (a second checkout paid) while it lives is refunded and that
+   * subscription cancelled; a restart's subscription takes over from the one it renews.
+   */
+  PremiumClaimed: {
+    type: 'billing.PremiumClaimed.v1',
+    data: z.object({ userId: z.string(), subscriptionId: z.string(), at: z.string() }),
+  },
   /** The browser reported Razorpay checkout's handler result with a valid key-secret signature. */
   CheckoutConfirmed: {
     type: 'billing.CheckoutConfirmed.v1',

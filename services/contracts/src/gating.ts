@@ -1,4 +1,5 @@
 import type { Role } from './common';
+import { plainText } from './html-text';
 
 /** Characters of a gated post's body that readers without access get as `preview` (the card preview length), at most. */
 export const PREVIEW_LENGTH = 150;
@@ -6,20 +7,6 @@ export const PREVIEW_LENGTH = 150;
 /** Who may read a premium post's body (DESIGN.md §6): premium users and admins, decided from the verified token. */
 export const canReadPremium = (role: Role | null | undefined): boolean =>
   role === 'premium' || role === 'admin';
-
-/** A post body as plain text: tags dropped, entities of the editor decoded, whitespace collapsed. */
-export function plainText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /** The first `max` characters (whole code points) of the plain text, with '...' when cut. */
 export function previewOf(body: string, max = PREVIEW_LENGTH): string {

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { IdParams, MintLinkResponse, MintRequest, SessionResponse, UserResponse } from './auth';
+import {
+  IdParams,
+  LinkSessionRequest,
+  MintLinkResponse,
+  MintRequest,
+  SessionResponse,
+  UserResponse,
+} from './auth';
 import { RefundReconcileRequest, RefundReconcileResponse } from './billing';
 import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
 import { EventHistoryQuery, EventHistoryResponse } from './event-history';
@@ -61,9 +68,9 @@ export const internalApi: InternalRouteContract[] = [
     'POST',
     '/internal/tokens/session',
     'auth',
-    'A session for a user who proved themselves elsewhere',
+    'A session for a user who proved themselves with an e-mailed link (410 when it was issued before a sign-out)',
     {
-      body: MintRequest,
+      body: LinkSessionRequest,
       response: SessionResponse,
     },
   ),

@@ -1,31 +1,53 @@
-// A post body as plain paragraphs: the one reading of the stored text shared by the web's post page and the
-// reminder e-mail. Pure and zod-free, so the web app imports it at run time (`@nudge/contracts/paragraphs`).
+// A text as paragraphs, and text made safe for HTML: pure, zod-free and parser-free, so the web app imports it at run
+// time (`@nudge/contracts/paragraphs`). The server reads markup with htmlText (html-text.ts) before splitting.
 
-const ENTITIES: Record<string, string> = {
-  '&nbsp;': ' ',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-  '&apos;': "'",
-  '&amp;': '&',
-};
+/** Elements whose start and end break a text into paragraphs (both readings of markup, server's and web's). */
+export const BLOCK_ELEMENTS = [
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'dd',
+  'div',
+  'dl',
+  'dt',
+  'figcaption',
+  'figure',
+  'footer',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'table',
+  'tr',
+  'ul',
+] as const;
 
 /**
- * A body as paragraphs of plain text. Bodies are typed in a textarea (line breaks matter) but may carry markup from
- * an editor: block ends and <br> become line breaks, other tags go, entities are decoded. The text is never put in
- * the page as HTML. Paragraphs are split at blank lines; single line breaks stay inside a paragraph.
+ * Paragraphs of a plain text: split at blank lines (single line breaks stay inside a paragraph), spaces at line ends
+ * dropped, empty paragraphs left out. Linear in the text: no regular expression here backtracks over a run of spaces.
  */
-export function bodyParagraphs(body: string | null | undefined): string[] {
-  const text = (body ?? '')
-    .replace(/\r\n?/g, '\n')
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|h[1-6]|li|blockquote)>/gi, '\n\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(nbsp|lt|gt|quot|#39|apos|amp);/g, (entity) => ENTITIES[entity] ?? entity);
+export function splitParagraphs(text: string): string[] {
   return text
+    .replace(/\r\n?/g, '\n')
     .split(/\n[ \t]*\n+/)
-    .map((paragraph) => paragraph.replace(/[ \t]+\n/g, '\n').trim())
+    .map((paragraph) =>
+      paragraph
+        .split('\n')
+        .map((line) => line.trimEnd())
+        .join('\n')
+        .trim(),
+    )
     .filter((paragraph) => paragraph !== '');
 }
 

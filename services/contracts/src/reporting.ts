@@ -1,21 +1,18 @@
 import { z } from 'zod';
 import { LimitQuery, PageQuery } from './common';
-import { EventLogRequest, WEB_EVENT_TYPES } from './engagement';
+import { EventLogRequest } from './engagement';
 import { ReportSnapshot } from './events-reporting';
 import type { RouteSchemas } from './route-types';
 
 // ── web event intake (POST /api/eventlogs) ──────────────────────────────────────────────────────────────────
 
-/** The analytics events the web sends (admin.md §3), plus the e-mail open and click the admin list shows. */
-export const INTAKE_EVENT_TYPES = [...WEB_EVENT_TYPES, 'email_open', 'email_click'] as const;
-export const INTAKE_BATCH_MAX = 100;
-
-export const WebEventInput = EventLogRequest.omit({ token: true }).extend({
-  eventType: z.enum(INTAKE_EVENT_TYPES, {
-    error: `eventType must be one of ${INTAKE_EVENT_TYPES.join(', ')}`,
-  }),
-});
+/**
+ * One web event: only the types the web sends (admin.md §3, WEB_EVENT_TYPES). The types the server records itself
+ * (sign-in, post read, e-mail sent, opened and clicked...) come only from its own events, never from a caller.
+ */
+export const WebEventInput = EventLogRequest.omit({ token: true });
 export type WebEventInput = z.infer<typeof WebEventInput>;
+export const INTAKE_BATCH_MAX = 100;
 
 const Batch = z
   .array(WebEventInput, { error: 'events must be a list' })
@@ -55,14 +52,6 @@ export const EventLogsResponse = z.object({
   total: z.number().int(),
   data: z.array(EventLogRow),
 });
-export const EVENT_LOG_CSV_COLUMNS = [
-  'Id',
-  'User Id',
-  'User Email',
-  'Event Type',
-  'Event Value',
-  'Created On',
-];
 
 // ── reports (admin.md §3, §5) ─────────────────────────────────────────────────────────────────────────────
 

@@ -30,6 +30,12 @@ export interface RouteContract {
   response?: z.ZodType;
   /** Response media type when not JSON (e.g. 'text/csv'). */
   produces?: string;
+  /**
+   * The largest request body of an admin route that carries more than every route's limit (BODY_LIMIT, 100 KB by
+   * default), in bytes: an image as a data URL. Only a caller whose Authorization header holds an admin's session
+   * token may send more than BODY_LIMIT; who is calling is checked before a byte of the body is read.
+   */
+  largeBody?: number;
 }
 
 /** A service's schemas for its routes, keyed 'METHOD /path' exactly as in apiRoutes. */

@@ -386,7 +386,14 @@ export const browserRoutes: RouteContract[] = [
     'Google sign-in callback; redirects back with a token',
     'ours (the OAuth redirect URI)',
   ),
-  route('GET', '/auth/logout', 'auth', 'public', 'Sign out (clears the session cookie) and redirect home', R),
+  route(
+    'GET',
+    '/auth/logout',
+    'auth',
+    'public',
+    'Sign out: ends the bearer token’s sessions, clears the sign-in cookie, redirects if asked',
+    R,
+  ),
 ];
 
 interface CompiledRoute {
@@ -496,4 +503,32 @@ const SCHEMAS: RouteSchemas = {
   ...REPORTING_SCHEMAS,
 };
 
-for (const entry of apiRoutes) Object.assign(entry, SCHEMAS[`${entry.method} ${entry.path}`] ?? {});
+/** An admin post or promotion carries one image of up to 5 MB as base64 in JSON: about 6.7 MB. */
+const IMAGE_BODY = 8 * 1024 * 1024;
+/** A report carries its logo (a data URL of up to 3,000,000 characters) and up to 10,000 user ids. */
+const REPORT_BODY = 4 * 1024 * 1024;
+
+/** The admin routes whose bodies may be larger than BODY_LIMIT (RouteContract.largeBody), keyed as SCHEMAS. */
+const LARGE_BODIES: Record<string, number> = {
+  'POST /api/template/add': IMAGE_BODY,
+  'POST /api/template/update/:id': IMAGE_BODY,
+  'POST /api/promotion/add': IMAGE_BODY,
+  'POST /api/promotion/update/:id': IMAGE_BODY,
+  'POST /api/report/add': REPORT_BODY,
+  'PUT /api/report/update/:id': REPORT_BODY,
+};
+
+for (const entry of apiRoutes) {
+  const key = `${entry.method} ${entry.path}`;
+  Object.assign(entry, SCHEMAS[key] ?? {});
+  const largeBody = LARGE_BODIES[key];
+  if (largeBody !== undefined) entry.largeBody = largeBody;
+}
+
+/** A service's routes that take bodies larger than BODY_LIMIT, as 'METHOD /path' with their limit in bytes. */
+export const largeBodyRoutes = (service: ServiceName): { route: string; limit: number }[] =>
+  apiRoutes.flatMap((r) =>
+    r.service === service && r.largeBody !== undefined
+      ? [{ route: `${r.method} ${r.path}`, limit: r.largeBody }]
+      : [],
+  );

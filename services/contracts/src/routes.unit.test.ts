@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { PAGE_MAX, PageQuery } from './common';
+import { internalApi } from './internal-routes';
 import { SERVICES } from './route-types';
-import { apiRoutes, browserRoutes, findRoute } from './routes';
+import { apiRoutes, browserRoutes, findRoute, largeBodyRoutes } from './routes';
 
 // The product contract lives beside the repository: <repo>/../shared/spec.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -141,6 +144,29 @@ describe('apiRoutes table', () => {
   });
 });
 
+describe('request body limits', () => {
+  it('lets only admin routes take a body above BODY_LIMIT, and only the ones that carry an image or a logo', () => {
+    const large = apiRoutes.filter((r) => r.largeBody !== undefined);
+    expect(large.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      'POST /api/promotion/add',
+      'POST /api/promotion/update/:id',
+      'POST /api/report/add',
+      'POST /api/template/add',
+      'POST /api/template/update/:id',
+      'PUT /api/report/update/:id',
+    ]);
+    for (const r of large) {
+      expect(r.access, r.path).toBe('admin');
+      expect(r.largeBody, r.path).toBeGreaterThan(100 * 1024);
+    }
+    expect(largeBodyRoutes('content')).toContainEqual({
+      route: 'POST /api/template/add',
+      limit: 8 * 1024 * 1024,
+    });
+    expect(largeBodyRoutes('auth')).toEqual([]);
+  });
+});
+
 describe('findRoute', () => {
   it('prefers literal paths over parameters', () => {
     expect(findRoute('POST', '/api/template/add')?.path).toBe('/api/template/add');
@@ -180,5 +206,42 @@ describe('findRoute', () => {
     expect(findRoute('GET', '/api/user/details/a%2Fb')).toBeUndefined();
     expect(findRoute('GET', '/internal/users')).toBeUndefined();
     expect(findRoute('GET', '/api/user/details/a/b')).toBeUndefined();
+  });
+});
+
+describe('paging bounds', () => {
+  /** The numeric fields of a route's query and body that page through a list. */
+  const PAGING = /^(page|limit|offset|skip|from)$/;
+  type Bound = { route: string; field: string; maximum: number | undefined };
+  const bounds: Bound[] = [];
+  for (const r of [...apiRoutes, ...browserRoutes, ...internalApi]) {
+    for (const schema of [r.query, r.body]) {
+      if (!schema) continue;
+      const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: Record<string, { maximum?: number }>;
+      };
+      for (const [field, property] of Object.entries(js.properties ?? {}))
+        if (PAGING.test(field))
+          bounds.push({ route: `${r.method} ${r.path}`, field, maximum: property.maximum });
+    }
+  }
+
+  it('every page, limit and list position a contract takes is bounded, so an offset from them is a safe integer', () => {
+    expect(bounds.filter((b) => b.field === 'page').length).toBeGreaterThan(5);
+    const largestLimit = Math.max(
+      ...bounds.filter((b) => b.field === 'limit').map((b) => b.maximum ?? Infinity),
+    );
+    expect(largestLimit).toBeLessThanOrEqual(5_000);
+    for (const { route, field, maximum } of bounds) {
+      expect(maximum, `${route}: ${field}`).toBeLessThanOrEqual(PAGE_MAX);
+      expect(Number.isSafeInteger((maximum ?? Infinity) * largestLimit), `${route}: ${field}`).toBe(true);
+    }
+  });
+
+  it('refuses a page past the bound with a message', () => {
+    const parsed = PageQuery.safeParse('9007199254740991');
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe(`page must be ${PAGE_MAX} or less`);
+    expect(PageQuery.parse(String(PAGE_MAX))).toBe(PAGE_MAX);
   });
 });

@@ -101,7 +101,7 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     log: deps.log,
     bodyLimit: deps.bodyLimit,
     // A batch of up to 1,000 sends (REMINDER_BATCH_SIZE) is about 400 KB: above BODY_LIMIT's default of 100 KB.
-    largeBodies: { limit: RECORD_SENDS_BODY_LIMIT, routes: ['POST /internal/reminders/sent'] },
+    largeBodies: [{ route: 'POST /internal/reminders/sent', limit: RECORD_SENDS_BODY_LIMIT }],
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));

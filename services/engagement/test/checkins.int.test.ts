@@ -116,7 +116,8 @@ describe('POST /api/checkin?qlid&a', () => {
       token: `session-for-${reader.userId}`,
       user: { _id: reader.userId, email: `${reader.userId}@x.test` },
     });
-    expect(h.fakeAuth.calls).toEqual([{ userId: reader.userId }]);
+    // The link's sending time goes with it: auth refuses a link sent before the reader signed out.
+    expect(h.fakeAuth.calls).toEqual([{ userId: reader.userId, linkIssuedAt: h.clock.now.toISOString() }]);
     const answered = await h.ownEvents(EngagementEvents.CheckinAnswered.type);
     expect(answered.map((e) => e.data)).toEqual([
       {
@@ -189,6 +190,20 @@ describe('POST /api/checkin?qlid&a', () => {
     expect((await answer(h, qlid, '5')).body.alreadyAnswered).toBe(true);
     h.fakeAuth.mode = 'unknown';
     expect((await answer(h, qlid, '5')).status).toBe(404);
+  });
+
+  it('a link sent before the reader signed out (auth answers 410) records nothing and signs no one in', async () => {
+    const { h, reader, question } = await setUp();
+    await question('Q');
+    const { qlid } = (await issue(h, { userId: reader.userId })).body;
+    h.fakeAuth.mode = 'ended';
+    const ended = await answer(h, qlid, '4');
+    expect(ended.status).toBe(410);
+    expect(ended.body).toEqual({
+      status: false,
+      message: 'This check-in link no longer works because you were signed out. Please sign in again.',
+    });
+    expect(await h.ownEvents(EngagementEvents.CheckinAnswered.type)).toHaveLength(0);
   });
 
   it('answers 503 when auth does not answer at all', async () => {

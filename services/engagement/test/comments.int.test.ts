@@ -125,6 +125,44 @@ describe('who may comment (reader.md §5)', () => {
 });
 
 describe('comment list, edit and delete', () => {
+  it('a premium post lists its comments only to premium readers and admins, as its body; a paused post only to admins', async () => {
+    const premium = await h.user({ role: 'premium' });
+    const admin = await h.user({ role: 'admin' });
+    const user = await h.user();
+    const paid = await h.addPost({ type: 1 });
+    expect((await add(premium.token, paid, 'premium talk')).status).toBe(200);
+    const list = (token?: string) => h.get(`/api/comment/comments/${paid}?page=1&limit=5`, token);
+    for (const [who, token] of [
+      ['anonymous', undefined],
+      ['user', user.token],
+    ] as const) {
+      const res = await list(token);
+      expect(res.status, who).toBe(200);
+      expect(res.body, who).toEqual({ status: true, comments: [], total: 1, locked: true });
+      expect(res.text, who).not.toContain('premium talk');
+    }
+    for (const reader of [premium, admin]) {
+      const res = await list(reader.token);
+      expect(
+        res.body.comments.map((c: any) => c.message),
+        reader.role,
+      ).toEqual(['premium talk']);
+      expect(res.body.locked).toBeUndefined();
+    }
+    // a reader who becomes premium reads them at once
+    const promoted = await h.user({ role: 'premium' });
+    expect((await list(promoted.token)).body.comments).toHaveLength(1);
+
+    const paused = await h.addPost();
+    expect((await add(user.token, paused, 'before the pause')).status).toBe(200);
+    await h.updatePost(paused, { status: false });
+    const hidden = await h.get(`/api/comment/comments/${paused}?page=1&limit=5`, user.token);
+    expect(hidden.status).toBe(404);
+    expect(hidden.text).not.toContain('before the pause');
+    const forAdmin = await h.get(`/api/comment/comments/${paused}?page=1&limit=5`, admin.token);
+    expect(forAdmin.body.comments.map((c: any) => c.message)).toEqual(['before the pause']);
+  });
+
   it('lists newest first, 5 a page, with the author as the directory knows them now', async () => {
     const ann = await h.user({ firstname: 'Ann', lastname: 'Lee', email: 'ann@example.com' });
     const post = await h.addPost();

@@ -72,9 +72,12 @@ export async function waitFor(
 /** A stand-in for auth's internal session route (services/auth/src/http/internal-routes.ts), same request and answer. */
 export interface FakeAuth {
   url: string;
-  /** 'ok' answers like auth; 'error' answers 500; 'unknown' answers 404 User not found. */
-  mode: 'ok' | 'error' | 'unknown';
-  calls: { userId: string }[];
+  /**
+   * 'ok' answers like auth; 'error' answers 500; 'unknown' answers 404 User not found; 'ended' answers 410 (the link
+   * was sent before the user signed out).
+   */
+  mode: 'ok' | 'error' | 'unknown' | 'ended';
+  calls: { userId: string; linkIssuedAt: string }[];
   /** What GET /internal/users/:id answers (names by user id; others: 404). */
   users: Map<string, { firstname: string; lastname: string }>;
   close(): Promise<void>;
@@ -91,12 +94,14 @@ export async function startFakeAuth(internalToken = INTERNAL_TOKEN): Promise<Fak
     else res.json({ status: true, user: { _id: req.params.id, ...names } });
   });
   app.post('/internal/tokens/session', (req, res) => {
-    const { userId } = req.body as { userId: string };
-    fake.calls.push({ userId });
+    const { userId, linkIssuedAt } = req.body as { userId: string; linkIssuedAt: string };
+    fake.calls.push({ userId, linkIssuedAt });
     if (fake.mode === 'error') {
       res.status(500).json({ status: false, message: 'boom' });
     } else if (fake.mode === 'unknown') {
       res.status(404).json({ status: false, message: 'User not found' });
+    } else if (fake.mode === 'ended') {
+      res.status(410).json({ status: false, message: 'This link was sent before the user signed out' });
     } else {
       res.json({
         status: true,

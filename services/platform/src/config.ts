@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import bytes from 'bytes';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -53,6 +54,19 @@ export const configSchema = z.object({
     .default('info')
     .describe('Minimum level of the JSON logs written to stdout.'),
   PORT: port.default(8080).describe("The gateway's port."),
+  HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe(
+      "The address the standalone process's gateway listens on: 127.0.0.1 serves this machine only; 0.0.0.0 (or ::, or one of the machine's addresses) opens it to the network. The container topology always listens on every interface.",
+    ),
+  DEV_OUTBOX_REMOTE: z
+    .enum(['off', 'on'])
+    .default('off')
+    .describe(
+      'Standalone: whether other machines may read /api/dev/outbox (every captured e-mail, sign-in codes included) when HOST opens the gateway to the network. off answers them 403: only callers on this machine read it.',
+    ),
   DATA_DIR: z
     .string()
     .min(1)
@@ -60,7 +74,9 @@ export const configSchema = z.object({
     .describe('Where embedded adapters keep their files, keys and secrets.'),
   PUBLIC_URL: url
     .default('http://localhost:8080')
-    .describe('The address people reach the product at: used in e-mail links and redirects.'),
+    .describe(
+      'The address people reach the product at: used in e-mail links, redirects and the link previews of shared posts (never the Host a request names).',
+    ),
 
   DOCUMENT_STORE: z
     .enum(['embedded', 'mongodb'])
@@ -314,6 +330,30 @@ export const configSchema = z.object({
     .describe(
       "On SIGTERM: how long requests in flight may take to finish (ms) before their connections are closed; then the relay, batchers and consumers are flushed and the stores closed. Keep it under the pod's terminationGracePeriodSeconds.",
     ),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(10_000)
+    .describe(
+      "Every server of the product: how long a client may take to send a request's headers (ms); then it gets 408 and the connection is closed.",
+    ),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(60_000)
+    .describe(
+      'Every server of the product: how long a client may take to send a whole request, headers and body (ms); then it gets 408 and the connection is closed. At least HTTP_HEADERS_TIMEOUT_MS.',
+    ),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(120_000)
+    .describe(
+      'Every server of the product: a connection on which nothing is sent or received for this long (ms) while a request is open is closed (a stalled body, a client that stops reading its answer). Between requests a kept-alive connection is closed after 65 s.',
+    ),
   OTEL_EXPORTER_OTLP_ENDPOINT: url
     .optional()
     .describe(
@@ -355,13 +395,29 @@ export const configSchema = z.object({
     .min(1)
     .default(600)
     .describe('Requests per minute per client IP through the gateway (/api and /auth).'),
+  INTAKE_EVENTS_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(120)
+    .describe(
+      'Web events per minute one client address may send to POST /api/eventlogs without signing in (every replica counts together); past it, a 429.',
+    ),
   GATEWAY_MAX_IN_FLIGHT: z.coerce
     .number()
     .int()
     .min(1)
     .default(512)
     .describe(
-      'Requests the gateway has in flight to the services at most; past it new ones get 503 with Retry-After (load shedding).',
+      'Requests the gateway has in flight to the services at most; past it new ones get 503 with Retry-After (load shedding). A request counts once its body has arrived, until its answer is written.',
+    ),
+  GATEWAY_MAX_IN_FLIGHT_PER_CLIENT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(64)
+    .describe(
+      "API requests one client address may have open at once, from their headers to their answer (a body still arriving included); past it new ones get 429 with Retry-After. Counted per gateway process: it bounds that process's sockets and memory, not a rate.",
     ),
   AUTH_CODE_LIMIT_PER_HOUR: z.coerce
     .number()
@@ -375,7 +431,35 @@ export const configSchema = z.object({
     .min(1)
     .default(30)
     .describe('Sign-in codes that may be requested per client IP per hour.'),
-  BODY_LIMIT: z.string().default('100kb').describe('Largest accepted request body, e.g. 100kb or 1mb.'),
+  AUTH_WHATSAPP_NUMBER_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe(
+      'WhatsApp verification codes that may be sent to one phone number per hour, whichever accounts ask.',
+    ),
+  AUTH_WHATSAPP_IP_LIMIT_PER_HOUR: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe('WhatsApp verification codes that may be requested per client IP per hour.'),
+  BODY_LIMIT: z
+    .string()
+    .refine((v) => (bytes.parse(v) ?? 0) > 0, 'must be a size such as 100kb or 1mb')
+    .default('100kb')
+    .describe(
+      "Largest request body of every API route, e.g. 100kb or 1mb, refused with 413 before it is read. The admin routes that carry an image or a report's logo take more (up to 8 MB), and only from a caller whose Authorization header holds an admin's session.",
+    ),
+  IMAGE_MAX_PIXELS: z.coerce
+    .number()
+    .int()
+    .min(1_000_000)
+    .default(25_000_000)
+    .describe(
+      "Largest uploaded image in pixels (width × height; 25,000,000 is e.g. 6,000 × 4,000); a larger one is refused with a 400 (so is a side over 16,383, WebP's limit). Making a card-sized variant decodes the whole image: about 4 bytes a pixel of memory, one image at a time per content process.",
+    ),
 
   OPENAI_API_KEY: z
     .string()
@@ -523,7 +607,8 @@ type Need = 'store' | 'bus' | 'analytics' | 'temporal' | 'signing' | 'verifying'
 const SERVICE_NEEDS: Need[] = ['store', 'bus', 'verifying', 'internal'];
 export const PRODUCTION_NEEDS: Record<ProcessName, readonly Need[]> = {
   standalone: ['store', 'bus', 'analytics', 'signing', 'internal', 'mail'],
-  gateway: [],
+  // The Authorization header's token, checked before a large admin body is read.
+  gateway: ['verifying'],
   auth: ['store', 'bus', 'signing', 'internal', 'mail'],
   content: SERVICE_NEEDS,
   engagement: SERVICE_NEEDS,
@@ -664,6 +749,8 @@ export function loadConfig(
   if (config.TOKEN_PRIVATE_KEY && !config.TOKEN_PUBLIC_KEY) {
     missing.push('TOKEN_PUBLIC_KEY: required when TOKEN_PRIVATE_KEY is set');
   }
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS)
+    missing.push('HTTP_HEADERS_TIMEOUT_MS: must not be longer than HTTP_REQUEST_TIMEOUT_MS');
   if (processName) missing.push(...productionProblems(config, processName));
   if (missing.length) throw new ConfigError(missing);
   return config;

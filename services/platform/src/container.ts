@@ -14,6 +14,7 @@ import {
   openEventBus,
   type ServiceRuntime,
 } from './runtime';
+import { serverTimeoutsOf } from './server-timeouts';
 import { startTracing } from './tracing';
 
 /** What every service's boot function receives and returns (the standalone process calls the same functions). */
@@ -37,6 +38,8 @@ export interface BootedService {
   ready?(): Promise<void>;
   /** Engines whose outage degrades part of the service (reporting's ClickHouse): shown by /readyz, never a 503. */
   engines?: Record<string, () => Promise<unknown>>;
+  /** Facts /readyz shows under `detail` (e.g. the records a pipeline set aside); informational, never a failure. */
+  readinessDetail?(): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -48,6 +51,7 @@ export interface BootedService {
 export function readinessHandler(
   required: Record<string, () => Promise<unknown>>,
   degraded: Record<string, () => Promise<unknown>> = {},
+  detail?: () => Promise<Record<string, unknown>>,
 ): RequestHandler {
   const answer = async (checks: Record<string, () => Promise<unknown>>) => {
     const results: Record<string, boolean> = {};
@@ -64,10 +68,12 @@ export function readinessHandler(
     const engines = await answer(degraded);
     const ready = Object.values(checks).every(Boolean);
     const down = Object.keys(engines).filter((name) => !engines[name]);
+    const facts = detail ? await detail().catch(() => ({ error: 'unavailable' })) : undefined;
     res.status(ready ? 200 : 503).json({
       status: ready,
       checks: { ...checks, ...engines },
       ...(down.length ? { degraded: down } : {}),
+      ...(facts ? { detail: facts } : {}),
     });
   };
 }
@@ -91,14 +97,16 @@ export function runServiceContainer(
     outer.disable('x-powered-by');
     outer.get(
       '/readyz',
-      readinessHandler(booted.ready ? { [service]: () => booted.ready?.() ?? Promise.resolve() } : {}, {
-        bus: () => bus.ping(),
-        ...booted.engines,
-      }),
+      readinessHandler(
+        booted.ready ? { [service]: () => booted.ready?.() ?? Promise.resolve() } : {},
+        { bus: () => bus.ping(), ...booted.engines },
+        booted.readinessDetail,
+      ),
     );
     outer.use(booted.app);
-    const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0');
-    const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0');
+    const timeouts = serverTimeoutsOf(config);
+    const metrics = await startMetricsServer(config.METRICS_PORT, '0.0.0.0', timeouts);
+    const { server, url } = await listen(outer, config.SERVICE_PORT, '0.0.0.0', timeouts);
     log.info({ url, metrics: metrics.url }, `${service} service listening`);
     // Requests in flight finish first; then the service flushes its relay (and batchers), stops its consumers
     // (their offsets are committed as each handler finishes) and closes its store.

@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'gone'
   | 'payload_too_large'
   | 'too_many_requests'
   | 'unavailable'
@@ -16,6 +17,7 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  gone: 410,
   payload_too_large: 413,
   too_many_requests: 429,
   unavailable: 503,
@@ -42,6 +44,8 @@ export const unauthorized = (message = 'Please sign in to continue') => new AppE
 export const forbidden = (message = 'You are not allowed to do this') => new AppError('forbidden', message);
 export const notFound = (message = 'Not found') => new AppError('not_found', message);
 export const conflict = (message: string) => new AppError('conflict', message);
+/** 410: the thing existed (a link) but may no longer be used. */
+export const gone = (message: string) => new AppError('gone', message);
 export const tooManyRequests = (message = 'Too many requests, please try again later') =>
   new AppError('too_many_requests', message);
 export const unavailable = (message: string) => new AppError('unavailable', message);
@@ -54,13 +58,21 @@ export class DuplicateKeyError extends Error {
   }
 }
 
-/** Raised by the event store when the stream moved on since the command read it. */
+/** What a client is told when its change met another one at the same moment (never the stream and version). */
+export const CONFLICT_MESSAGE = 'This was changed by another request at the same moment; please try again';
+
+/**
+ * Raised by the event store when the stream moved on since the command read it. The stream and version are kept for
+ * logs only: the message a client may see says nothing about them.
+ */
 export class ConcurrencyError extends AppError {
+  readonly stream: string;
+  readonly expectedVersion: number;
+
   constructor(stream: string, expectedVersion: number) {
-    super(
-      'conflict',
-      `This record was changed by someone else (stream ${stream} is past version ${expectedVersion}); please retry`,
-    );
+    super('conflict', CONFLICT_MESSAGE);
     this.name = 'ConcurrencyError';
+    this.stream = stream;
+    this.expectedVersion = expectedVersion;
   }
 }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, type LabelValues, Registry } from 'prom-client';
 import type { EventBus } from './events/types';
+import { applyServerTimeouts, DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts';
 
 /**
  * The Prometheus metrics of this process (docs/ARCHITECTURE.md, "Operations"): one registry per process, served on
@@ -26,6 +27,11 @@ export interface ProcessMetrics {
   addRelay(service: string, pending: () => Promise<number>): () => void;
   /** Reads the bus's consumer lag and dead letters per group at each scrape; returns the unregister function. */
   addBus(bus: EventBus): () => void;
+  /**
+   * Reads how many records a service's pipelines set aside (by source) at each scrape; returns the unregister
+   * function.
+   */
+  addSetAside(service: string, counts: () => Promise<Record<string, number>>): () => void;
 }
 
 type Labels = 'service' | 'method' | 'route' | 'status';
@@ -37,6 +43,7 @@ function createProcessMetrics(): ProcessMetrics {
   const labelNames: Labels[] = ['service', 'method', 'route', 'status'];
   const relays = new Map<string, () => Promise<number>>();
   const buses = new Set<EventBus>();
+  const setAside = new Map<string, () => Promise<Record<string, number>>>();
 
   new Gauge({
     name: 'nudge_relay_pending_commits',
@@ -76,6 +83,20 @@ function createProcessMetrics(): ProcessMetrics {
         const counts = new Map<string, number>();
         for (const letter of letters) counts.set(letter.groupId, (counts.get(letter.groupId) ?? 0) + 1);
         for (const [group, count] of counts) this.set({ group }, count);
+      }
+    },
+  });
+
+  new Gauge({
+    name: 'nudge_set_aside_records',
+    help: 'Records a pipeline set aside because they can never be stored (text that is not valid Unicode, a row the analytics engine refuses), per service and source.',
+    labelNames: ['service', 'source'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const [service, counts] of setAside) {
+        const bySource = await counts().catch(() => ({}));
+        for (const [source, count] of Object.entries(bySource)) this.set({ service, source }, count);
       }
     },
   });
@@ -151,6 +172,12 @@ function createProcessMetrics(): ProcessMetrics {
         buses.delete(bus);
       };
     },
+    addSetAside(service, counts) {
+      setAside.set(service, counts);
+      return () => {
+        if (setAside.get(service) === counts) setAside.delete(service);
+      };
+    },
   };
 }
 
@@ -206,6 +233,7 @@ export function httpMetrics(
 export async function startMetricsServer(
   port: number,
   host: string,
+  timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS,
 ): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const { registry } = processMetrics();
   const server = createServer((req, res) => {
@@ -231,6 +259,7 @@ export async function startMetricsServer(
     res.writeHead(404, { 'content-type': 'application/json' });
     res.end('{"status":false,"message":"Not found"}');
   });
+  applyServerTimeouts(server, timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -6,10 +6,10 @@ export interface WindowLimiter {
 }
 
 export interface WindowCounter {
-  /** Counts one hit for the key (one atomic $inc); the key's hits in the current window and when it ends. */
-  increment(key: string): Promise<{ count: number; resetAt: Date }>;
-  /** Takes one hit back (a request the limiter is told not to count); never below 0. */
-  decrement(key: string): Promise<void>;
+  /** Counts `by` hits (default one) for the key (one atomic $inc); the key's hits in the window and when it ends. */
+  increment(key: string, by?: number): Promise<{ count: number; resetAt: Date }>;
+  /** Takes `by` hits (default one) back (what the limiter is told not to count); never below 0. */
+  decrement(key: string, by?: number): Promise<void>;
   /** Forgets the key's hits. */
   reset(key: string): Promise<void>;
 }
@@ -35,7 +35,7 @@ export function createWindowCounter(
     return { now, windowStart: now - (now % opts.windowMs) };
   };
   return {
-    async increment(key) {
+    async increment(key, by = 1) {
       const { now, windowStart } = windowOf();
       if (now - lastSweep > opts.windowMs) {
         lastSweep = now;
@@ -45,14 +45,17 @@ export function createWindowCounter(
       }
       const doc = await counters.findOneAndUpdate(
         { _id: `${key}|${windowStart}` },
-        { $inc: { count: 1 }, $setOnInsert: { windowStart, key } },
+        { $inc: { count: by }, $setOnInsert: { windowStart, key } },
         { upsert: true },
       );
-      return { count: doc?.count ?? 1, resetAt: new Date(windowStart + opts.windowMs) };
+      return { count: doc?.count ?? by, resetAt: new Date(windowStart + opts.windowMs) };
     },
-    async decrement(key) {
+    async decrement(key, by = 1) {
       const { windowStart } = windowOf();
-      await counters.updateOne({ _id: `${key}|${windowStart}`, count: { $gt: 0 } }, { $inc: { count: -1 } });
+      await counters.updateOne(
+        { _id: `${key}|${windowStart}`, count: { $gte: by } },
+        { $inc: { count: -by } },
+      );
     },
     async reset(key) {
       await counters.deleteMany({ key });

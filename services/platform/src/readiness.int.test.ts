@@ -11,9 +11,10 @@ describe('a service process /readyz', () => {
   const serve = async (
     required: Record<string, () => Promise<unknown>>,
     degraded?: Record<string, () => Promise<unknown>>,
+    detail?: () => Promise<Record<string, unknown>>,
   ) => {
     const app = express();
-    app.get('/readyz', readinessHandler(required, degraded));
+    app.get('/readyz', readinessHandler(required, degraded, detail));
     const running = await listen(app, 0);
     servers.push(running);
     const res = await fetch(`${running.url}/readyz`);
@@ -51,6 +52,21 @@ describe('a service process /readyz', () => {
         checks: { reporting: true, bus: false, analytics: false },
         degraded: ['bus', 'analytics'],
       },
+    });
+  });
+
+  it('shows the service detail (records its pipelines set aside) without failing on it', async () => {
+    const setAside = { total: 2, sources: { bus: 0, web: 2, backfill: 0 } };
+    expect(await serve({ reporting: async () => {} }, {}, async () => ({ setAside }))).toEqual({
+      status: 200,
+      body: { status: true, checks: { reporting: true }, detail: { setAside } },
+    });
+    const failing = await serve({ reporting: async () => {} }, {}, async () => {
+      throw new Error('store down');
+    });
+    expect(failing).toEqual({
+      status: 200,
+      body: { status: true, checks: { reporting: true }, detail: { error: 'unavailable' } },
     });
   });
 });

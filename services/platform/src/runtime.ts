@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
-import type { RequestListener, Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
-import type { Express } from 'express';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus';
 import { type Config, ConfigError, kafkaSecurity, pemOf } from './config';
@@ -23,6 +23,7 @@ import {
 } from './messaging';
 import { processMetrics } from './metrics';
 import { loadOrCreateSecret } from './secrets';
+import { applyServerTimeouts, DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts';
 import { createDocumentStore, type DocumentStore } from './store';
 import {
   importSigningKeys,
@@ -254,27 +255,26 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
 }
 
 /** Listens and resolves with the server and its base URL (port 0 = any free port). */
-/**
- * How long the servers keep an idle keep-alive connection open (ms). Longer than the gateway's free-socket timeout
- * (30 s) and a load balancer's usual 60 s idle timeout, so the caller closes an idle connection first: a server that
- * closes one (Node's default is 5 s) races the caller writing the next request into it, which then fails with
- * ECONNRESET.
- */
-export const SERVER_KEEP_ALIVE_TIMEOUT_MS = 65_000;
-
 export async function listen(
-  app: Express,
+  app: RequestListener,
   port: number,
   host = '127.0.0.1',
+  timeouts: ServerTimeouts = DEFAULT_SERVER_TIMEOUTS,
 ): Promise<{ server: Server; url: string }> {
-  const server = app.listen(port, host);
-  server.keepAliveTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS;
-  // Must not end a connection that is merely waiting for its next request's headers before the keep-alive does.
-  server.headersTimeout = SERVER_KEEP_ALIVE_TIMEOUT_MS + 1_000;
+  const server = createServer(app);
+  applyServerTimeouts(server, timeouts);
+  server.listen(port, host);
   await once(server, 'listening');
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('server has no TCP address');
-  return { server, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}` };
+  return { server, url: `http://${urlHost(host)}:${address.port}` };
+}
+
+/** The host of a URL that reaches a server listening on `host`: loopback for every interface, IPv6 in brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return isIP(host) === 6 ? `[${host}]` : host;
 }
 
 export async function closeServer(server: Server): Promise<void> {

@@ -4,12 +4,13 @@ import {
   loadInternalToken,
   loadVerifyKey,
   openServiceRuntime,
+  processMetrics,
   type ServiceBootOptions,
   topicFor,
 } from '@nudge/platform';
 import { openAnalytics } from './analytics';
 import { createBackfill } from './events/backfill';
-import { createIngester } from './events/ingest';
+import { createIngester, REPORTING_SETTINGS_GROUP } from './events/ingest';
 import { createReportingService, spoolDirOf } from './service';
 
 /** Builds the reporting service from configuration: what both the container (main.ts) and the standalone process run. */
@@ -28,6 +29,8 @@ export async function bootReporting(opts: ServiceBootOptions) {
     log,
     spoolDir: spoolDirOf(config.DATA_DIR),
     trustedProxies: config.TRUSTED_PROXIES,
+    intakeEventsPerMinute: config.INTAKE_EVENTS_PER_MINUTE,
+    bodyLimit: config.BODY_LIMIT,
   });
   await service.start();
   runtime.start();
@@ -40,14 +43,29 @@ export async function bootReporting(opts: ServiceBootOptions) {
     log: log.child({ part: 'directory' }),
   });
   await directory.start();
-  const ingester = createIngester({ analytics, bus, log: log.child({ part: 'ingest' }) });
+  // The admin's site settings (content's): the web telemetry's retention.
+  const settings = createConsumer({
+    store: runtime.store,
+    bus,
+    groupId: REPORTING_SETTINGS_GROUP,
+    topics: [topicFor('content')],
+    handlers: service.retention.handlers,
+    idempotentTypes: Object.keys(service.retention.handlers),
+    log: log.child({ part: 'settings' }),
+  });
+  await settings.start();
+  const ingester = createIngester({ writer: service.writer, bus });
   await ingester.start();
   // serviceUrls is read at call time: in the standalone process the other services fill it as they start.
   const backfill = createBackfill({
     analytics,
+    writer: service.writer,
     serviceUrls: opts.serviceUrls,
     internalToken,
     log: log.child({ part: 'backfill' }),
+  });
+  const unregisterSetAside = processMetrics().addSetAside('reporting', async () => {
+    return (await service.setAside.counts()).sources;
   });
   const backfilled = backfill
     .run()
@@ -59,10 +77,13 @@ export async function bootReporting(opts: ServiceBootOptions) {
     ready: () => runtime.store.ping(),
     // Reports need ClickHouse; intake spools and the ingester pauses while it is down.
     engines: { analytics: () => analytics.ping() },
+    readinessDetail: async () => ({ setAside: await service.setAside.counts() }),
     async close() {
+      unregisterSetAside();
       backfill.stop();
       await backfilled;
       await ingester.stop();
+      await settings.stop();
       await directory.stop();
       await service.stop();
       await runtime.close();

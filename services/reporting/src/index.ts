@@ -1,5 +1,6 @@
 export * from './analytics';
 export { bootReporting } from './boot';
+export { type EventRow, webEventRow } from './domain/rows';
 export {
   createReportingService,
   type ReportingService,

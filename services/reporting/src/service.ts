@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { largeBodyRoutes } from '@nudge/contracts';
 import {
   authenticate,
   createHttpApp,
@@ -15,15 +16,18 @@ import type { AnalyticsStore } from './analytics';
 import { createEmailStats } from './app/email-stats';
 import { createEventLog } from './app/event-log';
 import { createIntake, type Intake } from './app/intake';
+import { createIntakeBudget } from './app/intake-budget';
 import { createReportData } from './app/report-data';
 import { createReports } from './app/reports';
+import { createSetAside, type SetAside } from './app/set-aside';
+import { createWebRetention, type WebRetention } from './app/web-retention';
+import { createEventWriter, type EventWriter } from './events/ingest';
 import { createReportsProjection } from './events/reports-projection';
 import { eventlogRoutes } from './http/eventlog-routes';
 import { internalRoutes } from './http/internal-routes';
 import { reportRoutes } from './http/report-routes';
 
-/** Web event batches (up to 100 events of up to ~42 KB each) fit. */
-export const REPORTING_BODY_LIMIT = '4mb';
+const DEFAULT_INTAKE_EVENTS_PER_MINUTE = 120;
 
 export interface ReportingServiceDeps {
   store: DocumentStore;
@@ -32,6 +36,8 @@ export interface ReportingServiceDeps {
   verifier: TokenVerifier;
   internalToken: string;
   log: Logger;
+  /** The body limit of every route but the report routes that carry a logo (BODY_LIMIT; default 100kb). */
+  bodyLimit?: string;
   /** Where the intake spool lives (DATA_DIR/reporting/spool). */
   spoolDir: string;
   /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
@@ -39,11 +45,19 @@ export interface ReportingServiceDeps {
   clock?: () => Date;
   /** How often the spool is loaded into ClickHouse (ms, default 1,000). */
   flushMs?: number;
+  /** INTAKE_EVENTS_PER_MINUTE: web events one client address may send per minute without signing in (default 120). */
+  intakeEventsPerMinute?: number;
 }
 
 export interface ReportingService {
   app: Express;
   intake: Intake;
+  /** Inserts into `events` for every pipeline (intake, bus, backfill), setting aside what can never go in. */
+  writer: EventWriter;
+  /** What the pipelines set aside, counted for /readyz and the metrics. */
+  setAside: SetAside;
+  /** The web telemetry's retention (site setting `webeventretentiondays`): its handlers take content's events. */
+  retention: WebRetention;
   /** For a per-message consumer of auth's topic: the directory that keeps roles current for authenticate(). */
   handlers: Record<string, EventHandler>;
   start(): Promise<void>;
@@ -74,9 +88,13 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   const reports = createReports({ store, events, analytics, clock, onMonitoredChanged: collectSets });
   const log = createEventLog({ analytics });
   const emailStats = createEmailStats({ analytics });
+  const setAside = createSetAside(store, clock);
+  const retention = createWebRetention({ analytics, store, log: deps.log.child({ part: 'retention' }) });
+  const writer = createEventWriter({ analytics, setAside, log: deps.log.child({ part: 'analytics' }) });
   const intake = createIntake({
     dir: deps.spoolDir,
     analytics,
+    writer,
     log: deps.log.child({ part: 'intake' }),
     clock,
     ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
@@ -84,11 +102,17 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
 
   const app = createHttpApp({
     log: deps.log,
-    bodyLimit: REPORTING_BODY_LIMIT,
+    bodyLimit: deps.bodyLimit ?? '100kb',
+    largeBodies: largeBodyRoutes('reporting'),
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
-  app.use(eventlogRoutes({ intake, log }));
+  const budget = createIntakeBudget(
+    store,
+    deps.intakeEventsPerMinute ?? DEFAULT_INTAKE_EVENTS_PER_MINUTE,
+    clock,
+  );
+  app.use(eventlogRoutes({ intake, budget, log }));
   app.use(reportRoutes({ reports, data }));
   app.use(internalRoutes({ emailStats, store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
@@ -96,12 +120,21 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   return {
     app,
     intake,
+    writer,
+    setAside,
+    retention,
     handlers: directory.handlers,
     async start() {
       await Promise.all([projection.ensureIndexes(), directory.ensureIndexes()]);
       await events.catchUp();
       await collectSets();
       await intake.start();
+      // In the background: a start never waits for the analytics engine (the next start applies it again).
+      retention
+        .applyCurrent()
+        .catch((err: unknown) =>
+          deps.log.error({ err }, 'reporting: applying the web telemetry retention failed'),
+        );
     },
     stop: () => intake.stop(),
   };

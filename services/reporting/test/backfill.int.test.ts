@@ -16,11 +16,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnalyticsStore, migrate, openChdbStore } from '../src/analytics';
 import { createEventLog } from '../src/app/event-log';
+import { createSetAside } from '../src/app/set-aside';
 import { createBackfill } from '../src/events/backfill';
+import { createEventWriter } from '../src/events/ingest';
 import { INTERNAL_TOKEN, log, registeredData } from './harness';
 
 let dir: string;
 let analytics: AnalyticsStore;
+const setAsideStore = createEmbeddedStore({});
+const setAside = createSetAside(setAsideStore);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'nudge-backfill-'));
@@ -28,6 +32,7 @@ beforeAll(async () => {
   await migrate(analytics);
 });
 afterAll(async () => {
+  await setAsideStore.close();
   await analytics?.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -75,6 +80,7 @@ describe('backfill from the services event histories', () => {
     const run = () => {
       const backfill = createBackfill({
         analytics,
+        writer: createEventWriter({ analytics, setAside, log }),
         serviceUrls: { auth: auth.url, engagement: engagement.url },
         internalToken: INTERNAL_TOKEN,
         log,
@@ -115,6 +121,51 @@ describe('backfill from the services event histories', () => {
     expect((await eventLog.page(1, 1)).total).toBe(2_501);
     for (const backfill of runs) backfill.stop();
     await auth.close();
+    await engagement.close();
+  }, 30_000);
+
+  it('a history event that can never be stored is set aside; the events behind it go in and the backfill ends', async () => {
+    await analytics.exec('TRUNCATE TABLE backfill_cursors');
+    const engagement = await serviceWithHistory('engagement');
+    const web = (value: string) => ({
+      type: EngagementEvents.WebEvent.type,
+      data: EngagementEvents.WebEvent.data.parse({
+        userId: null,
+        userEmail: null,
+        eventType: 'page_visit',
+        eventValue: value,
+        metadata: {},
+        receivedAt: '2026-03-02T10:00:00.000Z',
+      }),
+    });
+    const stream = `webevent-${newId()}`;
+    await engagement.events.append(stream, 0, [web('/poison-before'), web('x\ud800'), web('/poison-after')]);
+    const backfill = createBackfill({
+      analytics,
+      writer: createEventWriter({ analytics, setAside, log }),
+      serviceUrls: { engagement: engagement.url },
+      internalToken: INTERNAL_TOKEN,
+      log,
+    });
+    void backfill.run();
+    const done = async () =>
+      (
+        await analytics.query<{ n: number }>(
+          "SELECT count() AS n FROM backfill_cursors FINAL WHERE service = 'engagement' AND done",
+        )
+      )[0]?.n;
+    const deadline = Date.now() + 10_000;
+    while (Number(await done()) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    backfill.stop();
+    expect(Number(await done())).toBe(1);
+    const values = await analytics.query<{ v: string }>(
+      'SELECT log_value AS v FROM events WHERE stream = {stream:String} ORDER BY v',
+      { stream },
+    );
+    expect(values.map((r) => r.v)).toEqual(['/poison-after', '/poison-before']);
+    const [doc] = await setAside.list('backfill');
+    expect(doc?.error).toBe('log_value in the row is not valid Unicode text (it holds a lone surrogate)');
+    expect((await setAside.counts()).sources.backfill).toBe(1);
     await engagement.close();
   }, 30_000);
 

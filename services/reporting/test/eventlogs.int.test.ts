@@ -1,5 +1,6 @@
 import { appendFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createIntake } from '../src/app/intake';
 import { type Harness, log, startReporting, type TestUser } from './harness';
@@ -88,10 +89,33 @@ describe('POST /api/eventlogs (intake)', () => {
     expect((await logs()).body.total).toBe(before);
   });
 
+  it('refuses text that is not valid Unicode (a lone surrogate) with a 400 naming the field, and spools nothing', async () => {
+    await h.service.intake.flush();
+    const before = (await logs()).body.total;
+    const spooled = h.service.intake.stats().durableEvents;
+    const poisoned = await h.post('/api/eventlogs', { eventType: 'page_visit', eventValue: 'x\ud800' });
+    expect(poisoned).toMatchObject({
+      status: 400,
+      body: {
+        status: false,
+        message: 'eventValue in the request body is not valid Unicode text (it holds a lone surrogate)',
+      },
+    });
+    const inMetadata = await h.post('/api/eventlogs', {
+      events: [{ eventType: 'page_visit', eventValue: '/', metadata: { path: '\udc00' } }],
+    });
+    expect(inMetadata.status).toBe(400);
+    expect(inMetadata.body.message).toMatch(/^events\.0\.metadata\.path in the request body/);
+    expect(h.service.intake.stats().durableEvents).toBe(spooled);
+    await h.service.intake.flush();
+    expect((await logs()).body.total).toBe(before);
+  });
+
   it('group commit: concurrent requests share one write + fsync, each answered only once its events are durable', async () => {
     const intake = createIntake({
       dir: join(h.dir, 'group-spool'),
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T11:00:00.000Z'),
@@ -124,6 +148,7 @@ describe('POST /api/eventlogs (intake)', () => {
     const first = createIntake({
       dir,
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T11:30:00.000Z'),
@@ -134,8 +159,15 @@ describe('POST /api/eventlogs (intake)', () => {
     ]);
     // The process dies in the middle of the next append.
     await appendFile(join(dir, 'current.ndjson'), '{"id":"torn","type":"reporting.We');
-    const next = createIntake({ dir, analytics: h.analytics, log, flushMs: 3_600_000 });
+    const next = createIntake({
+      dir,
+      analytics: h.analytics,
+      writer: h.service.writer,
+      log,
+      flushMs: 3_600_000,
+    });
     await next.start();
+    await next.flush();
     const rows = await h.analytics.query<{ id: string }>(
       "SELECT id FROM events WHERE id IN ({id:String}, 'torn')",
       { id: id ?? '' },
@@ -150,6 +182,7 @@ describe('POST /api/eventlogs (intake)', () => {
     const crashed = createIntake({
       dir,
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T12:00:00.000Z'),
@@ -158,20 +191,82 @@ describe('POST /api/eventlogs (intake)', () => {
     const [id] = await crashed.accept(undefined, [
       { eventType: 'page_visit', eventValue: '/crash', metadata: {} },
     ]);
-    // No flush, no stop: the process "dies" here. A new process on the same directory loads the spool at start.
+    // No flush, no stop: the process "dies" here. A new process on the same directory loads the spool after its
+    // start, in the background.
     const next = createIntake({
       dir,
       analytics: h.analytics,
+      writer: h.service.writer,
       log,
       flushMs: 3_600_000,
       clock: () => new Date('2026-11-20T12:00:00.000Z'),
     });
     await next.start();
+    await next.flush();
     const rows = await h.analytics.query<{ id: string }>('SELECT id FROM events WHERE id = {id:String}', {
       id: id ?? '',
     });
     expect(rows).toHaveLength(1);
     await next.stop();
+  });
+});
+
+describe('bounds of the intake', () => {
+  it('keeps the server-only types to the server: a caller cannot write e-mail opens, clicks or any other server type', async () => {
+    for (const eventType of ['email_open', 'email_click', 'email_sent', 'sign_in', 'post_read']) {
+      const res = await h.post('/api/eventlogs', { eventType, eventValue: 'x' });
+      expect(res.status, eventType).toBe(400);
+      expect(res.body.message).toBe(
+        'eventType must be one of page_visit, web_comment_click, web_like_click, email_like_click, email_continue_reading',
+      );
+    }
+  });
+
+  it('bounds an event: a value of 2000 characters, metadata of 10 entries and 2500 characters in all', async () => {
+    const post = (event: object) => h.post('/api/eventlogs', { eventType: 'page_visit', ...event });
+    expect((await post({ eventValue: 'v'.repeat(2001) })).body.message).toBe(
+      'eventValue must be 2000 characters or less',
+    );
+    const eleven = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`k${i}`, 'v']));
+    expect((await post({ metadata: eleven })).body.message).toBe('metadata may have at most 10 entries');
+    expect((await post({ metadata: { url: 'u'.repeat(2000), ref: 'r'.repeat(500) } })).body.message).toBe(
+      'metadata must be 2500 characters or less in all',
+    );
+    expect((await post({ metadata: { url: 'u'.repeat(2000), ref: 'r'.repeat(490) } })).status).toBe(200);
+  });
+
+  it('counts events, not requests, against an address that has not signed in; past its minute budget a 429 that spools nothing', async () => {
+    const small = await startReporting({ intakeEventsPerMinute: 5 });
+    try {
+      const send = (body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${small.url}/api/eventlogs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(body),
+        });
+      const events = (n: number) => ({
+        events: Array.from({ length: n }, (_, i) => ({ eventType: 'page_visit', eventValue: `/b/${i}` })),
+      });
+      expect((await send(events(4))).status).toBe(200);
+      const spooled = small.service.intake.stats().durableEvents;
+      const over = await send(events(2));
+      expect(over.status).toBe(429);
+      expect(await over.json()).toEqual({
+        status: false,
+        message:
+          'Too many events: at most 5 a minute from one address without signing in; please try again later',
+      });
+      expect(small.service.intake.stats().durableEvents).toBe(spooled);
+      // what is left of the budget can still be spent; another address has its own
+      expect((await send(events(1))).status).toBe(200);
+      expect((await send(events(1))).status).toBe(429);
+      expect((await send(events(5), { 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
+      // a signed-in reader is not counted against the address
+      const reader = await small.user();
+      expect((await send({ token: reader.token, ...events(20) })).status).toBe(200);
+    } finally {
+      await small.close();
+    }
   });
 });
 
@@ -199,6 +294,14 @@ describe('the admin event log', () => {
     expect((await h.post('/api/eventlogs/logs?page=1', {})).status).toBe(401);
     expect((await logs('page=0')).status).toBe(400);
     expect((await logs('page=1&limit=1000')).status).toBe(400);
+    // a page whose offset would not be a safe integer is refused, and the last page allowed answers (empty)
+    expect(await logs('page=9007199254740991')).toMatchObject({
+      status: 400,
+      body: { status: false, message: 'page must be 1000000000 or less' },
+    });
+    const last = await logs('page=1000000000&limit=100');
+    expect(last.status).toBe(200);
+    expect(last.body.data).toEqual([]);
     expect((await h.post('/api/eventlogs/alllogs', {}, reader.token)).status).toBe(403);
   });
 
@@ -214,5 +317,16 @@ describe('the admin event log', () => {
     const total = (await logs()).body.total;
     expect(lines).toHaveLength(total + 1);
     expect(res.text).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+
+  it('neutralises every formula trigger in EventLogs.csv, also after a separator inside a value', async () => {
+    const events = HOSTILE_CSV_VALUES.map((eventValue) => ({ eventType: 'page_visit', eventValue }));
+    expect((await h.post('/api/eventlogs', events, reader.token)).body.accepted).toBe(events.length);
+    await h.service.intake.flush();
+    const res = await h.post('/api/eventlogs/alllogs', {}, admin.token);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`,"x;'=cmd|' /C calc'!A0",`);
+    expect(res.text).toContain(`,"'\t=1+1",`);
+    expect(formulaStarts(res.text)).toEqual([]);
   });
 });

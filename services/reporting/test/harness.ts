@@ -27,7 +27,7 @@ import {
 import { type JsonReply, jsonCall } from '@nudge/platform/testing';
 import type { z } from 'zod';
 import { type AnalyticsStore, migrate, openChdbStore } from '../src/analytics';
-import { createIngester, REPORTING_GROUP } from '../src/events/ingest';
+import { createIngester, REPORTING_GROUP, REPORTING_SETTINGS_GROUP } from '../src/events/ingest';
 import { createReportingService, type ReportingService } from '../src/service';
 
 export const log = createLogger('reporting-test', process.env.TEST_LOG_LEVEL ?? 'silent');
@@ -89,7 +89,9 @@ export interface Harness {
 }
 
 /** Reporting over real HTTP on port 0, with chDB (real ClickHouse) in a temporary directory and an in-process bus. */
-export async function startReporting(opts: { now?: Date } = {}): Promise<Harness> {
+export async function startReporting(
+  opts: { now?: Date; intakeEventsPerMinute?: number } = {},
+): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'nudge-reporting-'));
   const keys = await loadOrCreateSigningKeys(dir);
   const issuer = createTokenIssuer(keys.privateKey, 30);
@@ -110,9 +112,10 @@ export async function startReporting(opts: { now?: Date } = {}): Promise<Harness
     spoolDir: join(dir, 'spool'),
     clock: () => now,
     flushMs: 100,
+    ...(opts.intakeEventsPerMinute ? { intakeEventsPerMinute: opts.intakeEventsPerMinute } : {}),
   });
   await service.start();
-  const ingester = createIngester({ analytics, bus, log });
+  const ingester = createIngester({ writer: service.writer, bus });
   await ingester.start();
   // The directory consumer, as boot.ts runs it (roles for authenticate()).
   const directory = createConsumer({
@@ -124,6 +127,17 @@ export async function startReporting(opts: { now?: Date } = {}): Promise<Harness
     log,
   });
   await directory.start();
+  // The site settings consumer, as boot.ts runs it (the web telemetry's retention).
+  const settings = createConsumer({
+    store,
+    bus,
+    groupId: REPORTING_SETTINGS_GROUP,
+    topics: [topicFor('content')],
+    handlers: service.retention.handlers,
+    idempotentTypes: Object.keys(service.retention.handlers),
+    log,
+  });
+  await settings.start();
   const { server, url }: { server: Server; url: string } = await listen(service.app, 0);
 
   const versions = new Map<string, number>();
@@ -171,6 +185,7 @@ export async function startReporting(opts: { now?: Date } = {}): Promise<Harness
       await bus.publish(list.map((e) => toBusMessage(topic, e)));
       await committed(REPORTING_GROUP, topic);
       if (svc === 'auth') await committed('reporting-directory', topic);
+      if (svc === 'content') await committed(REPORTING_SETTINGS_GROUP, topic);
     },
     async user(o = {}) {
       const userId = newId();
@@ -194,6 +209,7 @@ export async function startReporting(opts: { now?: Date } = {}): Promise<Harness
     },
     async close() {
       await closeServer(server);
+      await settings.stop();
       await directory.stop();
       await ingester.stop();
       await service.stop();

@@ -3,7 +3,8 @@ import { startInMemoryTracing } from '@nudge/platform/testing';
 import { trace } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnalyticsStore } from '../src/analytics';
-import { createIngester } from '../src/events/ingest';
+import { createSetAside } from '../src/app/set-aside';
+import { createEventWriter, createIngester } from '../src/events/ingest';
 
 // Issue 15: reporting's batch ingest flush runs in a span of its own, with the batch size and the flush time, linked
 // to the traces of the events it carries.
@@ -44,7 +45,8 @@ describe('reporting ingest flush span', () => {
         headers: { traceparent: traceparent(n) },
       })),
     );
-    const ingester = createIngester({ analytics, bus, log });
+    const writer = createEventWriter({ analytics, setAside: createSetAside(store), log });
+    const ingester = createIngester({ writer, bus });
     await ingester.start();
     const deadline = Date.now() + 10_000;
     while (inserted.reduce((n, i) => n + i.rows, 0) < 3 && Date.now() < deadline)

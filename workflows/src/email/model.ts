@@ -20,7 +20,7 @@ export interface ReminderEmailModel {
 }
 
 /** The post body as plain paragraphs (the same reading of the stored text as the web's post page). */
-export { bodyParagraphs as paragraphsOf } from '@nudge/contracts/paragraphs';
+export { bodyParagraphs as paragraphsOf } from '@nudge/contracts/html-text';
 
 export const CHECKIN_LABELS: Record<number, string> = {
   1: 'Not at all',

@@ -1,5 +1,5 @@
-import { AuthEvents } from '@nudge/contracts';
-import { badRequest, type EmailStatsReader, forbidden, notFound, toCsv } from '@nudge/platform';
+import { AuthEvents, toCsv } from '@nudge/contracts';
+import { badRequest, type EmailStatsReader, forbidden, notFound } from '@nudge/platform';
 import { z } from 'zod';
 import {
   decideProfileChange,
@@ -158,16 +158,21 @@ export function createAdminUsers(users: UserRepository, emailStats?: EmailStatsR
       changes: ProfileChanges & { role?: Role; verified?: boolean },
       actorId: string,
     ) {
-      const user = await users.get(userId);
-      if (!user) throw notFound('User not found');
       const { role, verified, ...profile } = changes;
-      if (role && role !== user.role && userId === actorId)
-        throw forbidden('You cannot change your own role');
-      const decided = decideProfileChange(user, profile);
-      if (role) decided.push(...decideRoleChange(user, role, 'admin'));
-      if (verified && !user.verified)
-        decided.push({ type: AuthEvents.UserVerified.type, data: { userId, email: user.email } });
-      const updated = await users.record(user, decided, actorId);
+      const updated = await users.update(
+        userId,
+        (user) => {
+          if (role && role !== user.role && userId === actorId)
+            throw forbidden('You cannot change your own role');
+          const decided = decideProfileChange(user, profile);
+          if (role) decided.push(...decideRoleChange(user, role, 'admin'));
+          if (verified && !user.verified)
+            decided.push({ type: AuthEvents.UserVerified.type, data: { userId, email: user.email } });
+          return decided;
+        },
+        actorId,
+      );
+      if (!updated) throw notFound('User not found');
       return { status: true as const, user: (await views([updated]))[0] };
     },
   };

@@ -8,8 +8,10 @@ const EMAIL_STATUSES: readonly NotificationStatus[] = ['active', 'autoactive'];
 
 /**
  * Which readers are due at a slot (DESIGN.md §8): for each zone readers are in, the chosen times the slot rule
- * makes due there; then, for each (time, zone) in turn, the users with that time in that zone, by _id, paged. Only readers (never an admin)
- * whose reminders are on, whose address proved itself, and who have a channel to send on now. The cursor is `<group>:<lastId>` (group: the index of the (time, zone) pair).
+ * makes due there; then, for each (time, zone) in turn, the users with that time in that zone, by _id, paged. Only
+ * readers (never an admin) whose reminders are on, whose address proved itself, and who have a channel to send on
+ * now. The cursor names the (time, zone) pair and the last _id, `<time>|<zone>|<lastId>`, so a zone joining or
+ * leaving the set between two pages moves no reader to another page.
  */
 export function createDueReaders(store: DocumentStore) {
   const users = usersCollection(store);
@@ -22,9 +24,7 @@ export function createDueReaders(store: DocumentStore) {
       const { localDate, times } = dueTimesAt(at, zone);
       for (const time of times) groups.push({ time, zone, localDate });
     }
-    return groups.sort(
-      (a, b) => a.time.localeCompare(b.time) || (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0),
-    );
+    return groups.sort(compareGroups);
   }
 
   function toDue(u: UserState, localDate: string): DueReader | null {
@@ -50,7 +50,7 @@ export function createDueReaders(store: DocumentStore) {
   return {
     async page(at: Date, cursor: string | undefined, limit: number) {
       const groups = await groupsAt(at);
-      let [gi, afterId] = parseCursor(cursor);
+      let [gi, afterId] = resume(groups, cursor);
       const readers: DueReader[] = [];
       while (gi < groups.length && readers.length < limit) {
         const group = groups[gi] as (typeof groups)[number];
@@ -72,16 +72,25 @@ export function createDueReaders(store: DocumentStore) {
           afterId = docs[docs.length - 1]?._id ?? '';
         }
       }
-      return { readers, next: gi < groups.length ? `${gi}:${afterId}` : null };
+      const group = groups[gi];
+      return { readers, next: group ? `${group.time}|${group.zone}|${afterId}` : null };
     },
   };
 }
 
-function parseCursor(cursor: string | undefined): [number, string] {
-  if (!cursor) return [0, ''];
-  const [g, id] = cursor.split(':');
-  const gi = Number(g);
-  return [Number.isInteger(gi) && gi >= 0 ? gi : 0, /^[0-9a-f]{0,24}$/.test(id ?? '') ? (id ?? '') : ''];
+type Group = { time: string; zone: string };
+const compareGroups = (a: Group, b: Group) =>
+  a.time.localeCompare(b.time) || (a.zone < b.zone ? -1 : a.zone > b.zone ? 1 : 0);
+
+/** Where a cursor goes on: its (time, zone) pair after its last _id, or the next pair when that one has left. */
+function resume(groups: Group[], cursor: string | undefined): [number, string] {
+  const [time, zone, id] = cursor?.split('|') ?? [];
+  if (time === undefined || zone === undefined || id === undefined) return [0, ''];
+  const at = { time, zone };
+  const gi = groups.findIndex((g) => compareGroups(g, at) >= 0);
+  if (gi < 0) return [groups.length, ''];
+  const same = compareGroups(groups[gi] as Group, at) === 0;
+  return [gi, same && /^[0-9a-f]{0,24}$/.test(id) ? id : ''];
 }
 
 export type DueReaders = ReturnType<typeof createDueReaders>;

@@ -6,7 +6,7 @@ import {
   type WhatsAppSender,
   type WindowLimiter,
 } from '@nudge/platform';
-import { decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
+import { type DecidedEvent, decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
 import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
 import type { UserRepository } from './user-repository';
 
@@ -14,7 +14,13 @@ export interface ProfileDeps {
   users: UserRepository;
   codes: OneTimeCodes;
   whatsapp: WhatsAppSender;
-  perPhone: WindowLimiter;
+  /**
+   * WhatsApp codes an hour, counted in the shared store (every replica counts into the same windows): per account,
+   * per destination number (whichever accounts ask: texting a stranger's phone) and per client IP.
+   */
+  perAccount: WindowLimiter;
+  perNumber: WindowLimiter;
+  perIp: WindowLimiter;
   siteName: string;
 }
 
@@ -25,6 +31,13 @@ export function createProfile(deps: ProfileDeps) {
     const user = await users.get(userId);
     if (!user) throw notFound('User not found');
     return user;
+  }
+
+  /** Records what `decide` makes of the user as they are now (decided again after a parallel change). */
+  async function change(userId: string, decide: (user: UserState) => DecidedEvent[], actor: string) {
+    const updated = await users.update(userId, decide, actor);
+    if (!updated) throw notFound('User not found');
+    return updated;
   }
 
   return {
@@ -42,31 +55,43 @@ export function createProfile(deps: ProfileDeps) {
       actor: string,
       options: { completesProfile?: boolean } = {},
     ) {
-      const user = await load(userId);
-      const { phone, ...rest } = changes;
-      const next: ProfileChanges = { ...rest };
-      if (phone !== undefined && phone !== user.phone) {
-        if (phone !== '') throw badRequest('Please verify your WhatsApp number first');
-        next.phone = '';
-        next.enableWA = false;
-      }
-      const phoneAfter = next.phone ?? user.phone;
-      if (next.enableWA === true && phoneAfter === '')
-        throw badRequest('Please verify your WhatsApp number first');
-      const decided = decideProfileChange(user, next);
-      if (options.completesProfile && !user.verified) {
-        decided.push({ type: AuthEvents.UserVerified.type, data: { userId: user._id, email: user.email } });
-      }
-      return users.record(user, decided, actor);
+      return change(
+        userId,
+        (user) => {
+          const { phone, ...rest } = changes;
+          const next: ProfileChanges = { ...rest };
+          if (phone !== undefined && phone !== user.phone) {
+            if (phone !== '') throw badRequest('Please verify your WhatsApp number first');
+            next.phone = '';
+            next.enableWA = false;
+          }
+          const phoneAfter = next.phone ?? user.phone;
+          if (next.enableWA === true && phoneAfter === '')
+            throw badRequest('Please verify your WhatsApp number first');
+          const decided = decideProfileChange(user, next);
+          if (options.completesProfile && !user.verified) {
+            decided.push({
+              type: AuthEvents.UserVerified.type,
+              data: { userId: user._id, email: user.email },
+            });
+          }
+          return decided;
+        },
+        actor,
+      );
     },
 
     /** POST /api/user/otpTransaction (stages of reader.md §4). */
-    async whatsAppStage(userId: string, phone: string, stage: 1 | 2 | 3 | 4, otp: string) {
+    async whatsAppStage(userId: string, phone: string, stage: 1 | 2 | 3 | 4, otp: string, ip: string) {
       const user = await load(userId);
       const key = `whatsapp:${user._id}:${phone}`;
       if (stage === 1 || stage === 3) {
-        if (!(await deps.perPhone.hit(user._id)))
+        if (!(await deps.perIp.hit(ip)))
+          throw tooManyRequests('Too many codes requested from this network; please wait a while');
+        if (!(await deps.perAccount.hit(user._id)))
           throw tooManyRequests('Too many codes requested; please wait a while');
+        if (!(await deps.perNumber.hit(phone)))
+          throw tooManyRequests('Too many codes sent to this number; please wait a while');
         const code = await deps.codes.issue(key);
         await deps.whatsapp.send({
           to: phone,
@@ -77,9 +102,9 @@ export function createProfile(deps: ProfileDeps) {
       if (stage === 4) throw badRequest('This number is already verified');
       const result = await deps.codes.check(key, otp);
       if (result !== 'ok') throw badRequest(CODE_MESSAGES[result]);
-      await users.record(
-        user,
-        [{ type: AuthEvents.WhatsAppNumberVerified.type, data: { userId: user._id, phone } }],
+      await change(
+        user._id,
+        () => [{ type: AuthEvents.WhatsAppNumberVerified.type, data: { userId: user._id, phone } }],
         user._id,
       );
       return { status: true as const, message: 'WhatsApp number verified successfully' };
@@ -87,15 +112,20 @@ export function createProfile(deps: ProfileDeps) {
 
     /** PUT /api/user/updatenotificationdetails/{id}: one call toggles subscribed / unsubscribed. */
     async toggleNotifications(userId: string) {
-      const user = await load(userId);
-      const notiinfo = { ...user.notiinfo, active: !user.notiinfo.active };
-      return users.record(user, decideProfileChange(user, { notiinfo }), user._id);
+      return change(
+        userId,
+        (user) =>
+          decideProfileChange(user, { notiinfo: { ...user.notiinfo, active: !user.notiinfo.active } }),
+        userId,
+      );
     },
     /** One-click unsubscribe (RFC 8058): reminders off; a repeat changes nothing. */
     async stopNotifications(userId: string) {
-      const user = await load(userId);
-      const notiinfo = { ...user.notiinfo, active: false };
-      return users.record(user, decideProfileChange(user, { notiinfo }), user._id);
+      return change(
+        userId,
+        (user) => decideProfileChange(user, { notiinfo: { ...user.notiinfo, active: false } }),
+        userId,
+      );
     },
   };
 }

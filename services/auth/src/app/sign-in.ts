@@ -34,19 +34,28 @@ export function createSignIn(deps: SignInDeps) {
    * then a session token. (`verified` is not set here: it means the profile was completed, see profile.update.)
    */
   async function completeSignIn(user: UserState, method: SignInMethod, extra: { timeZone?: string } = {}) {
-    const decided = [];
-    if (deps.adminEmails.includes(user.email))
-      decided.push(...decideRoleChange(user, 'admin', 'ADMIN_EMAILS'));
-    if (extra.timeZone && extra.timeZone !== user.timeZone && user.timeZone === 'UTC') {
-      decided.push({
-        type: AuthEvents.ProfileUpdated.type,
-        data: { userId: user._id, timeZone: extra.timeZone },
-      });
-    }
-    decided.push({ type: AuthEvents.UserSignedIn.type, data: { userId: user._id, method } });
-    // A cold reader who signs in is warm again (autoactive, type 0): reminders resume.
-    decided.push(...decideWarm(user));
-    const updated = await users.record(user, decided, user._id);
+    // Parallel sign-ins of one reader (two links, a check-in answered twice at once) each decide on the user as the
+    // other left them: a sign-in never fails because another one was recorded first.
+    const updated = await users.update(
+      user._id,
+      (current) => {
+        const decided = [];
+        if (deps.adminEmails.includes(current.email))
+          decided.push(...decideRoleChange(current, 'admin', 'ADMIN_EMAILS'));
+        if (extra.timeZone && extra.timeZone !== current.timeZone && current.timeZone === 'UTC') {
+          decided.push({
+            type: AuthEvents.ProfileUpdated.type,
+            data: { userId: current._id, timeZone: extra.timeZone },
+          });
+        }
+        decided.push({ type: AuthEvents.UserSignedIn.type, data: { userId: current._id, method } });
+        // A cold reader who signs in is warm again (autoactive, type 0): reminders resume.
+        decided.push(...decideWarm(current));
+        return decided;
+      },
+      user._id,
+    );
+    if (!updated) throw new Error(`user ${user._id} vanished during a sign-in`);
     await deps.resetUnopened(user._id);
     const token = await deps.tokens.signSession({
       userId: updated._id,

@@ -1,5 +1,11 @@
 import { AuthEvents } from '@nudge/contracts';
-import { type DocumentStore, DuplicateKeyError, type EventStore, newId } from '@nudge/platform';
+import {
+  type DocumentStore,
+  DuplicateKeyError,
+  type EventStore,
+  newId,
+  retryOnConflict,
+} from '@nudge/platform';
 import {
   DEFAULT_NOTIFICATION_TIME,
   DEFAULT_TIME_ZONE,
@@ -33,12 +39,26 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
   const many = async (userIds: string[]): Promise<UserState[]> => users.find({ _id: { $in: userIds } });
   const byEmail = async (email: string): Promise<UserState | null> => users.findOne({ email });
 
-  async function record(state: UserState, decided: DecidedEvent[], actor: string | null): Promise<UserState> {
-    if (decided.length === 0) return state;
-    await events.append(userStream(state._id), state.version, decided, { actor });
-    const updated = await get(state._id);
-    if (!updated) throw new Error(`user ${state._id} vanished after an append`);
-    return updated;
+  /**
+   * Decides on the user as they are now and records the result; when another request changed the user meanwhile (a
+   * sign-in, a profile change), decides again on the new state (retryOnConflict). `decide` may throw to refuse.
+   * Null when there is no such user.
+   */
+  function update(
+    userId: string,
+    decide: (user: UserState) => DecidedEvent[],
+    actor: string | null,
+  ): Promise<UserState | null> {
+    return retryOnConflict(async () => {
+      const state = await get(userId);
+      if (!state) return null;
+      const decided = decide(state);
+      if (decided.length === 0) return state;
+      await events.append(userStream(userId), state.version, decided, { actor });
+      const updated = await get(userId);
+      if (!updated) throw new Error(`user ${userId} vanished after an append`);
+      return updated;
+    });
   }
 
   /** Returns the user with this e-mail, registering them first if new. `created` says which. */
@@ -91,7 +111,7 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
     return { user, created: true };
   }
 
-  return { users, get, many, byEmail, record, findOrRegister };
+  return { users, get, many, byEmail, update, findOrRegister };
 }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;

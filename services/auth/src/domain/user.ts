@@ -1,4 +1,4 @@
-import { AuthEvents, eventData } from '@nudge/contracts';
+import { AuthEvents, canonicalTimeZone, eventData } from '@nudge/contracts';
 
 export type Role = 'user' | 'premium' | 'admin';
 export type NotificationStatus = 'active' | 'autoactive' | 'autppause' | 'manual';
@@ -45,6 +45,9 @@ export const DEFAULT_TIME_ZONE = 'UTC';
 export const DEFAULT_NOTIFICATION_TIME = '08:00';
 export const userStream = (userId: string) => `user-${userId}`;
 
+/** A zone as an event recorded it (events from before zones were canonicalised may hold a case variant). */
+const oneZoneName = (timeZone: string) => canonicalTimeZone(timeZone) ?? timeZone;
+
 /** Folds one event into the state. Pure: the time comes from the event. */
 export function evolve(state: UserState | null, event: StoredEvent): UserState | null {
   const { type, version, occurredAt } = event;
@@ -65,7 +68,7 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
       type: d.type,
       notification_status: 'active',
       category: '',
-      timeZone: d.timeZone,
+      timeZone: oneZoneName(d.timeZone),
       source: d.source,
       createdAt: occurredAt,
       last_app_login: null,
@@ -88,6 +91,7 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
     case AuthEvents.ProfileUpdated.type: {
       const { userId: _, ...changes } = eventData(AuthEvents.ProfileUpdated, event);
       Object.assign(next, definedOnly(changes));
+      if (changes.timeZone !== undefined) next.timeZone = oneZoneName(changes.timeZone);
       break;
     }
     case AuthEvents.NotificationPreferencesChanged.type: {

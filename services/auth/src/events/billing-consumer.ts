@@ -1,5 +1,5 @@
 import { BillingEvents, eventData } from '@nudge/contracts';
-import { ConcurrencyError, type DocumentStore, type EventEnvelope, type EventHandler } from '@nudge/platform';
+import type { DocumentStore, EventEnvelope, EventHandler } from '@nudge/platform';
 import { z } from 'zod';
 import type { UserRepository } from '../app/user-repository';
 import { decideRoleChange } from '../domain/user';
@@ -42,19 +42,15 @@ export function createBillingHandlers(deps: { store: DocumentStore; users: UserR
   async function reconcile(userId: string) {
     const doc = await entitlements.findOne({ _id: userId });
     const premium = Object.values(doc?.subscriptions ?? {}).some((s) => s.entitled);
-    for (let attempt = 0; ; attempt++) {
-      const user = await deps.users.get(userId);
-      if (!user) return;
-      const change =
-        premium && user.role === 'user' ? 'premium' : !premium && user.role === 'premium' ? 'user' : null;
-      if (!change) return;
-      try {
-        await deps.users.record(user, decideRoleChange(user, change, 'billing'), 'system');
-        return;
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError) || attempt >= 4) throw err;
-      }
-    }
+    await deps.users.update(
+      userId,
+      (user) => {
+        const change =
+          premium && user.role === 'user' ? 'premium' : !premium && user.role === 'premium' ? 'user' : null;
+        return change ? decideRoleChange(user, change, 'billing') : [];
+      },
+      'system',
+    );
   }
 
   /** `entitled` null: the event changes nothing about premium (renewal turned off; premium runs to endAt). */

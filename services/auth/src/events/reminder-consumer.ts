@@ -1,6 +1,5 @@
 import { eventData, ReminderEvents } from '@nudge/contracts';
 import {
-  ConcurrencyError,
   type DocumentStore,
   DuplicateKeyError,
   type EventEnvelope,
@@ -42,18 +41,8 @@ export function createReminderHandlers(deps: {
 }) {
   const counts = deps.store.collection<UnopenedDoc>(REMINDER_COUNTS);
 
-  async function record(userId: string, decide: (user: UserState) => DecidedEvent[]) {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const user = await deps.users.get(userId);
-      if (!user) return;
-      try {
-        await deps.users.record(user, decide(user), 'system');
-        return;
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError)) throw err;
-      }
-    }
-  }
+  const record = (userId: string, decide: (user: UserState) => DecidedEvent[]) =>
+    deps.users.update(userId, decide, 'system');
 
   // The last few send keys are enough to make a redelivered event count once; `counted` is trimmed back to this many
   // when it has grown to twice as many.

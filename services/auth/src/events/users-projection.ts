@@ -1,3 +1,4 @@
+import { canonicalTimeZone } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 import { evolve, type UserState } from '../domain/user';
 
@@ -10,10 +11,27 @@ export const timeZonesCollection = (store: DocumentStore): Collection<{ _id: str
 export const usersCollection = (store: DocumentStore): Collection<UserDoc> =>
   store.collection<UserDoc>('users');
 
-/** The users read model: one document per user, the aggregate's folded state. */
-export function createUsersProjection(store: DocumentStore): Projection & { ensureIndexes(): Promise<void> } {
+/**
+ * The users read model: one document per user, the aggregate's folded state; beside it the set of zones readers are in,
+ * which every reminder page walks: a zone no reader is in any more leaves the set.
+ */
+export function createUsersProjection(store: DocumentStore): Projection & {
+  ensureIndexes(): Promise<void>;
+  sweepTimeZones(): Promise<void>;
+} {
   const users = usersCollection(store);
   const zones = timeZonesCollection(store);
+  const inZone = (zone: string) => users.findOne({ timeZone: zone }, { projection: { _id: 1 } });
+  const keepZone = (zone: string) =>
+    zones.updateOne({ _id: zone }, { $set: { seen: true } }, { upsert: true });
+
+  /** Drops a zone no reader is in. A reader who moved into it meanwhile wrote their own document first: kept. */
+  async function pruneZone(zone: string) {
+    if (await inZone(zone)) return;
+    await zones.deleteOne({ _id: zone });
+    if (await inZone(zone)) await keepZone(zone);
+  }
+
   return {
     name: 'auth.users',
     async ensureIndexes() {
@@ -21,8 +39,10 @@ export function createUsersProjection(store: DocumentStore): Projection & { ensu
       await users.createIndex({ createdAt: 1 });
       // The due readers of a slot: per (time, zone), in _id order (app/due-readers).
       await users.createIndex({ 'notiinfo.time': 1, timeZone: 1, _id: 1 });
-      // Replaced by the one above (session 6): a data directory from before still has it, and each user write paid it.
+      // Replaced by the one above: a data directory from before still has it, and each user write paid it.
       await users.dropIndex({ 'notiinfo.time': 1, timeZone: 1 });
+      // Whether anyone is still in a zone a reader left.
+      await users.createIndex({ timeZone: 1 });
     },
     async apply(event: EventEnvelope) {
       if (!event.stream.startsWith('user-')) return;
@@ -32,7 +52,22 @@ export function createUsersProjection(store: DocumentStore): Projection & { ensu
       if (!next) return;
       await users.replaceOne({ _id: next._id }, next as UserDoc, { upsert: true });
       if (next.timeZone !== current?.timeZone) {
-        await zones.updateOne({ _id: next.timeZone }, { $set: { seen: true } }, { upsert: true });
+        await keepZone(next.timeZone);
+        if (current) await pruneZone(current.timeZone);
+      }
+    },
+    /**
+     * Once at start: zones from before they were canonicalised become their one name (the users in them too, as a
+     * rebuild would fold them), and zones no reader is in leave the set.
+     */
+    async sweepTimeZones() {
+      for (const { _id: zone } of await zones.find({})) {
+        const canonical = canonicalTimeZone(zone) ?? zone;
+        if (canonical !== zone) {
+          await keepZone(canonical);
+          await users.updateMany({ timeZone: zone }, { $set: { timeZone: canonical } });
+        }
+        await pruneZone(zone);
       }
     },
     async reset() {

@@ -1,5 +1,5 @@
 import type { DocumentStore, Logger } from '@nudge/platform';
-import { type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import * as oidc from 'openid-client';
 import type { GoogleIdentity } from '../app/google-sign-in';
 
@@ -14,6 +14,8 @@ export interface GoogleSignInOptions {
   redirectAllowlist: string[];
   store: DocumentStore;
   signInWithGoogle(identity: GoogleIdentity): Promise<{ uid: string }>;
+  /** GET /auth/logout: ends the sessions of the request's bearer token, if it is a live session. */
+  signOut(req: Request): Promise<unknown>;
   log: Logger;
 }
 
@@ -37,7 +39,8 @@ type FlowDoc = { _id: string; verifier: string; nonce: string; redirectUrl: stri
  *
  *   GET /auth/google?redirectUrl=…  -> 302 to Google (flow stored in `oidc_flows`, its state in the `nudge_oidc` cookie)
  *   GET /auth/google/callback       -> 302 to redirectUrl with `uid=<sign-in link token>`, or with `error=google_signin_failed`
- *   GET /auth/logout                -> clears the flow cookie; 200 JSON, or 302 to an allowed redirectUrl
+ *   GET /auth/logout                -> ends the session of the bearer token (if any) everywhere and clears the flow
+ *                                      cookie; 200 JSON, or 302 to an allowed redirectUrl
  *
  * The callback never answers with an error page: every failure sends the browser back with `error=google_signin_failed`
  * and the reason goes to the log.
@@ -225,8 +228,10 @@ export function googleRoutes(opts: GoogleSignInOptions): Router {
   });
 
   /**
-   * Sessions are stateless JWTs the browser keeps; signing out means the browser drops its token, so there is
-   * nothing to revoke here. This clears what the server did set: a half-finished Google flow and its cookie.
+   * The contract's sign-out: ends the caller's sessions on the server (every session of the user, as POST
+   * /api/user/logout does) when the request carries a live session token as `Authorization: Bearer` (the web sends
+   * it; a cross-site page cannot, so a link or an image elsewhere never signs anyone out), and clears what the
+   * server set in the browser: a half-finished Google flow and its cookie.
    */
   router.get('/auth/logout', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -236,6 +241,7 @@ export function googleRoutes(opts: GoogleSignInOptions): Router {
       res.status(400).json({ status: false, message: REDIRECT_NOT_ALLOWED });
       return;
     }
+    await opts.signOut(req);
     const state = parseCookies(req.header('cookie'))[OIDC_COOKIE];
     if (state) {
       try {

@@ -1,6 +1,13 @@
-import { DueReadersRequest, IdParams, MintLinksRequest, MintRequest } from '@nudge/contracts';
+import {
+  DueReadersRequest,
+  IdParams,
+  LinkSessionRequest,
+  MintLinksRequest,
+  MintRequest,
+} from '@nudge/contracts';
 import {
   answerJson,
+  gone,
   type LinkTokens,
   notFound,
   parseBody,
@@ -9,6 +16,7 @@ import {
 } from '@nudge/platform';
 import { Router } from 'express';
 import type { DueReaders } from '../app/due-readers';
+import { linkEnded } from '../app/link-sign-in';
 import type { SignIn } from '../app/sign-in';
 import type { UserRepository } from '../app/user-repository';
 import { toUserView } from '../domain/user-view';
@@ -51,9 +59,15 @@ export function internalRoutes(deps: {
     answerJson(res, { status: true, token, url: `${base}/unsubscribe/${encodeURIComponent(token)}` });
   });
 
-  /** A session for a user who proved themselves another way (engagement: a check-in answer link). */
+  /**
+   * A session for a user who proved themselves with an e-mailed link (engagement: a check-in answer link), unless the
+   * link was sent before the user's sessions were ended (410).
+   */
   router.post('/internal/tokens/session', async (req, res) => {
-    const user = await loadUser(parseBody(MintRequest, req).userId);
+    const { userId, linkIssuedAt } = parseBody(LinkSessionRequest, req);
+    const user = await loadUser(userId);
+    if (linkEnded(Date.parse(linkIssuedAt), user))
+      throw gone('This link was sent before the user signed out');
     const session = await deps.signIn.completeSignIn(user, 'checkin');
     answerJson(res, { status: true, token: session.token, user: toUserView(session.user) });
   });

@@ -33,6 +33,7 @@ import {
 } from '@nudge/platform';
 import { type Response, Router } from 'express';
 import type { createAdminUsers } from '../app/admin-users';
+import type { LinkSignIn } from '../app/link-sign-in';
 import type { Profile } from '../app/profile';
 import type { Sessions } from '../app/sessions';
 import type { SignIn } from '../app/sign-in';
@@ -49,6 +50,7 @@ export interface UserRoutesDeps {
   /** Sign-in and unsubscribe links (HS256 with the link secret, only auth verifies them). */
   links: LinkTokens;
   sessions: Sessions;
+  linkSignIn: LinkSignIn;
 }
 
 const sendCsv = (res: Response, filename: string, csv: string) => {
@@ -126,7 +128,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     const { email, phone, stage, otp } = parseBody(OtpTransactionRequest, req);
     const claims = claimsOf(req);
     if (email !== claims.email) throw forbidden('You can only verify a number for your own account');
-    res.json(await profile.whatsAppStage(claims.userId, phone, stage, otp));
+    res.json(await profile.whatsAppStage(claims.userId, phone, stage, otp, req.ip ?? 'unknown'));
   });
 
   router.post('/api/user/updatename', requireUser, async (req, res) => {
@@ -138,13 +140,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
 
   router.post('/api/user/signinbytoken/:uid', async (req, res) => {
     const { uid } = parseParams(LinkTokenParams, req);
-    const link = await deps.links.verifyLink(uid, 'signin');
-    if (!link)
-      throw unauthorized('This sign-in link is not valid or has expired; please sign in with your email');
-    const user = await users.get(link.userId);
-    if (!user)
-      throw unauthorized('This sign-in link is not valid or has expired; please sign in with your email');
-    const session = await signIn.completeSignIn(user, 'link');
+    const session = await deps.linkSignIn.signIn(uid);
     res.json({ status: true, user: toUserView(session.user), token: session.token });
   });
 

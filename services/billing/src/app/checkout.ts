@@ -84,7 +84,8 @@ export const ticketFor = (ctx: BillingContext, subscriptionId: string): Checkout
 
 /**
  * POST /api/payment/checkout: admins, readers with a running subscription and readers an admin made premium (role
- * premium without a paid subscription: they already have everything the subscription sells) are refused with 409.
+ * premium without a paid subscription: they already have everything the subscription sells) are refused with 409. A
+ * reader with an unpaid checkout gets that one again.
  * The role is the current one (authenticate() reads it from billing's directory, not from the token).
  */
 export function createCheckout(ctx: BillingContext) {
@@ -101,6 +102,12 @@ export function createCheckout(ctx: BillingContext) {
           'You already have premium access, given by an administrator, so there is nothing to buy',
           409,
         );
+      // A checkout opened before and not paid (another tab, a payment that failed) is the one to pay: a second
+      // subscription is never opened beside it. (Two opened at the same moment are settled at the charge.)
+      const open = subscriptions.find(
+        (s) => s.status === 'created' && !s.predecessorId && s.payments.length === 0,
+      );
+      if (open) return ticketFor(ctx, open._id);
       const created = await openSubscription(ctx, claims);
       return ticketFor(ctx, created._id);
     },

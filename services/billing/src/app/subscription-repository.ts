@@ -1,5 +1,4 @@
-import type { DocumentStore } from '@nudge/platform';
-import { ConcurrencyError, type EventStore } from '@nudge/platform';
+import { type DocumentStore, type EventStore, retryOnConflict } from '@nudge/platform';
 import type { DecidedEvent, SubscriptionState } from '../domain/subscription';
 import { subscriptionStream } from '../domain/subscription';
 import { subscriptionsCollection } from '../events/subscriptions-projection';
@@ -37,17 +36,13 @@ export function createSubscriptionRepository(store: DocumentStore, events: Event
     decide: (state: SubscriptionState) => DecidedEvent[] | Promise<DecidedEvent[]>,
     actor: string | null,
   ): Promise<{ state: SubscriptionState; decided: DecidedEvent[] } | null> {
-    for (let attempt = 0; ; attempt++) {
+    return retryOnConflict(async () => {
       const state = await get(id);
       if (!state) return null;
       const decided = await decide(state);
-      try {
-        const updated = await record(state, id, decided, actor);
-        return { state: updated ?? state, decided };
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError) || attempt >= 4) throw err;
-      }
-    }
+      const updated = await record(state, id, decided, actor);
+      return { state: updated ?? state, decided };
+    });
   }
 
   return {

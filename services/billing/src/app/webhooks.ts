@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { RazorpayWebhook } from '@nudge/contracts';
+import { BillingEvents, RazorpayWebhook } from '@nudge/contracts';
 import { badRequest, type DocumentStore, DuplicateKeyError, type Logger } from '@nudge/platform';
 import { addMonths, PREMIUM_PLAN } from '../domain/plan';
 import { decideProviderUpdate } from '../domain/subscription';
 import { HANDLED_EVENTS, parseWebhook } from '../domain/webhook';
 import { signatureMatches } from '../infra/signatures';
 import type { Expiry } from './expiry';
+import type { PremiumClaims } from './premium-claims';
 import type { SubscriptionRepository } from './subscription-repository';
 
 type ProcessedWebhook = {
@@ -42,6 +43,8 @@ export function createWebhookReceiver(deps: {
   log: Logger;
   /** After each applied delivery (a repeated one too): hands the subscription's renewal workflow its plan. */
   onApplied?: (subscriptionId: string) => Promise<void>;
+  /** The reader's one live subscription: a first charge claims it; a charge of a second one is refused. */
+  claims: Pick<PremiumClaims, 'claim' | 'refuse'>;
 }): WebhookReceiver {
   const processed = deps.store.collection<ProcessedWebhook>('processed_webhooks');
 
@@ -83,20 +86,31 @@ export function createWebhookReceiver(deps: {
       if (!HANDLED_EVENTS.has(body.event)) return ignore('event not handled');
       if (!subscriptionId) return ignore('no subscription in the payload');
 
+      // A charge that would make this subscription grant premium while another of the reader's does: recorded (the
+      // money moved), never activated, then refunded and the subscription cancelled.
+      let refused: { paymentId: string; amount: number } | null = null;
       const result = await deps.repo.update(
         subscriptionId,
-        (state) => {
+        async (state) => {
           if (notesUserId && notesUserId !== state.userId) {
             deps.log.warn(
               { eventId, subscriptionId, notesUserId, userId: state.userId },
               'webhook notes name another user; our own record stands',
             );
           }
-          return decideProviderUpdate(state, update, deps.clock(), termAfter);
+          refused = null;
+          const decided = decideProviderUpdate(state, update, deps.clock(), termAfter);
+          const activation = decided.find((e) => e.type === BillingEvents.SubscriptionActivated.type);
+          if (!activation || (await deps.claims.claim(state))) return decided;
+          const captured = decided.find((e) => e.type === BillingEvents.PaymentCaptured.type);
+          if (captured)
+            refused = { paymentId: String(captured.data.paymentId), amount: Number(captured.data.amount) };
+          return decided.filter((e) => e !== activation);
         },
         'razorpay',
       );
       if (!result) return ignore('unknown subscription');
+      if (refused) await deps.claims.refuse(result.state, refused);
       // A snapshot saying the term is over (halted, cancelled or completed at its end) ends premium now.
       await deps.expiry.expireIfDue(subscriptionId, deps.clock());
       await deps.onApplied?.(subscriptionId);

@@ -94,3 +94,17 @@ export const cancelledNowMessage = (refunded: number | null) =>
 
 export const restartNeedsCheckoutMessage = (endAt: string, timeZone?: string) =>
   `Please authorise the renewal: your subscription will then renew on ${longDate(endAt, timeZone)}`;
+
+/**
+ * Whether `candidate` may be the reader's live subscription when `holderId` (last claimed) is: it is already, it is a
+ * restart taking over from the holder, or the holder has ended (it granted premium and no longer does). A holder
+ * claimed but not yet marked entitled (its activation is being recorded) is live.
+ */
+export function mayHoldPremium(
+  candidate: SubscriptionState,
+  holderId: string | null,
+  holder: SubscriptionState | null,
+): boolean {
+  if (holderId === null || holderId === candidate._id || candidate.predecessorId === holderId) return true;
+  return holder !== null && !holder.entitled && holder.endAt !== null;
+}

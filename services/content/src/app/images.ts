@@ -2,18 +2,22 @@ import { badRequest } from '@nudge/platform';
 import {
   decodedLength,
   IMAGE_MESSAGES,
+  imageSizeProblem,
   isHttpUrl,
   MAX_IMAGE_BYTES,
   mediaIdOf,
   mediaUrl,
   parseDataUrl,
 } from '../domain/image';
+import type { InspectedImage } from '../infra/images';
 import type { MediaStore } from '../infra/media';
 
 export interface ImageIntakeDeps {
   media: MediaStore;
-  /** The accepted content type of the bytes (judged by their content), or undefined. */
-  inspect(bytes: Buffer): Promise<string | undefined>;
+  /** The accepted content type and dimensions of the bytes (from their header), or undefined. */
+  inspect(bytes: Buffer): Promise<InspectedImage | undefined>;
+  /** IMAGE_MAX_PIXELS: the most pixels (width × height) an upload may have. */
+  maxPixels: number;
 }
 
 export interface ImageIntake {
@@ -24,7 +28,10 @@ export interface ImageIntake {
   resolve(value: string | undefined, options?: { allowHttp?: boolean }): Promise<string | undefined>;
 }
 
-/** Uploaded images (data URLs): checked by their bytes, at most 5 MB, then stored through the media port. */
+/**
+ * Uploaded images (data URLs): checked by their bytes, at most 5 MB, and by their dimensions (a small file can hold a
+ * huge picture, and a variant decodes it whole), then stored through the media port.
+ */
 export function createImageIntake(deps: ImageIntakeDeps): ImageIntake {
   const store = async (value: string): Promise<string> => {
     const parsed = parseDataUrl(value);
@@ -32,9 +39,11 @@ export function createImageIntake(deps: ImageIntakeDeps): ImageIntake {
     if (decodedLength(parsed.base64) > MAX_IMAGE_BYTES) throw badRequest(IMAGE_MESSAGES.tooLarge);
     const bytes = Buffer.from(parsed.base64, 'base64');
     if (bytes.length === 0) throw badRequest(IMAGE_MESSAGES.empty);
-    const contentType = await deps.inspect(bytes);
-    if (!contentType) throw badRequest(IMAGE_MESSAGES.notImage);
-    return mediaUrl(await deps.media.put(bytes, contentType));
+    const image = await deps.inspect(bytes);
+    if (!image) throw badRequest(IMAGE_MESSAGES.notImage);
+    const tooLarge = imageSizeProblem(image.width, image.height, deps.maxPixels);
+    if (tooLarge) throw badRequest(tooLarge);
+    return mediaUrl(await deps.media.put(bytes, image.contentType));
   };
 
   return {

@@ -1,5 +1,5 @@
 import type { AddPromotionRequest, PromotionChanges, PromotionView } from '@nudge/contracts';
-import { newId, notFound, type ServiceEventStore } from '@nudge/platform';
+import { newId, notFound, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
 import {
   decideAddPromotion,
   decideUpdatePromotion,
@@ -50,17 +50,20 @@ export function createPromotions(deps: {
     },
 
     async update(id: string, changes: PromotionChanges, actor: string): Promise<PromotionView> {
-      const state = await load(id);
+      await load(id);
       const image = await images.resolve(changes.image);
       const imageurl = await images.resolve(changes.imageurl, { allowHttp: true });
       const { expires, ...rest } = changes;
-      const decided = decideUpdatePromotion(state, {
-        ...rest,
-        ...(image !== undefined ? { image } : {}),
-        ...(imageurl !== undefined ? { imageurl } : {}),
-        ...(expires !== undefined ? { expires: normaliseExpiry(expires) } : {}),
+      await retryOnConflict(async () => {
+        const state = await load(id);
+        const decided = decideUpdatePromotion(state, {
+          ...rest,
+          ...(image !== undefined ? { image } : {}),
+          ...(imageurl !== undefined ? { imageurl } : {}),
+          ...(expires !== undefined ? { expires: normaliseExpiry(expires) } : {}),
+        });
+        if (decided.length > 0) await events.append(promotionStream(id), state.version, decided, { actor });
       });
-      if (decided.length > 0) await events.append(promotionStream(id), state.version, decided, { actor });
       return toView(await load(id));
     },
 

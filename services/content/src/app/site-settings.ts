@@ -1,5 +1,5 @@
 import type { SiteSettings, SiteSettingsInput } from '@nudge/contracts';
-import type { ServiceEventStore } from '@nudge/platform';
+import { retryOnConflict, type ServiceEventStore } from '@nudge/platform';
 import { decideSettingsUpdate, SETTINGS_STREAM, withDefaults } from '../domain/site-settings';
 import type { ContentCollections } from '../events/collections';
 import { SETTINGS_DOC } from '../events/settings-projection';
@@ -13,9 +13,12 @@ export function createSiteSettings(deps: { c: ContentCollections; events: Servic
       return withDefaults((await stored())?.settings ?? {});
     },
     async update(changes: SiteSettingsInput, actor: string): Promise<SiteSettings> {
-      const current = await stored();
-      const decided = decideSettingsUpdate(current?.settings ?? {}, changes);
-      if (decided.length > 0) await events.append(SETTINGS_STREAM, current?.version ?? 0, decided, { actor });
+      await retryOnConflict(async () => {
+        const current = await stored();
+        const decided = decideSettingsUpdate(current?.settings ?? {}, changes);
+        if (decided.length > 0)
+          await events.append(SETTINGS_STREAM, current?.version ?? 0, decided, { actor });
+      });
       return withDefaults((await stored())?.settings ?? {});
     },
   };

@@ -1,5 +1,5 @@
 import type { AddTemplateRequest, AdminTemplate, TemplateChanges } from '@nudge/contracts';
-import { badRequest, newId, notFound, type ServiceEventStore } from '@nudge/platform';
+import { badRequest, newId, notFound, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
 import {
   decideAddTemplate,
   decideUpdateTemplate,
@@ -63,15 +63,18 @@ export function createTemplates(deps: TemplatesDeps) {
     },
 
     async update(id: string, changes: TemplateChanges, actor: string): Promise<AdminTemplate> {
-      const state = await load(id);
-      if (changes.topic !== undefined && changes.topic !== state.topic) await requireTopic(changes.topic);
+      const before = await load(id);
+      if (changes.topic !== undefined && changes.topic !== before.topic) await requireTopic(changes.topic);
       const image = await images.resolve(changes.image);
-      const decided = decideUpdateTemplate(
-        state,
-        { ...changes, ...(image !== undefined ? { image } : {}) },
-        { newSubjectId: () => newId(clock()) },
-      );
-      if (decided.length > 0) await events.append(templateStream(id), state.version, decided, { actor });
+      await retryOnConflict(async () => {
+        const state = await load(id);
+        const decided = decideUpdateTemplate(
+          state,
+          { ...changes, ...(image !== undefined ? { image } : {}) },
+          { newSubjectId: () => newId(clock()) },
+        );
+        if (decided.length > 0) await events.append(templateStream(id), state.version, decided, { actor });
+      });
       return adminView(await load(id));
     },
 

@@ -1,5 +1,5 @@
 import type { TopicView } from '@nudge/contracts';
-import { ConcurrencyError, conflict, newId, type ServiceEventStore } from '@nudge/platform';
+import { conflict, newId, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
 import { decideAddTopic, isTopicNameTaken, TOPICS_STREAM, type TopicState } from '../domain/topic';
 import type { ContentCollections } from '../events/collections';
 
@@ -24,23 +24,19 @@ export function createTopics(deps: { c: ContentCollections; events: ServiceEvent
     },
     async add(input: { topic: string; default: boolean }, actor: string): Promise<TopicView> {
       // One stream holds every topic: a clash means someone added a topic meanwhile, so decide again.
-      for (let attempt = 0; ; attempt++) {
+      const topicId = await retryOnConflict(async () => {
         const version = (await c.topicsMeta.findOne({ _id: TOPICS_STREAM }))?.version ?? 0;
         if (isTopicNameTaken(await all(), input.topic))
           throw conflict(`A topic named '${input.topic.trim()}' already exists`);
-        const topicId = newId(clock());
-        try {
-          await events.append(TOPICS_STREAM, version, decideAddTopic(input, { topicId, now: clock() }), {
-            actor,
-          });
-        } catch (err) {
-          if (err instanceof ConcurrencyError && attempt < 5) continue;
-          throw err;
-        }
-        const added = await c.topics.findOne({ _id: topicId });
-        if (!added) throw new Error(`topic ${topicId} missing after its append`);
-        return toView(added);
-      }
+        const id = newId(clock());
+        await events.append(TOPICS_STREAM, version, decideAddTopic(input, { topicId: id, now: clock() }), {
+          actor,
+        });
+        return id;
+      });
+      const added = await c.topics.findOne({ _id: topicId });
+      if (!added) throw new Error(`topic ${topicId} missing after its append`);
+      return toView(added);
     },
   };
 }

@@ -1,4 +1,9 @@
-import { ContentEvents, type SiteSettings, type SiteSettingsInput } from '@nudge/contracts';
+import {
+  ContentEvents,
+  type SiteSettings,
+  type SiteSettingsInput,
+  WEB_EVENT_RETENTION_DAYS_DEFAULT,
+} from '@nudge/contracts';
 import type { DecidedEvent } from './template';
 
 const SYSTEM_FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
@@ -62,6 +67,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
     { title: 'Intermediate', count: 20 },
     { title: 'Advanced', count: 40 },
   ],
+  webeventretentiondays: WEB_EVENT_RETENTION_DAYS_DEFAULT,
 };
 
 export type StoredSettings = Partial<SiteSettings>;

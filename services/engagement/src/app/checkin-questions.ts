@@ -1,5 +1,11 @@
 import type { CheckinQuestion, CheckinQuestionSnapshot } from '@nudge/contracts';
-import { type DocumentStore, newId, notFound, type ServiceEventStore } from '@nudge/platform';
+import {
+  type DocumentStore,
+  newId,
+  notFound,
+  retryOnConflict,
+  type ServiceEventStore,
+} from '@nudge/platform';
 import {
   decideAddQuestion,
   decideUpdateQuestion,
@@ -68,9 +74,11 @@ export function createCheckinQuestions(deps: {
       return questionView(await load(id));
     },
     async update(id: string, changes: Partial<QuestionFields>, actor: string) {
-      const doc = await load(id);
-      const decided = decideUpdateQuestion(snapshotOf(doc), changes);
-      if (decided.length) await deps.events.append(questionStream(id), doc.version, decided, { actor });
+      await retryOnConflict(async () => {
+        const doc = await load(id);
+        const decided = decideUpdateQuestion(snapshotOf(doc), changes);
+        if (decided.length) await deps.events.append(questionStream(id), doc.version, decided, { actor });
+      });
       return questionView(await load(id));
     },
     async page(page: number, limit: number) {

@@ -1,12 +1,19 @@
 import { createHash } from 'node:crypto';
-import { CHECKIN_ANSWERS, CHECKIN_LINK_INVALID, EngagementEvents } from '@nudge/contracts';
 import {
-  ConcurrencyError,
+  CHECKIN_ANSWERS,
+  CHECKIN_LINK_ENDED,
+  CHECKIN_LINK_EXPIRED,
+  CHECKIN_LINK_INVALID,
+  EngagementEvents,
+} from '@nudge/contracts';
+import {
   conflict,
   type DocumentStore,
+  gone,
   newId,
   notFound,
   randomToken,
+  retryOnConflict,
   type ServiceEventStore,
   unavailable,
 } from '@nudge/platform';
@@ -14,7 +21,7 @@ import { pickQuestion } from '../domain/checkin-questions';
 import { checkinStream, decideAnswer, wellbeing } from '../domain/checkins';
 import { questionsCollection } from '../events/checkin-questions-projection';
 import { checkinsCollection } from '../events/checkins-projection';
-import { type AuthSessions, AuthUnavailableError } from '../infra/auth-client';
+import { type AuthSession, type AuthSessions, AuthUnavailableError } from '../infra/auth-client';
 import { QUESTION_SORT, QUESTION_TEXTS } from './checkin-questions';
 
 export const CHECKIN_TEXTS = {
@@ -29,9 +36,7 @@ const DAY_MS = 24 * 3600_000;
 /** Only the hash of a link credential is stored: the database alone cannot answer for anyone. */
 export const hashQlid = (qlid: string) => createHash('sha256').update(qlid).digest('hex');
 
-export type AnswerResult =
-  | { kind: 'expired' }
-  | { kind: 'answered'; alreadyAnswered: boolean; user: unknown; token: string };
+export type AnswerResult = { alreadyAnswered: boolean; user: unknown; token: string };
 
 export function createCheckins(deps: {
   store: DocumentStore;
@@ -101,33 +106,36 @@ export function createCheckins(deps: {
     };
   }
 
-  /** Records the answer once, then signs the user in through auth (the only signer of tokens). */
+  /**
+   * Signs the user in through auth (the only signer of tokens), then records the answer once. A link sent before the
+   * reader's sessions were ended (a sign-out, an admin) records nothing and signs no one in; when auth does not
+   * answer, the answer is still recorded and the reader told that sign-in is down.
+   */
   async function answer(qlid: string, value: number): Promise<AnswerResult> {
-    const checkin = await checkins.findOne({ qlidHash: hashQlid(qlid) });
-    if (!checkin) throw notFound(CHECKIN_LINK_INVALID);
-    const decision = decideAnswer(checkin, value, deps.clock());
-    if (decision.kind === 'expired') return { kind: 'expired' };
-    let alreadyAnswered = decision.kind === 'alreadyAnswered';
-    if (decision.kind === 'record') {
-      try {
+    const found = await checkins.findOne({ qlidHash: hashQlid(qlid) });
+    if (!found) throw notFound(CHECKIN_LINK_INVALID);
+    if (decideAnswer(found, value, deps.clock()).kind === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    let session: AuthSession | null | 'ended' | undefined;
+    try {
+      session = await deps.auth.sessionFor(found.userId, found.sentAt);
+    } catch (err) {
+      if (!(err instanceof AuthUnavailableError)) throw err;
+    }
+    if (session === 'ended') throw gone(CHECKIN_LINK_ENDED);
+    if (session === null) throw notFound(CHECKIN_TEXTS.noAccount);
+    // Two clicks at once: the one recorded second decides again and finds the question answered.
+    const decided = await retryOnConflict(async () => {
+      const checkin = (await checkins.findOne({ _id: found._id })) ?? found;
+      const decision = decideAnswer(checkin, value, deps.clock());
+      if (decision.kind === 'record')
         await deps.events.append(checkinStream(checkin._id), checkin.version, decision.events, {
           actor: checkin.userId,
         });
-      } catch (err) {
-        // Two clicks at once: the other one was recorded first.
-        if (!(err instanceof ConcurrencyError)) throw err;
-        alreadyAnswered = true;
-      }
-    }
-    let session: Awaited<ReturnType<AuthSessions['sessionFor']>>;
-    try {
-      session = await deps.auth.sessionFor(checkin.userId);
-    } catch (err) {
-      if (err instanceof AuthUnavailableError) throw unavailable(CHECKIN_TEXTS.signInDown);
-      throw err;
-    }
-    if (!session) throw notFound(CHECKIN_TEXTS.noAccount);
-    return { kind: 'answered', alreadyAnswered, user: session.user, token: session.token };
+      return decision.kind;
+    });
+    if (decided === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    if (!session) throw unavailable(CHECKIN_TEXTS.signInDown);
+    return { alreadyAnswered: decided === 'alreadyAnswered', user: session.user, token: session.token };
   }
 
   async function progress(userId: string) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Role } from '@nudge/contracts';
+import { canReadPremium, type Role } from '@nudge/contracts';
 import {
   AppError,
   ConcurrencyError,
@@ -7,6 +7,7 @@ import {
   forbidden,
   newId,
   notFound,
+  retryOnConflict,
   type ServiceEventStore,
   type UserDirectory,
 } from '@nudge/platform';
@@ -75,8 +76,22 @@ export function createComments(deps: {
     return shown;
   };
 
-  async function list(templateId: string, page: number, limit: number, viewerId?: string) {
+  /**
+   * A post's comments follow its body's gating (reader.md §5, §6): a paused post's are not found but for an admin; a
+   * premium post's are for premium readers and admins only, the others get none (`locked`, as the gated post).
+   */
+  async function list(
+    templateId: string,
+    page: number,
+    limit: number,
+    viewer: { userId?: string; role?: Role } = {},
+  ) {
     const filter = { templateId, deleted: false };
+    const post = await deps.posts.get(templateId);
+    if (post && !post.status && viewer.role !== 'admin') throw notFound(POST_NOT_FOUND);
+    if (post?.type === 1 && !canReadPremium(viewer.role))
+      return { comments: [], total: await comments.countDocuments(filter), locked: true as const };
+    const viewerId = viewer.userId;
     const [docs, total] = await Promise.all([
       comments.find(filter, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit }),
       comments.countDocuments(filter),
@@ -127,19 +142,25 @@ export function createComments(deps: {
   }
 
   async function edit(user: { userId: string }, id: string, message: string) {
-    const doc = await load(id);
+    await load(id);
     if (!(await deps.settings.commentsVisible())) throw forbidden(COMMENT_TEXTS.off);
-    const decided = decideEditComment(doc, { userId: user.userId, message });
-    if (isRefusal(decided)) throw refuse(decided);
-    await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    // Parallel edits (or an edit beside a delete) each decide on the comment as the other left it.
+    await retryOnConflict(async () => {
+      const doc = await load(id);
+      const decided = decideEditComment(doc, { userId: user.userId, message });
+      if (isRefusal(decided)) throw refuse(decided);
+      await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    });
     return view(id, user.userId);
   }
 
   async function remove(user: { userId: string; role: Role }, id: string) {
-    const doc = await load(id);
-    const decided = decideDeleteComment(doc, { userId: user.userId, role: user.role });
-    if (isRefusal(decided)) throw refuse(decided);
-    await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    await retryOnConflict(async () => {
+      const doc = await load(id);
+      const decided = decideDeleteComment(doc, { userId: user.userId, role: user.role });
+      if (isRefusal(decided)) throw refuse(decided);
+      await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
+    });
   }
 
   return { list, add, edit, remove };

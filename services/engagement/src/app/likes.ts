@@ -1,12 +1,11 @@
 import { EngagementEvents, eventData, gatePost, type Role } from '@nudge/contracts';
-import { ConcurrencyError, type DocumentStore, notFound, type ServiceEventStore } from '@nudge/platform';
+import { type DocumentStore, notFound, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
 import { decideLike, type LikeState, likeStream } from '../domain/likes';
 import { type LikeDoc, likeDocId, likesCollection } from '../events/likes-projection';
 import type { PostDoc, PostsCopy } from '../events/posts-copy';
 import type { Counts } from './counts';
 
 export const POST_NOT_FOUND = 'Post not found';
-const ATTEMPTS = 5;
 
 /** The post as engagement sends it to a reader, before gating. */
 export const postView = (post: PostDoc) => ({
@@ -44,18 +43,16 @@ export function createLikes(deps: {
     // A paused post cannot be liked by readers, but an earlier like can always be taken back.
     if (!post || (liked && !post.status && user.role !== 'admin')) throw notFound(POST_NOT_FOUND);
     const stream = likeStream(user.userId, templateId);
-    let state: LikeState | null = await likes.findOne({ _id: likeDocId(user.userId, templateId) });
-    for (let attempt = 1; ; attempt++) {
+    let conflicted = false;
+    await retryOnConflict(async () => {
+      const state: LikeState | null = conflicted
+        ? await fromStream(stream)
+        : await likes.findOne({ _id: likeDocId(user.userId, templateId) });
+      conflicted = true;
       const decided = decideLike(state, { userId: user.userId, templateId, liked });
-      if (decided.length === 0) break;
-      try {
+      if (decided.length > 0)
         await deps.events.append(stream, state?.version ?? 0, decided, { actor: user.userId });
-        break;
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError) || attempt >= ATTEMPTS) throw err;
-        state = await fromStream(stream);
-      }
-    }
+    });
     return { like: liked, totallikes: await deps.counts.likesOf(templateId) };
   }
 

@@ -7,6 +7,7 @@ import {
 import {
   ConcurrencyError,
   type DocumentStore,
+  retryOnConflict,
   type ServiceEventStore,
   verifyTracking,
 } from '@nudge/platform';
@@ -78,24 +79,19 @@ export function createReminders(deps: {
     subjectId: c.subjectId,
   });
 
-  /** Appends after the stream's head, retrying when a parallel fact moved it. */
-  async function appendFact(
+  /** Appends after the stream's head, deciding again when a parallel fact moved it. */
+  function appendFact(
     sendId: string,
     decide: (doc: { opened: boolean }) => { type: string; data: unknown } | null,
   ) {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    return retryOnConflict(async () => {
       const doc = await sends.findOne({ _id: sendId });
       if (!doc) return false; // never sent (or not yet projected): nothing to attach the fact to
       const event = decide(doc);
       if (!event) return false;
-      try {
-        await deps.events.append(reminderStream(sendId), doc.version, [event], { actor: doc.userId });
-        return true;
-      } catch (err) {
-        if (!(err instanceof ConcurrencyError)) throw err;
-      }
-    }
-    return false;
+      await deps.events.append(reminderStream(sendId), doc.version, [event], { actor: doc.userId });
+      return true;
+    });
   }
 
   return {

@@ -1,5 +1,4 @@
 import {
-  CHECKIN_LINK_EXPIRED,
   CheckinAnswerQuery,
   CheckinListQuery,
   CheckinQuestionAddRequest,
@@ -26,11 +25,6 @@ export function checkinRoutes(deps: { questions: CheckinQuestions; checkins: Che
   router.post('/api/checkin', async (req, res) => {
     const { qlid, a } = parseExact(CheckinAnswerQuery, req.query);
     const result = await deps.checkins.answer(qlid, a);
-    if (result.kind === 'expired') {
-      // 410 Gone: the link existed but may no longer be used (the http kit has no code for it).
-      res.status(410).json({ status: false, message: CHECKIN_LINK_EXPIRED });
-      return;
-    }
     res.json({
       status: true,
       user: result.user,

@@ -17,7 +17,8 @@ export function commentRoutes(deps: { comments: Comments }): Router {
   router.get('/api/comment/comments/:templateId', async (req, res) => {
     const { templateId } = parseParams(CommentsParams, req);
     const { page, limit } = parseQuery(CommentsQuery, req);
-    res.json({ status: true, ...(await deps.comments.list(templateId, page, limit, req.auth?.userId)) });
+    const viewer = req.auth ? { userId: req.auth.userId, role: req.auth.role } : {};
+    res.json({ status: true, ...(await deps.comments.list(templateId, page, limit, viewer)) });
   });
 
   router.post('/api/comment/add', requireUser, async (req, res) => {

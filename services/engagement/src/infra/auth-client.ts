@@ -1,4 +1,4 @@
-import { createInternalClient } from '@nudge/platform';
+import { CONFLICT_MESSAGE, conflict, createInternalClient } from '@nudge/platform';
 import { z } from 'zod';
 
 /** The part of auth's UserResponse the comment check reads. */
@@ -23,8 +23,12 @@ export interface AuthSession {
 
 /** The port to auth's internal session minting (only auth signs tokens). */
 export interface AuthSessions {
-  /** A session for the user; null when auth does not know the user; throws AuthUnavailableError otherwise. */
-  sessionFor(userId: string): Promise<AuthSession | null>;
+  /**
+   * A session for the user, who proved themselves with an e-mailed link sent at `linkIssuedAt`; null when auth does
+   * not know the user; 'ended' when the link was sent before the user's sessions were ended (a sign-out, an admin);
+   * a 409 AppError when the user kept changing at the same moment; throws AuthUnavailableError otherwise.
+   */
+  sessionFor(userId: string, linkIssuedAt: string): Promise<AuthSession | null | 'ended'>;
   /**
    * The user's names as auth has them now (GET /internal/users/:id), for a check that must not wait for the user
    * directory to catch up; null when auth does not know the user; throws AuthUnavailableError otherwise.
@@ -59,9 +63,12 @@ export function createHttpAuthSessions(opts: {
       if (!ok(status) || !parsed.success) throw new AuthUnavailableError(`auth answered ${status}`);
       return parsed.data.user;
     },
-    async sessionFor(userId) {
-      const { status, body: answer } = await ask('/internal/tokens/session', { userId });
+    async sessionFor(userId, linkIssuedAt) {
+      const { status, body: answer } = await ask('/internal/tokens/session', { userId, linkIssuedAt });
       if (status === 404) return null;
+      if (status === 410) return 'ended';
+      // The user changed at the same moment again and again: the reader may try again; auth is not down.
+      if (status === 409) throw conflict(CONFLICT_MESSAGE);
       const body = answer as { status?: unknown; token?: unknown; user?: unknown } | null;
       if (
         !ok(status) ||

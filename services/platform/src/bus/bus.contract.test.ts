@@ -8,7 +8,7 @@ import type { BusMessage, EventBus, Subscription } from '../events/types';
 import { createEmbeddedStore } from '../store/embedded';
 import type { DocumentStore } from '../store/types';
 import { engine } from '../testing/engines';
-import { deadLetterTopic } from './dead-letter';
+import { deadLetterTopic, PoisonMessageError } from './dead-letter';
 import { createInProcessBus, DEFAULT_LANES } from './in-process';
 import { createKafkaBus } from './kafka';
 
@@ -240,6 +240,42 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
         expect(done.filter((n) => n === 2)).toHaveLength(1);
         expect(otherDone.filter((n) => n === 2)).toHaveLength(1);
         expect(await bus.deadLetters(group)).toEqual([]);
+      },
+      timeout,
+    );
+
+    it(
+      'a message no retry can help (PoisonMessageError) is dead-lettered at its first attempt; the messages behind it flow at once',
+      async () => {
+        const bus = await make();
+        const topic = fresh('poison-at-once');
+        const group = fresh('g');
+        await bus.publish([msg(topic, 'p', 1), msg(topic, 'p', 2), msg(topic, 'p', 3)]);
+        const attempts: number[] = [];
+        const done: number[] = [];
+        subscriptions.push(
+          await bus.subscribe(group, [topic], async (m) => {
+            const { n } = parsed(m);
+            attempts.push(n);
+            if (n === 2)
+              throw new PoisonMessageError('text that is not valid Unicode (expected by the test)');
+            done.push(n);
+          }),
+        );
+        await waitFor(() => done.length >= 2, waitMs * 2, 'the message after the poison one');
+        const letters = await waitForValue(
+          async () => {
+            const found = await bus.deadLetters(group);
+            return found.length > 0 ? found : undefined;
+          },
+          waitMs,
+          'the dead letter',
+        );
+        expect(done).toEqual([1, 3]);
+        expect(attempts.filter((n) => n === 2)).toHaveLength(1);
+        expect(letters).toHaveLength(1);
+        expect(letters[0]).toMatchObject({ groupId: group, attempts: 1, message: msg(topic, 'p', 2) });
+        expect(letters[0]?.error).toContain('PoisonMessageError: text that is not valid Unicode');
       },
       timeout,
     );

@@ -39,6 +39,18 @@ export function forGroup(message: BusMessage, groupId: string): BusMessage | und
   return { ...message, headers };
 }
 
+/**
+ * A message no retry can help: it is not an event, its data does not match its contract, its text is not valid
+ * Unicode. A handler throws this to have the message dead-lettered at its first failure (set aside with this error and
+ * counted) instead of after every attempt, during which the messages behind it wait.
+ */
+export class PoisonMessageError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PoisonMessageError';
+  }
+}
+
 export const errorText = (err: unknown): string =>
   err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 
@@ -70,8 +82,9 @@ export interface RetryHooks {
 }
 
 /**
- * Runs fn until it resolves or maxAttempts have failed (then the caller dead-letters). Returns undefined when
- * the subscription stopped in between (nothing is decided: the message comes again on the next start).
+ * Runs fn until it resolves or maxAttempts have failed, or it failed with a PoisonMessageError (then the caller
+ * dead-letters). Returns undefined when the subscription stopped in between (nothing is decided: the message comes
+ * again on the next start).
  */
 export async function attempt(
   fn: () => Promise<void>,
@@ -96,7 +109,8 @@ export async function attempt(
         continue;
       }
       firstFailedAt ??= new Date().toISOString();
-      if (n >= policy.maxAttempts) return { ok: false, error, attempts: n, firstFailedAt };
+      if (n >= policy.maxAttempts || error instanceof PoisonMessageError)
+        return { ok: false, error, attempts: n, firstFailedAt };
       const wait = backoffMs(n, policy.baseMs, policy.maxMs);
       hooks.onRetry(error, n, wait);
       await hooks.sleep(wait);

@@ -8,6 +8,8 @@ export {
   deadLetterTopic,
   EngineUnavailableError,
   isEngineUnavailable,
+  errorText,
+  PoisonMessageError,
   REPLAY_GROUP_HEADER,
 } from './dead-letter';
 export {

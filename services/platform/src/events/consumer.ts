@@ -1,8 +1,10 @@
 import { checkEvent, EventEnvelopeSchema, UPCASTERS } from '@nudge/contracts';
 import type { Logger } from 'pino';
+import { PoisonMessageError } from '../bus/dead-letter';
 import { DuplicateKeyError } from '../errors';
 import { createKeyedQueue } from '../keyed-queue';
 import type { DocumentStore } from '../store/types';
+import { illFormedTextAt, illFormedTextMessage } from '../text';
 import { withConsumerSpan } from '../tracing';
 import { PROCESSED_EVENTS } from './commits';
 import type { BusMessage, EventBus, EventEnvelope, Subscription } from './types';
@@ -57,6 +59,8 @@ const DEFAULT_RETENTION_MS = 7 * 24 * 60 * 60_000;
 /** At most one expiry sweep per this long (and never more often than the retention itself). */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
+const errorMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
 /** The message as an envelope (contracts' EventEnvelopeSchema), or null when it is not one. */
 const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
   let value: unknown;
@@ -74,7 +78,8 @@ const parseEnvelope = (message: BusMessage): EventEnvelope | null => {
  * `processed_events` after the handler succeeded. Events without a handler are skipped (nothing recorded; a message
  * whose `event-type` header names a type no handler takes, even after upcasting, is not even parsed), and the
  * types declared in `idempotentTypes` run without the record (their handlers tolerate a repeat). A throwing handler is left to the bus to redeliver (a bounded
- * number of times: then the bus dead-letters the message and the group moves on).
+ * number of times: then the bus dead-letters the message and the group moves on); a message that can never be
+ * handled (PoisonMessageError) is dead-lettered at once.
  * Note the record is written after the handler: a crash between the two runs the handler again on
  * redelivery, so handlers whose effect is not naturally idempotent should key their writes on event.id.
  */
@@ -123,18 +128,14 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
     // A type no handler takes (e.g. auth's consumer and engagement's likes) is skipped by its header, unparsed.
     const type = message.headers['event-type'];
     if (type !== undefined && !mayHandle(type)) return;
+    // A message no retry can help is set aside at once (dead-lettered with its error, counted), never handled: one
+    // that is not an event, text that is not valid Unicode (no store keeps it as written), data that does not match
+    // its contract (a producer defect: handlers see only data their schema accepts).
     const event = parseEnvelope(message);
-    if (!event) {
-      // Redelivering a message that can never be parsed would block the topic forever.
-      log.error(
-        { topic: message.topic, key: message.key, groupId },
-        'consumer: not an event envelope; skipped',
-      );
-      return;
-    }
-    // The data is parsed with its contract and brought to the newest version of its type (upcasters), so handlers
-    // see only data their schema accepts. Data that does not parse is a producer defect: the handler never sees it,
-    // the bus retries and then dead-letters it.
+    if (!event) throw new PoisonMessageError('not an event envelope');
+    const illFormed = illFormedTextAt(event);
+    if (illFormed !== undefined) throw new PoisonMessageError(illFormedTextMessage(illFormed, 'the event'));
+    // The data is parsed with its contract and brought to the newest version of its type (upcasters).
     let current: EventEnvelope;
     try {
       current = { ...event, ...check(event.type, event.data) };
@@ -143,7 +144,9 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
         { err, eventId: event.id, type: event.type, groupId },
         'consumer: event does not match its contract',
       );
-      throw err;
+      throw new PoisonMessageError(`the event does not match its contract: ${errorMessage(err)}`, {
+        cause: err,
+      });
     }
     const handler = handlers[current.type];
     // No handler: nothing to do, and nothing to remember (a redelivery is ignored again).

@@ -521,6 +521,65 @@ describe('event mechanism end to end (embedded adapters)', () => {
     await consumer.stop();
   });
 
+  it('a consumer sets aside at once, with its error, a message that is not an event, an event whose text is not valid Unicode and one that does not match its contract; the stream goes on', async () => {
+    w = world();
+    const consumer = createConsumer({
+      store: w.mailerStore,
+      bus: w.bus,
+      groupId: 'strict-consumer',
+      topics: [topicFor('orders')],
+      log,
+      check: (type, data) => {
+        if ((data as { n?: unknown }).n === 'bad') throw new Error('n: expected number, received string');
+        return { type, data };
+      },
+      handlers: {
+        'orders.Placed.v1': async (event) => {
+          w.handled.push(event);
+        },
+      },
+    });
+    await consumer.start();
+    const envelope = (id: string, data: unknown, version: number) =>
+      JSON.stringify({
+        id,
+        type: 'orders.Placed.v1',
+        stream: 'order-p',
+        version,
+        occurredAt: new Date().toISOString(),
+        actor: null,
+        data,
+        meta: {},
+      });
+    await w.bus.publish([
+      orderMessage('order-p', 'p1', 'orders.Placed.v1', envelope('p1', { n: 1 }, 1)),
+      orderMessage('order-p', 'p2', 'orders.Placed.v1', 'not json'),
+      orderMessage('order-p', 'p3', 'orders.Placed.v1', envelope('p3', { n: 3, note: 'x\ud800' }, 2)),
+      orderMessage('order-p', 'p4', 'orders.Placed.v1', envelope('p4', { n: 'bad' }, 3)),
+      orderMessage('order-p', 'p5', 'orders.Placed.v1', envelope('p5', { n: 5 }, 4)),
+    ]);
+    const started = Date.now();
+    await waitFor(() => w.handled.some((e) => e.id === 'p5'), 5_000, 'the event behind the poisoned ones');
+    // no redelivery backoff spent on them (the bus's default retries would take seconds)
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(w.handled.map((e) => e.id)).toEqual(['p1', 'p5']);
+    const letters = await w.bus.deadLetters('strict-consumer');
+    expect(letters.map((l) => [l.message.headers['event-id'], l.attempts, l.error])).toEqual([
+      ['p2', 1, 'PoisonMessageError: not an event envelope'],
+      [
+        'p3',
+        1,
+        'PoisonMessageError: data.note in the event is not valid Unicode text (it holds a lone surrogate)',
+      ],
+      [
+        'p4',
+        1,
+        'PoisonMessageError: the event does not match its contract: n: expected number, received string',
+      ],
+    ]);
+    await consumer.stop();
+  });
+
   it('expires processed event ids older than the retention, so the collection shrinks', async () => {
     w = world();
     let now = new Date('2026-01-01T00:00:00Z');

@@ -15,4 +15,5 @@ export { createEventStore, type EventStoreOptions, type ServiceEventStore } from
 export { eventHistoryHandler, type HistoryPage, readHistoryPage } from './history';
 export { createProjectionRunner, type ProjectionRunner, type ProjectionRunnerOptions } from './projections';
 export { createRelay, type Relay, type RelayOptions, toBusMessage } from './relay';
+export { CONFLICT_ATTEMPTS, retryOnConflict } from './retry';
 export * from './types';

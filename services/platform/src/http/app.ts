@@ -9,11 +9,12 @@ import express, {
 } from 'express';
 import type { Logger } from 'pino';
 import { runWithContext } from '../context';
-import { AppError } from '../errors';
+import { AppError, badRequest } from '../errors';
 import { httpMetrics } from '../metrics';
+import { illFormedTextAt, illFormedTextMessage, isUtf8Target } from '../text';
 import { traceHandedIn, traceRequests } from '../tracing';
 import { fixClientReading, readClientOnce } from './client';
-import { jsonBodies } from './json-body';
+import { jsonBodies, utf8Only } from './json-body';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -26,8 +27,11 @@ export interface HttpAppOptions {
    * Default loopback (the standalone topology, where the gateway is on 127.0.0.1).
    */
   trustProxy?: boolean | number | string | string[];
-  /** Routes ('POST /api/template/add', express paths) that accept bodies up to a larger limit (image uploads). */
-  largeBodies?: { limit: string; routes: string[] };
+  /**
+   * Routes ('POST /api/template/add', express paths) that accept bodies up to a larger limit than `bodyLimit` (bytes
+   * or '2mb'): image uploads (the contract's largeBodyRoutes, whose callers the gateway has checked), internal batches.
+   */
+  largeBodies?: { route: string; limit: number | string }[];
   /** The `service` label of this app's request metrics; default the logger's `service` (or `name`) binding. */
   service?: string;
 }
@@ -63,20 +67,33 @@ export function createHttpApp(options: HttpAppOptions): Express {
   };
   const service = options.service ?? String(bindings.service ?? bindings.name ?? 'unknown');
   app.use(requestEdge(service, options.log));
-  if (options.largeBodies) {
-    const large = express.json({ limit: options.largeBodies.limit });
-    for (const route of options.largeBodies.routes) {
-      const [method, path] = route.split(' ') as [string, string];
-      app[method.toLowerCase() as 'post' | 'put'](path, large);
-    }
+  for (const { route, limit } of options.largeBodies ?? []) {
+    const [method, path] = route.split(' ') as [string, string];
+    app[method.toLowerCase() as 'post' | 'put'](path, express.json({ limit, verify: utf8Only }));
   }
   // A body the large parser already read is left alone (body-parser skips parsed requests).
   app.use(jsonBodies(options.bodyLimit));
+  app.use(validUnicode);
   app.get('/healthz', (_req, res) => {
     res.json({ status: true });
   });
   return app;
 }
+
+/**
+ * Every string a route can read is valid Unicode, or the request is refused with a 400 before any route sees it: the
+ * target's bytes (path and query) are UTF-8, and no string or key of the JSON body holds a lone surrogate. Refused,
+ * not repaired: replacing what a client sent with U+FFFD would store something it did not write. The query and the
+ * path parameters need no walk of their own: decoded from UTF-8 bytes, they cannot hold a lone surrogate.
+ */
+const validUnicode: RequestHandler = (req, _res, next) => {
+  if (!isUtf8Target(req.url)) {
+    next(badRequest('The request URL is not valid UTF-8: percent-escapes must spell UTF-8 text'));
+    return;
+  }
+  const at = req.body !== undefined ? illFormedTextAt(req.body) : undefined;
+  next(at === undefined ? undefined : badRequest(illFormedTextMessage(at, 'the request body')));
+};
 
 export function finishApp(app: Express, log: Logger): Express {
   app.use(notFoundHandler);
@@ -167,12 +184,17 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
 
 function bodyParserError(err: unknown): { status: number; message: string } | undefined {
   if (!err || typeof err !== 'object') return undefined;
+  // The router's decoding of a path parameter ('%zz'): the client's malformed URL.
+  if (err instanceof URIError)
+    return { status: 400, message: 'The request path is not valid percent-encoding' };
   const { type, status } = err as { type?: unknown; status?: unknown };
   switch (type) {
     case 'entity.too.large':
       return { status: 413, message: 'The request body is too large' };
     case 'entity.parse.failed':
       return { status: 400, message: 'The request body is not valid JSON' };
+    case 'encoding.invalid':
+      return { status: 400, message: 'The request body is not valid UTF-8' };
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return { status: 415, message: 'Unsupported request encoding' };

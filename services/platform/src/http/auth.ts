@@ -41,8 +41,14 @@ export interface AuthenticateOptions {
   currentUser?: (userId: string, res: Response) => Promise<CurrentUser | null | undefined>;
 }
 
-/** True when the token was issued at or before the user's revocation time (a token of the same millisecond too). */
-export const sessionRevoked = (claims: VerifiedSession, user: CurrentUser | null | undefined): boolean =>
+/**
+ * True when the token (a session, or an e-mailed link that mints one) was issued at or before the user's revocation
+ * time (a token of the same millisecond too).
+ */
+export const sessionRevoked = (
+  claims: { issuedAtMs: number },
+  user: Pick<CurrentUser, 'sessionsRevokedBefore'> | null | undefined,
+): boolean =>
   typeof user?.sessionsRevokedBefore === 'number' && claims.issuedAtMs <= user.sessionsRevokedBefore;
 
 /**

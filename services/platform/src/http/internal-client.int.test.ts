@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVER_KEEP_ALIVE_TIMEOUT_MS } from '../runtime';
+import { SERVER_KEEP_ALIVE_TIMEOUT_MS } from '../server-timeouts';
 import { startTracing, withConsumerSpan } from '../tracing';
 import { BusinessRefusal, createInternalClient, ServiceUnavailable } from './internal-client';
 

@@ -1,4 +1,5 @@
 import { AsyncResource } from 'node:async_hooks';
+import { isUtf8 } from 'node:buffer';
 import bytes from 'bytes';
 import express, { type Request, type RequestHandler } from 'express';
 
@@ -16,16 +17,26 @@ const bodyError = (status: number, type: string, message: string, cause?: unknow
     type,
   });
 
+const notUtf8 = () => bodyError(400, 'encoding.invalid', 'The request body is not valid UTF-8');
+
+/**
+ * express.json's `verify`: a UTF-8 body whose bytes are not UTF-8 is refused (400) rather than decoded with U+FFFD in
+ * place of the bad bytes. Bodies in another charset are decoded by their charset's rules.
+ */
+export const utf8Only = (_req: unknown, _res: unknown, raw: Buffer, encoding: string): void => {
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(raw)) throw notUtf8();
+};
+
 /**
  * JSON request bodies up to `limit`, as express.json({ limit }) parses them (strict: an object or an array; an empty
  * body is `{}`; a UTF-8 byte order mark is dropped), with the same errors (400 entity.parse.failed, 413
- * entity.too.large). A body of plain JSON with its length given (Content-Length, no Content-Encoding) is read here in
+ * entity.too.large), and bytes that are not UTF-8 refused (400 encoding.invalid, utf8Only). A body of plain JSON with its length given (Content-Length, no Content-Encoding) is read here in
  * one pass; anything else (another charset or type, a compressed or chunked body) goes to express.json itself.
  * express.json pays per request for content-type parsing, a decoder stream and async-context bookkeeping, a
  * measurable share of a small API call.
  */
 export function jsonBodies(limit: string): RequestHandler {
-  const general = express.json({ limit });
+  const general = express.json({ limit, verify: utf8Only });
   const max = bytes.parse(limit) ?? 100 * 1024;
   return (req, res, next) => {
     // A body already read (by a larger limit's parser on the image routes) or a stream that ended: express.json's
@@ -99,6 +110,7 @@ function readJson(req: Request, size: number, then: (err?: unknown) => void): vo
 }
 
 function parse(raw: Buffer): unknown {
+  if (!isUtf8(raw)) throw notUtf8();
   let text = raw.toString('utf8');
   if (text.charCodeAt(0) === UTF8_BOM) text = text.slice(1);
   if (text.length === 0) return {};

@@ -30,6 +30,11 @@ export interface LinkClaims {
   purpose: LinkPurpose;
   /** Unique per token, so a single-use purpose can be spent once. */
   jti: string;
+  /**
+   * When the link was issued, in milliseconds (claim `iatms`; a link signed before that claim existed counts from the
+   * start of its `iat` second): a link issued at or before a user's revocation time is refused, as a session is.
+   */
+  issuedAtMs: number;
   expiresAt: Date;
 }
 
@@ -131,6 +136,7 @@ export function createLinkTokens(opts: { secrets: LinkSecrets; publicKey: Crypto
         userId: payload.sub,
         purpose,
         jti: payload.jti,
+        issuedAtMs: issuedAtMsOf(payload),
         expiresAt: new Date((payload.exp ?? 0) * 1000),
       };
     },
@@ -157,7 +163,8 @@ async function verifiedPayload(
 
 /** The header and payload of a link token (`<header>.<payload>`, base64url), the part its signature covers. */
 function linkInput({ userId, purpose, ttlSeconds }: LinkRequest): string {
-  const issuedAt = Math.floor(Date.now() / 1000);
+  const now = Date.now();
+  const issuedAt = Math.floor(now / 1000);
   const payload = {
     typ: 'link',
     sub: userId,
@@ -165,10 +172,17 @@ function linkInput({ userId, purpose, ttlSeconds }: LinkRequest): string {
     aud: linkAudience(purpose),
     jti: randomToken(12),
     iat: issuedAt,
+    iatms: now,
     exp: issuedAt + ttlSeconds,
   };
   return `${LINK_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
 }
+
+/** When a token was issued, in ms: its `iatms`, else the start of its `iat` second (tokens from before `iatms`). */
+const issuedAtMsOf = (payload: JWTPayload): number =>
+  typeof payload.iatms === 'number' && Number.isSafeInteger(payload.iatms)
+    ? payload.iatms
+    : (payload.iat ?? 0) * 1000;
 
 /** Verified tokens remembered per verifier (most recently used kept): about 0.5 KB each. */
 const VERIFIED_TOKENS = 10_000;
@@ -200,11 +214,7 @@ export function createTokenVerifier(publicKey: CryptoKey): TokenVerifier {
       if (payload?.typ !== 'session' || typeof payload.sub !== 'string') return null;
       const role = payload.role as Role;
       if (!ROLES.includes(role) || typeof payload.email !== 'string') return null;
-      const issuedAtMs =
-        typeof payload.iatms === 'number' && Number.isSafeInteger(payload.iatms)
-          ? payload.iatms
-          : (payload.iat ?? 0) * 1000;
-      return { userId: payload.sub, email: payload.email, role, issuedAtMs };
+      return { userId: payload.sub, email: payload.email, role, issuedAtMs: issuedAtMsOf(payload) };
     },
   };
 }

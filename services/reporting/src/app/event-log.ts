@@ -1,5 +1,4 @@
-import { EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts';
-import { csvCell } from '@nudge/platform';
+import { csvLine, EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts';
 import type { AnalyticsStore } from '../analytics';
 
 interface LogRow {
@@ -54,15 +53,12 @@ export function createEventLog(deps: { analytics: AnalyticsStore }) {
     },
     /** EventLogs.csv, chunk by chunk from ClickHouse's stream: a million rows never sit in memory at once. */
     async *csv(): AsyncIterable<string> {
-      yield `${EVENT_LOG_CSV_COLUMNS.map(csvCell).join(',')}\r\n`;
+      yield csvLine(EVENT_LOG_CSV_COLUMNS);
       for await (const rows of analytics.stream<LogRow>(LOG_SELECT.replace('{window}', ''))) {
         yield rows
           .map((r) =>
-            [r.id, r.user_id, r.user_email, r.log_type, r.log_value, isoMillis(r.created_at)]
-              .map(csvCell)
-              .join(','),
+            csvLine([r.id, r.user_id, r.user_email, r.log_type, r.log_value, isoMillis(r.created_at)]),
           )
-          .map((line) => `${line}\r\n`)
           .join('');
       }
     },

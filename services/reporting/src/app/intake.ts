@@ -3,54 +3,29 @@ import { join } from 'node:path';
 import type { WebEventInput } from '@nudge/contracts';
 import { type Logger, newIds } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
-import { chTime, type EventRow } from '../domain/rows';
-import { BATCH_MAX, measuredInsert, writeEvents } from '../events/ingest';
-
-export const WEB_EVENT_TYPE = 'reporting.WebEvent';
+import { chTime, type EventRow, webEventRow } from '../domain/rows';
+import { BATCH_MAX, type EventWriter, measuredInsert } from '../events/ingest';
 
 export interface IntakeUser {
   userId: string;
   email: string;
 }
 
-/**
- * The spool lines (`events` rows, JSONEachRow) of one request's web events: built directly, with the request's one
- * time and ids. Every field of a web event is a column (user, e-mail, type, value, metadata, time), so its `data`
- * is `{}` (nothing reads it; the line stays small).
- */
+/** The spool lines (`events` rows, JSONEachRow) of one request's web events, with the request's one time and ids. */
 export function webEventLines(
   ids: readonly string[],
   occurredAt: string,
   user: IntakeUser | undefined,
   events: readonly WebEventInput[],
 ): string {
-  const userId = user?.userId ?? '';
-  const email = user?.email ?? '';
   let lines = '';
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i] as WebEventInput;
-    const id = ids[i] as string;
-    const row: EventRow = {
-      id,
-      type: WEB_EVENT_TYPE,
-      stream: `webevent-${id}`,
-      user_id: userId,
-      user_email: email,
-      occurred_at: occurredAt,
-      log_type: event.eventType,
-      log_value: event.eventValue ?? '',
-      template_id: '',
-      subject_id: '',
-      question_id: '',
-      send_id: '',
-      channel: '',
-      metadata: event.metadata ?? {},
-      data: '{}',
-    };
-    lines += `${JSON.stringify(row)}\n`;
-  }
+  for (let i = 0; i < events.length; i++)
+    lines += `${JSON.stringify(webEventRow(ids[i] as string, occurredAt, user, events[i] as WebEventInput))}\n`;
   return lines;
 }
+
+/** A JSON escape of a UTF-16 surrogate: text that may hold a lone one (JSON.stringify escapes only those). */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
 
 /** How long a group commit collects requests before its one write + fsync (ms). */
 export const GROUP_COMMIT_WINDOW_MS = 2;
@@ -70,6 +45,8 @@ export const GROUP_COMMIT_MAX_EVENTS = 5_000;
 export function createIntake(deps: {
   dir: string;
   analytics: AnalyticsStore;
+  /** Inserts rows, setting aside those that can never go in (createEventWriter). */
+  writer: EventWriter;
   log: Logger;
   clock?: () => Date;
   flushMs?: number;
@@ -160,37 +137,50 @@ export function createIntake(deps: {
       writing ??= writeLoop();
     });
 
-  /** Per line, skipping what does not parse (a line torn by a crash mid-append). */
-  const loadLines = async (path: string, text: string) => {
+  /** Per line: a line that is not a JSON object is set aside, so are the rows the writer finds bad. */
+  const loadLines = async (text: string) => {
     const rows: EventRow[] = [];
+    const notRows: string[] = [];
     for (const line of text.split('\n')) {
       if (!line) continue;
+      let row: unknown;
       try {
-        rows.push(JSON.parse(line) as EventRow);
+        row = JSON.parse(line);
       } catch {
-        deps.log.warn({ path }, 'intake: skipped a torn spool line');
+        row = undefined;
       }
+      if (row && typeof row === 'object' && !Array.isArray(row)) rows.push(row as EventRow);
+      else notRows.push(line);
     }
-    await writeEvents(deps.analytics, rows, 'web');
+    await deps.writer.notRows('web', notRows, 'not a JSON row');
+    await deps.writer.write(rows, 'web');
   };
 
   /**
    * The spool's lines are `events` rows already (JSONEachRow), so a file goes to ClickHouse as it is, without a parse
-   * and a re-serialisation here; only a crash can leave a torn last line, which is cut (or, if the engine refuses
-   * the text anyway, the file is loaded line by line).
+   * and a re-serialisation here; only a crash can leave a torn last line, which is cut. A file that holds a surrogate
+   * escape (text that may not be valid Unicode, which the engine would refuse or store corrupted) or that the engine
+   * refuses is loaded line by line, where what cannot go in is set aside and the rest goes in.
    */
   const loadFile = async (path: string) => {
     const text = await readFile(path, 'utf8');
     const end = text.lastIndexOf('\n') + 1;
     if (end < text.length) deps.log.warn({ path }, 'intake: skipped a torn spool line');
     const lines = text.slice(0, end);
-    try {
-      await measuredInsert('web', lines.split('\n').length - 1, () =>
-        deps.analytics.insertJsonLines('events', lines),
-      );
-    } catch (err) {
-      deps.log.warn({ err, path }, 'intake: the spool file was refused as a whole; loading it line by line');
-      await loadLines(path, text);
+    if (SURROGATE_ESCAPE.test(lines)) {
+      await loadLines(lines);
+    } else {
+      try {
+        await measuredInsert('web', lines.split('\n').length - 1, () =>
+          deps.analytics.insertJsonLines('events', lines),
+        );
+      } catch (err) {
+        deps.log.warn(
+          { err, path },
+          'intake: the spool file was refused as a whole; loading it line by line',
+        );
+        await loadLines(lines);
+      }
     }
     await unlink(path);
   };
@@ -218,9 +208,10 @@ export function createIntake(deps: {
   return {
     async start() {
       await mkdir(deps.dir, { recursive: true });
-      // What a previous process accepted but did not load.
+      // What a previous process accepted but did not load: loaded by the first flush, in the background (a start
+      // never waits for the analytics engine).
       await rename(current, join(deps.dir, `batch-${Date.now()}-0.ndjson`)).catch(() => undefined);
-      await flush();
+      flush().catch((err: unknown) => deps.log.error({ err }, 'intake: loading the spool failed; retrying'));
       timer = setInterval(() => {
         flush().catch((err: unknown) =>
           deps.log.error({ err }, 'intake: loading the spool failed; retrying'),

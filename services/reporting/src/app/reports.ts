@@ -5,6 +5,7 @@ import {
   type DocumentStore,
   isId,
   newId,
+  retryOnConflict,
   type ServiceEventStore,
 } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
@@ -87,8 +88,11 @@ export function createReports(deps: {
       await refuseUnknownUsers([
         ...new Set([...(changes.monitoredUsers ?? []), ...(changes.accessUsers ?? [])]),
       ]);
-      const decided = decideUpdateReport(snapshotOf(doc), changes);
-      if (decided.length) await deps.events.append(reportStream(id), doc.version, decided, { actor });
+      await retryOnConflict(async () => {
+        const current = await load(id);
+        const decided = decideUpdateReport(snapshotOf(current), changes);
+        if (decided.length) await deps.events.append(reportStream(id), current.version, decided, { actor });
+      });
       const updated = await load(id);
       if (updated.monitoredUsers.join('\n') !== doc.monitoredUsers.join('\n'))
         await deps.onMonitoredChanged?.();

@@ -26,6 +26,40 @@ export interface EventRow {
   data: string;
 }
 
+/** The row type of a web event reporting's intake accepted. */
+export const WEB_EVENT_TYPE = 'reporting.WebEvent';
+/** The row types of web telemetry: the events the web sends (reporting's intake, and engagement's before it). */
+export const WEB_ROW_TYPES = [WEB_EVENT_TYPE, 'engagement.WebEvent.v1'] as const;
+
+/**
+ * The `events` row of one web event. Every field of a web event is a column (user, e-mail, type, value, metadata,
+ * time), so its `data` is `{}` (nothing reads it; the row stays small).
+ */
+export function webEventRow(
+  id: string,
+  occurredAt: string,
+  user: { userId: string; email: string } | undefined,
+  event: { eventType: string; eventValue?: string; metadata?: Record<string, string> },
+): EventRow {
+  return {
+    id,
+    type: WEB_EVENT_TYPE,
+    stream: `webevent-${id}`,
+    user_id: user?.userId ?? '',
+    user_email: user?.email ?? '',
+    occurred_at: occurredAt,
+    log_type: event.eventType,
+    log_value: event.eventValue ?? '',
+    template_id: '',
+    subject_id: '',
+    question_id: '',
+    send_id: '',
+    channel: '',
+    metadata: event.metadata ?? {},
+    data: '{}',
+  };
+}
+
 /** The envelope fields reporting reads; every service's events share them (platform's EventEnvelope). */
 export const Envelope = z.object({
   id: z.string().min(1),
@@ -74,7 +108,7 @@ export function toEventRow(envelope: Envelope): EventRow {
     string,
     unknown
   >;
-  const isWeb = envelope.type === 'engagement.WebEvent.v1' || envelope.type === 'reporting.WebEvent';
+  const isWeb = (WEB_ROW_TYPES as readonly string[]).includes(envelope.type);
   const mapped = LOG_TYPES[envelope.type];
   const userId = text(data.userId) || text(envelope.actor);
   const channel = text(data.channel);

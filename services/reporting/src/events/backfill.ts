@@ -1,8 +1,8 @@
 import { EventHistoryResponse, type ServiceName } from '@nudge/contracts';
 import { createInternalClient, type Logger } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
-import { chTime, Envelope, toEventRow } from '../domain/rows';
-import { writeEvents } from './ingest';
+import { chTime, Envelope, type EventRow, toEventRow } from '../domain/rows';
+import type { EventWriter } from './ingest';
 
 export const BACKFILLED: ServiceName[] = ['auth', 'content', 'engagement', 'billing'];
 const PAGE = 2_000;
@@ -14,6 +14,7 @@ const PAGE = 2_000;
  */
 export function createBackfill(deps: {
   analytics: AnalyticsStore;
+  writer: EventWriter;
   serviceUrls: Partial<Record<ServiceName, string>>;
   internalToken: string;
   log: Logger;
@@ -42,11 +43,15 @@ export function createBackfill(deps: {
       });
       if (status < 200 || status >= 300) throw new Error(`${service} answered ${status} to the history read`);
       const page = EventHistoryResponse.parse(body);
-      const rows = page.events.flatMap((e) => {
+      const rows: EventRow[] = [];
+      const notEvents: string[] = [];
+      for (const e of page.events) {
         const parsed = Envelope.safeParse(e);
-        return parsed.success ? [toEventRow(parsed.data)] : [];
-      });
-      await writeEvents(deps.analytics, rows, 'backfill');
+        if (parsed.success) rows.push(toEventRow(parsed.data));
+        else notEvents.push(JSON.stringify(e));
+      }
+      await deps.writer.notRows('backfill', notEvents, 'not an event envelope');
+      await deps.writer.write(rows, 'backfill');
       after = page.next;
       done = page.done;
       await save(service, after, done);

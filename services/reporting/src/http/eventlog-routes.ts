@@ -3,6 +3,7 @@ import { parseBody, parseQuery, requireRole } from '@nudge/platform';
 import { Router } from 'express';
 import type { EventLog } from '../app/event-log';
 import type { Intake } from '../app/intake';
+import type { IntakeBudget } from '../app/intake-budget';
 
 const eventsOf = (body: unknown): WebEventInput[] => {
   if (Array.isArray(body)) return body as WebEventInput[];
@@ -12,13 +13,17 @@ const eventsOf = (body: unknown): WebEventInput[] => {
   return [event];
 };
 
-/** Web event intake (public; a valid token stamps the user) and the admin's event log. */
-export function eventlogRoutes(deps: { intake: Intake; log: EventLog }): Router {
+/**
+ * Web event intake (public; a valid token stamps the user; a caller without one spends its address's budget) and the
+ * admin's event log.
+ */
+export function eventlogRoutes(deps: { intake: Intake; budget: IntakeBudget; log: EventLog }): Router {
   const router = Router();
 
   router.post('/api/eventlogs', async (req, res) => {
     const events = eventsOf(parseBody(intakeSchemaFor(req.body), req));
     const user = req.auth ? { userId: req.auth.userId, email: req.auth.email } : undefined;
+    if (!user) await deps.budget.take(req.ip ?? 'unknown', events.length);
     const ids = await deps.intake.accept(user, events);
     res.json({ status: true, accepted: ids.length });
   });

@@ -1,12 +1,4 @@
-/** A CSV cell: quoted when needed; a leading = + - @ is neutralised so a spreadsheet never runs it (DESIGN.md §6). */
-export function csvCell(value: unknown): string {
-  let text = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@]/.test(text)) text = `'${text}`;
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export const toCsv = (headers: string[], rows: unknown[][]): string =>
-  [headers, ...rows].map((row) => row.map(csvCell).join(',')).join('\n');
+import { EVENT_LOG_CSV_COLUMNS, toCsv } from '@nudge/contracts/csv';
 
 /** admin.md §7: CheckIns.csv's columns. */
 export const CHECKIN_CSV_HEADERS = ['Id', 'Body', 'Order', 'Scale', 'Tags', 'Status', 'Created On'];
@@ -36,16 +28,6 @@ export function checkinsCsv(
   );
 }
 
-/** admin.md §7: EventLogs.csv's columns. */
-export const EVENT_LOG_CSV_HEADERS = [
-  'Id',
-  'User Id',
-  'User Email',
-  'Event Type',
-  'Event Value',
-  'Created On',
-];
-
 /**
  * EventLogs.csv from POST /api/eventlogs/alllogs: the reporting service streams the CSV itself; an answer in the
  * spec's JSON form ({ data: [...] }) is written with the same columns.
@@ -63,7 +45,7 @@ export function eventLogsCsv(answer: string): string {
     }>;
   };
   return toCsv(
-    EVENT_LOG_CSV_HEADERS,
+    EVENT_LOG_CSV_COLUMNS,
     (parsed.data ?? []).map((e) => [e._id, e.userId, e.userEmail, e.eventType, e.eventValue, e.createdAt]),
   );
 }

@@ -3,7 +3,7 @@ import type { ServerSiteSettings } from './types';
 export type SettingsField = {
   key: keyof ServerSiteSettings;
   label: string;
-  kind: 'text' | 'long' | 'colour' | 'flag';
+  kind: 'text' | 'long' | 'colour' | 'flag' | 'days';
 };
 
 const text = (key: keyof ServerSiteSettings, label: string): SettingsField => ({ key, label, kind: 'text' });
@@ -97,7 +97,10 @@ export const SETTINGS_GROUPS: Array<{ title: string; fields: SettingsField[] }> 
         ['emailcheckin', 'Email Check-In'],
         ['isCommentsVisible', 'Comments Visible'],
       ] as const
-    ).map(([key, label]) => ({ key, label, kind: 'flag' as const })),
+    )
+      .map(([key, label]): SettingsField => ({ key, label, kind: 'flag' }))
+      // Our setting: how long reporting keeps the web's analytics events (page visits, clicks).
+      .concat({ key: 'webeventretentiondays', label: 'Web Event Retention (days)', kind: 'days' }),
   },
 ];
 

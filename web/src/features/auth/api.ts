@@ -13,9 +13,9 @@ export const checkToken = (token: string) =>
 export const signInWithLinkToken = (uid: string) =>
   apiRequest<SessionResponse>('POST', `/api/user/signinbytoken/${encodeURIComponent(uid)}`);
 
-/** POST /api/user/logout ends the session on the server (every session of the user; issue 14). */
-export const endSession = (token: string) =>
-  apiRequest<unknown>('POST', '/api/user/logout', { body: { token } });
-
-/** GET /auth/logout clears the Google sign-in cookie; its answer is not used. */
-export const logOut = () => apiRequest<unknown>('GET', '/auth/logout', { withCredentials: true });
+/**
+ * GET /auth/logout (reader.md §7, with credentials): with the stored token as `Authorization: Bearer` it ends the
+ * session on the server (every session of the user) and clears the Google sign-in cookie; its answer is not used.
+ */
+export const logOut = (token: string | null) =>
+  apiRequest<unknown>('GET', '/auth/logout', { withCredentials: true, token });

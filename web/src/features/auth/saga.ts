@@ -19,16 +19,9 @@ import { selectSettings } from '../settings/selectors';
 import type { SiteSettings } from '../settings/types';
 import { signOutDestination } from '../settings/wording';
 import { withLoadingOverlay } from '../ui/saga';
-import {
-  checkToken,
-  endSession,
-  logOut,
-  requestSignInCode,
-  signInWithLinkToken,
-  verifySignInCode,
-} from './api';
-import { afterVerifyDestination, googleSignInUrl, linkSignInDestination } from './rules';
-import { selectLoginEmail } from './selectors';
+import { checkToken, logOut, requestSignInCode, signInWithLinkToken, verifySignInCode } from './api';
+import { AFTER_LINK_SIGN_IN, afterVerifyDestination, googleSignInUrl, linkSignInDestination } from './rules';
+import { selectIsLogin, selectLoginEmail } from './selectors';
 import {
   codeRejected,
   codeRequested,
@@ -108,8 +101,15 @@ function* spendLinkToken(uid: string): SagaIterator {
     yield call(clearReturnUrl);
     yield call(navigateTo, linkSignInDestination(returnUrl, window.location.origin), { replace: true });
   } catch (error) {
-    yield call(notifyError, errorMessage(error));
-    yield call(navigateTo, '/', { replace: true });
+    // A sign-in link is spent by its first use: clicked again in a browser that is signed in, it changes nothing and
+    // the reader goes on where the link leads. Signed out, they are told why (used, expired, ended by a sign-out).
+    const isLogin: boolean = yield select(selectIsLogin);
+    if (isLogin) {
+      yield call(navigateTo, AFTER_LINK_SIGN_IN, { replace: true });
+    } else {
+      yield call(notifyError, errorMessage(error));
+      yield call(navigateTo, '/', { replace: true });
+    }
   }
 }
 
@@ -126,15 +126,8 @@ export function* signOut(): SagaIterator {
   const token: string | null = yield call(readToken);
   yield call(clearToken);
   // The browser is signed out whatever the server says: a failed call leaves only the server-side end undone.
-  if (token) {
-    try {
-      yield call(endSession, token);
-    } catch (error) {
-      yield call([console, console.debug], 'Ending the session failed:', error);
-    }
-  }
   try {
-    yield call(logOut);
+    yield call(logOut, token);
   } catch (error) {
     yield call([console, console.debug], 'Logout call failed:', error);
   }

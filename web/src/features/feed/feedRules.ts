@@ -29,15 +29,4 @@ export function emptyFeedText(tab: FeedTab, plural: string): string {
 }
 
 /** A post body as plain text (bodies may carry markup from the editor), for the card preview. */
-export function plainText(body: string | null | undefined): string {
-  return (body ?? '')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+export { plainText } from '../../shared/bodyText';

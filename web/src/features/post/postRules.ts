@@ -34,8 +34,7 @@ export function postGate(
 /** reader.md §2: 'Back to all {plural post name}'. */
 export const backLinkText = (plural: string): string => `Back to all ${plural}`;
 
-/** The body as paragraphs of plain text (shared with the reminder e-mail). */
-export { bodyParagraphs } from '@nudge/contracts/paragraphs';
+export { bodyParagraphs } from '../../shared/bodyText';
 
 /** The query of /post/{id} (reader.md §2): uid (a sign-in link), userid, and a=like or a=share. */
 export interface PostQuery {

@@ -62,14 +62,18 @@ function* logEvent(
   }
 }
 
-/** The e-mail's sign-in link (uid): sign in first; a spent or wrong link leaves the reader signed out, told why. */
+/**
+ * The e-mail's sign-in link (uid): sign in first. A refused link (already spent by an earlier click, expired, ended
+ * by a sign-out) leaves a signed-in reader as they are, quietly; a signed-out one is told why.
+ */
 function* spendLinkToken(uid: string): SagaIterator {
   try {
     const session: SessionResponse = yield call(signInWithLinkToken, uid);
     yield call(storeToken, session.token);
     yield put(signedIn(session.user));
   } catch (error) {
-    yield call(notifyError, errorMessage(error));
+    const isLogin: boolean = yield select(selectIsLogin);
+    if (!isLogin) yield call(notifyError, errorMessage(error));
   }
 }
 

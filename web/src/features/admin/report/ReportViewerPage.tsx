@@ -20,7 +20,6 @@ import { errorMessage } from '../../../shared/http';
 import { notifyError } from '../../../shared/notify';
 import { fetchReportCsv, fetchReportData } from '../api';
 import { ArrowDownIcon, ArrowUpIcon, DownloadIcon, RefreshIcon } from '../components/icons';
-import { toCsv } from '../csv';
 import { saveFile } from '../download';
 import {
   answerCell,
@@ -34,7 +33,7 @@ import {
   type ReportData,
   type ReportErrorView,
   type ReportView,
-  reportCsvRows,
+  reportCsv,
   switchView,
   yearHeaders,
 } from './rules';
@@ -92,8 +91,7 @@ export function ReportViewerPage() {
   const download = async () => {
     try {
       const res = await fetchReportCsv(id, view);
-      const csv = reportCsvRows(res.data);
-      saveFile('report_data.csv', toCsv(csv.headers, csv.rows));
+      saveFile('report_data.csv', reportCsv(res.data));
     } catch (error) {
       notifyError(errorMessage(error, 'Something Bad Happen!'));
     }

@@ -1,5 +1,6 @@
 /** admin.md §2, §4, §8: the report viewer's pure rules. */
 import type { ReportDownloadResponse } from '@nudge/contracts';
+import { toCsv } from '@nudge/contracts/csv';
 import { MONTH_NAMES } from '@nudge/contracts/days';
 
 export type ReportView = 'monthly' | 'quarterly';
@@ -116,14 +117,10 @@ export const ERROR_TEXT: Record<ReportErrorView, string> = {
 export type ReportCsv = ReportDownloadResponse['data'];
 
 /** report_data.csv from the download answer: Year, Period, then the metrics by label (absent ones 0). */
-export function reportCsvRows(csv: ReportCsv): { headers: string[]; rows: Array<Array<string | number>> } {
+export function reportCsv(csv: ReportCsv): string {
   const metrics = csv.headers.metrics ?? [];
-  return {
-    headers: [csv.headers.year, csv.headers.period, ...metrics.map((m) => m.label)],
-    rows: (csv.rows ?? []).map((row) => [
-      row.year ?? '',
-      row.period ?? '',
-      ...metrics.map((m) => row[m.key] ?? 0),
-    ]),
-  };
+  return toCsv(
+    [csv.headers.year, csv.headers.period, ...metrics.map((m) => m.label)],
+    (csv.rows ?? []).map((row) => [row.year ?? '', row.period ?? '', ...metrics.map((m) => row[m.key] ?? 0)]),
+  );
 }

@@ -6,7 +6,7 @@ import {
   newestFirst,
   periodLabel,
   type ReportRow,
-  reportCsvRows,
+  reportCsv,
   switchView,
   yearHeaders,
 } from './rules';
@@ -62,7 +62,7 @@ describe('report viewer rules', () => {
   });
 
   it('builds report_data.csv rows with absent metrics as 0', () => {
-    const csv = reportCsvRows({
+    const csv = reportCsv({
       headers: {
         year: 'Year',
         period: 'Period',
@@ -73,7 +73,6 @@ describe('report viewer rules', () => {
       },
       rows: [{ year: 2026, period: 'November', uniquePeopleCount: 4 }],
     });
-    expect(csv.headers).toEqual(['Year', 'Period', 'Unique People Count', 'How did you sleep?']);
-    expect(csv.rows).toEqual([[2026, 'November', 4, 0]]);
+    expect(csv).toBe('Year,Period,Unique People Count,How did you sleep?\r\n2026,November,4,0\r\n');
   });
 });

@@ -66,6 +66,19 @@ export function SiteSettingsSection() {
           label={f.label}
         />
       );
+    if (f.kind === 'days')
+      return (
+        <Box key={f.key} sx={{ maxWidth: 240 }}>
+          <TextField
+            size="small"
+            type="number"
+            label={f.label}
+            value={String(value ?? '')}
+            slotProps={{ htmlInput: { min: 1, step: 1 } }}
+            onChange={(e) => set(f.key, e.target.value === '' ? null : Number(e.target.value))}
+          />
+        </Box>
+      );
     if (f.kind === 'colour')
       return (
         <Stack key={f.key} direction="row" spacing={1} sx={{ alignItems: 'center' }}>

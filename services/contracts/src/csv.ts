@@ -1,0 +1,48 @@
+// CSV files for spreadsheets: the one writer of the server's exports (EventLogs.csv, users.csv) and the admin app's
+// downloads (CheckIns.csv, report_data.csv). Pure and zod-free, so the web app imports it at run time
+// (`@nudge/contracts/csv`).
+
+/**
+ * Where a spreadsheet could start a formula (OWASP, "CSV Injection"): the start of the cell, or anything after a
+ * separator or line break inside it, since a spreadsheet in a locale whose list separator is `;` (or one that does
+ * not honour the quotes) splits the cell there; spaces and quotes may stand in between. The trigger is = + - @, a tab
+ * or a carriage return. Linear: each look-ahead scans only the run of spaces and quotes that follows one separator.
+ */
+const FORMULA_START = /(?<=^|[,;\r\n])(?=[ "]*[=+\-@\t\r])/g;
+/** Cells holding one of these are quoted (RFC 4180; `;` and tab too, for spreadsheets that split on them). */
+const NEEDS_QUOTES = /[",;\r\n\t]/;
+
+/**
+ * One cell: formula triggers neutralised with an apostrophe (a spreadsheet shows the text instead of running it),
+ * then quoted as RFC 4180 when needed. Numbers and booleans are written as they are (`-5` stays a number); a list is
+ * joined with `;`, a date written as ISO 8601.
+ */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean')
+    return String(value);
+  const text = Array.isArray(value)
+    ? value.join(';')
+    : value instanceof Date
+      ? value.toISOString()
+      : String(value);
+  const safe = text.replace(FORMULA_START, "'");
+  return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** One record, ending with CRLF (RFC 4180), so records can be streamed one after another. */
+export const csvLine = (cells: readonly unknown[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+
+/** A whole file: the header record, then one record per row. */
+export const toCsv = (headers: readonly string[], rows: readonly (readonly unknown[])[]): string =>
+  csvLine(headers) + rows.map(csvLine).join('');
+
+/** admin.md §7: EventLogs.csv's columns (the server streams the file; the admin app writes it from a JSON answer). */
+export const EVENT_LOG_CSV_COLUMNS = [
+  'Id',
+  'User Id',
+  'User Email',
+  'Event Type',
+  'Event Value',
+  'Created On',
+] as const;
