@@ -49,10 +49,15 @@ export async function openTopology(
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until check() is true; the bus delivers between processes asynchronously. */
-export async function eventually(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+export async function eventually(
+  check: () => Promise<boolean>,
+  what: string | (() => string),
+  ms = 30_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(100);
   }
 }
