@@ -101,6 +101,12 @@ export const configSchema = z.object({
     .describe(
       'Embedded analytics (chDB): seconds without a query or an insert after which its process stops to give back its memory (about 270 MB); the next report or ingest starts it again, in about a second. 0 keeps it running.',
     ),
+  ANALYTICS_MIGRATE_AT_START: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      "on: reporting applies the pending ClickHouse migrations at its start (one process: npm start). off: a ClickHouse server's migrations are the one-shot migration step's alone (docker-compose's reporting-migrate, Kubernetes' setup Job), run once per release before the new pods, with a request timeout of hours instead of 30 s; reporting's start then refuses a schema that is behind, naming the migrations pending. chDB belongs to its reporting process, which always migrates it.",
+    ),
   CLICKHOUSE_URL: url
     .optional()
     .describe(

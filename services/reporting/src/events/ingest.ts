@@ -97,7 +97,8 @@ export function createEventWriter(deps: { analytics: AnalyticsStore; setAside: S
     } catch (err) {
       // The engine is down: the caller waits with the whole batch (the bus pauses the consumer: no split, no dead
       // letter) and tries it again once the engine answers.
-      if (!(await engineUp(err))) throw new EngineUnavailableError(`ClickHouse does not answer: ${errorText(err)}`, { cause: err });
+      if (!(await engineUp(err)))
+        throw new EngineUnavailableError(`ClickHouse does not answer: ${errorText(err)}`, { cause: err });
       if (rows.length === 1) return put(source, [{ row: rows[0] as EventRow, error: errorText(err) }]);
       const middle = Math.ceil(rows.length / 2);
       await insert(rows.slice(0, middle), source);
