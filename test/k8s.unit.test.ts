@@ -10,6 +10,7 @@ import { CONFIG_KEYS, loadConfig, type ProcessName } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { KAFKA_VERSION } from '../scripts/engines/versions';
+import type { EnvVar } from '../scripts/topology/manifests';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const k8s = join(root, 'deploy', 'k8s');
@@ -66,16 +67,6 @@ interface K8sObject {
   spec?: Record<string, unknown>;
   data?: Record<string, string>;
   stringData?: Record<string, string>;
-}
-interface KeyRef {
-  name: string;
-  key: string;
-  optional?: boolean;
-}
-interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef };
 }
 interface EnvFrom {
   configMapRef?: { name: string };

@@ -16,12 +16,12 @@ export type ServiceName = (typeof SERVICES)[number];
 export const PROCESSES = [...SERVICES, 'workflows', 'gateway'] as const;
 export type ProcessName = (typeof PROCESSES)[number];
 
-interface KeyRef {
+export interface KeyRef {
   name: string;
   key: string;
   optional?: boolean;
 }
-interface EnvVar {
+export interface EnvVar {
   name: string;
   value?: string;
   valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef };

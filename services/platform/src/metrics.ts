@@ -23,6 +23,7 @@ export interface ProcessMetrics {
   readonly relayRefused: Counter<'service'>;
   /** Consumers that stopped on an error kafkajs does not restart from, and were started again. */
   readonly consumerRestarts: Counter<'group'>;
+  readonly reminderThrottled: Counter<'service'>;
   /** Reads `pending()` (commits not yet on the bus) at each scrape; returns the unregister function. */
   addRelay(service: string, pending: () => Promise<number>): () => void;
   /** Reads the bus's consumer lag and dead letters per group at each scrape; returns the unregister function. */
@@ -158,6 +159,12 @@ function createProcessMetrics(): ProcessMetrics {
       name: 'nudge_consumer_restarts_total',
       help: 'Consumers that stopped on an error and were started again, per consumer group.',
       labelNames: ['group'],
+      registers,
+    }),
+    reminderThrottled: new Counter({
+      name: 'nudge_reminder_throttled_total',
+      help: 'Reminder deliveries a provider answered with a throttling reply (retried after a back-off).',
+      labelNames: ['service'],
       registers,
     }),
     addRelay(service, pending) {

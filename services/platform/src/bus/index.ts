@@ -7,8 +7,8 @@ export {
   countDeadLetters,
   deadLetterTopic,
   EngineUnavailableError,
-  isEngineUnavailable,
   errorText,
+  isEngineUnavailable,
   PoisonMessageError,
   REPLAY_GROUP_HEADER,
 } from './dead-letter';
