@@ -3,11 +3,11 @@ import { fileURLToPath } from 'node:url';
 import {
   type Config,
   createLogger,
-  createMessaging,
   type Logger,
   loadInternalToken,
   type Messaging,
   serviceUrlsOf,
+  temporalConnection,
   trackingSecret,
 } from '@nudge/platform';
 import { Context } from '@temporalio/activity';
@@ -146,13 +146,14 @@ function workflowCode(config: Config, log: Logger, codePath = WORKFLOW_BUNDLE_PA
 /** The container entry's work: activities from configuration, the Schedules, then the worker until shutdown. */
 export async function runWorker(
   config: Config,
-  opts: { messaging?: Messaging; log?: Logger; workflowBundlePath?: string } = {},
+  // The container's messaging (its captured messages go to its outbox store): required, never a default built here.
+  opts: { messaging: Messaging; log?: Logger; workflowBundlePath?: string },
 ) {
   if (!config.TEMPORAL_ADDRESS)
     throw new Error('TEMPORAL_ADDRESS is not set: the workflows worker needs Temporal');
   const log = (opts.log ?? createLogger('nudge', config.LOG_LEVEL)).child({ service: 'workflows' });
   const internalToken = await loadInternalToken(config);
-  const messaging = opts.messaging ?? createMessaging(config);
+  const { messaging } = opts;
   const activities: Activities = createActivities({
     call: createInternalCall({ serviceUrls: serviceUrlsOf(config), internalToken }),
     mail: messaging.mail,
@@ -168,14 +169,14 @@ export async function runWorker(
     recordEvery: RECORD_EVERY,
   });
   const client = new Client({
-    connection: await Connection.connect({ address: config.TEMPORAL_ADDRESS }),
+    connection: await Connection.connect(temporalConnection(config)),
     namespace: config.TEMPORAL_NAMESPACE,
     interceptors: tracingClientInterceptors(),
   });
   await ensureSchedules(client, config, log);
   const { interceptors, sinks } = workerTracing();
   const worker = await Worker.create({
-    connection: await NativeConnection.connect({ address: config.TEMPORAL_ADDRESS }),
+    connection: await NativeConnection.connect(temporalConnection(config)),
     namespace: config.TEMPORAL_NAMESPACE,
     taskQueue: config.TEMPORAL_TASK_QUEUE,
     ...workflowCode(config, log, opts.workflowBundlePath),

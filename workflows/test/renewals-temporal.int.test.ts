@@ -73,7 +73,7 @@ describe.runIf(testServer.available)(
       const { Worker } = await import('@temporalio/worker');
       const taskQueue = `renewals-${randomBytes(4).toString('hex')}`;
       const scheduler = createTemporalRenewalScheduler({
-        address: '',
+        connection: { address: '', tls: false },
         namespace: env.namespace ?? 'default',
         taskQueue,
         connect: async () => env.client,

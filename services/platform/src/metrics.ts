@@ -19,6 +19,10 @@ export interface ProcessMetrics {
   readonly analyticsFlushSeconds: Histogram<'service' | 'source'>;
   readonly remindersSent: Counter<'service' | 'channel'>;
   readonly reminderFailures: Counter<'service' | 'channel'>;
+  /** Events the bus refused for good (too large for the topic), set aside by the relay. */
+  readonly relayRefused: Counter<'service'>;
+  /** Consumers that stopped on an error kafkajs does not restart from, and were started again. */
+  readonly consumerRestarts: Counter<'group'>;
   readonly reminderThrottled: Counter<'service'>;
   /** Reads `pending()` (commits not yet on the bus) at each scrape; returns the unregister function. */
   addRelay(service: string, pending: () => Promise<number>): () => void;
@@ -143,6 +147,18 @@ function createProcessMetrics(): ProcessMetrics {
       name: 'nudge_reminder_failures_total',
       help: 'Reminder deliveries the transport refused (retried by the next run), per channel.',
       labelNames: ['service', 'channel'],
+      registers,
+    }),
+    relayRefused: new Counter({
+      name: 'nudge_relay_refused_events_total',
+      help: 'Events the bus refused for good (too large for the topic, malformed), set aside in relay_refused.',
+      labelNames: ['service'],
+      registers,
+    }),
+    consumerRestarts: new Counter({
+      name: 'nudge_consumer_restarts_total',
+      help: 'Consumers that stopped on an error and were started again, per consumer group.',
+      labelNames: ['group'],
       registers,
     }),
     reminderThrottled: new Counter({
