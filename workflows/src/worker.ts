@@ -9,7 +9,7 @@ import {
   serviceUrlsOf,
   trackingSecret,
 } from '@nudge/platform';
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { type Activities, BusinessRefusal, createActivities, createInternalCall } from './activities';
@@ -17,8 +17,6 @@ import { tracingClientInterceptors, workerTracing } from './tracing';
 
 export const REMINDER_SCHEDULE_ID = 'nudge-reminder-slots';
 export const REFUND_RECONCILE_SCHEDULE_ID = 'nudge-refund-reconcile';
-/** The renewal tick's Schedule of earlier versions: renewals are a workflow per subscription now (deleted at start). */
-export const RETIRED_RENEWAL_SCHEDULE_ID = 'nudge-renewal-ticks';
 
 /** Business refusals (4xx from a service) are non-retryable on Temporal; everything else is retried. */
 export function forTemporal<A extends Record<string, (...args: never[]) => Promise<unknown>>>(
@@ -69,15 +67,6 @@ export async function ensureSchedules(client: Client, config: Config, log: Logge
   ]);
   // One reconciliation at a time: a run still going when the next is due is skipped.
   await create(REFUND_RECONCILE_SCHEDULE_ID, 'refundReconcileWorkflow', [], 'SKIP');
-  await client.schedule
-    .getHandle(RETIRED_RENEWAL_SCHEDULE_ID)
-    .delete()
-    .then(
-      () => log.info({ scheduleId: RETIRED_RENEWAL_SCHEDULE_ID }, 'retired schedule deleted'),
-      (err: unknown) => {
-        if (!(err instanceof ScheduleNotFoundError)) throw err;
-      },
-    );
 }
 
 export const workflowsPath = fileURLToPath(new URL('./workflows/index.ts', import.meta.url));

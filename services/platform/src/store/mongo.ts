@@ -177,15 +177,6 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  dropIndex(keys: Record<string, 1 | -1>): Promise<void> {
-    if (Object.keys(keys).join(',') === '_id') throw new Error("The index on '_id' cannot be dropped");
-    return run(async () => {
-      const existing = await this.c.indexes().catch(() => []);
-      const same = existing.find((ix) => JSON.stringify(ix.key) === JSON.stringify(keys));
-      if (same?.name) await this.c.dropIndex(same.name);
-    });
-  }
-
   drop(): Promise<void> {
     return run(async () => {
       await this.c.deleteMany({});
