@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkFolderFormat } from '../store/format';
 import type { DevOutbox, OutboxMessage } from './types';
 
 /**
@@ -20,6 +21,12 @@ const DATA_FILE = 'messages.dat';
 
 export async function openFileOutbox(dir: string, clock: () => Date = () => new Date()): Promise<FileOutbox> {
   await mkdir(dir, { recursive: true });
+  const size = (name: string) =>
+    stat(join(dir, name)).then(
+      (s) => s.size,
+      () => 0,
+    );
+  await checkFolderFormat(dir, (await size(DATA_FILE)) + (await size('index.bin')) > 0);
   // Read-write, not append mode: positional writes (Linux ignores the position in append mode).
   const openRw = async (name: string) => {
     await (await open(join(dir, name), 'a')).close();

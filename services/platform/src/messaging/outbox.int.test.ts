@@ -1,8 +1,8 @@
-import { mkdtemp, rm, stat, truncate } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmbeddedStore } from '../store';
+import { createEmbeddedStore, DATA_FORMAT, DataFormatError } from '../store';
 import { openFileOutbox } from './file-outbox';
 import { captureMail, captureWhatsApp, createDevOutbox } from './outbox';
 import type { DevOutbox } from './types';
@@ -127,6 +127,28 @@ describe('dev outbox on files', () => {
       { channel: 'email', ...mail, createdAt: '2026-01-02T00:00:00.000Z' },
     ]);
     await outbox.close();
+  });
+
+  it('records its data format and refuses a folder written in another format, or with messages and none', async () => {
+    const dir = await tempDir();
+    const outbox = await openFileOutbox(dir);
+    await captureMail(outbox).send({ to: 'a@example.com', subject: 'A', text: 'a' });
+    await outbox.close();
+    expect(await readFile(join(dir, 'data-format'), 'utf8')).toBe(`${DATA_FORMAT}\n`);
+
+    await writeFile(join(dir, 'data-format'), `${DATA_FORMAT + 1}\n`);
+    const other = openFileOutbox(dir);
+    await expect(other).rejects.toBeInstanceOf(DataFormatError);
+    await expect(other).rejects.toThrow(
+      `The data folder ${dir} was written in data format ${DATA_FORMAT + 1}`,
+    );
+    await rm(join(dir, 'data-format'));
+    await expect(openFileOutbox(dir)).rejects.toThrow('with no data format recorded');
+    // Refused without a change: with its format back, the folder opens with its message.
+    await writeFile(join(dir, 'data-format'), `${DATA_FORMAT}\n`);
+    const again = await openFileOutbox(dir);
+    expect((await again.list()).map((m) => m.to)).toEqual(['a@example.com']);
+    await again.close();
   });
 
   it('pages 100,000 messages newest first, reading only the page from disk', async () => {

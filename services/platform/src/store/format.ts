@@ -1,3 +1,6 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
 /**
  * The data format: one number for everything Nudge keeps in a data folder (the embedded store's database, the dev
  * outbox's files) or in a MongoDB database. A new folder or database records it when it is first opened; one that
@@ -25,4 +28,21 @@ export function mustRecordFormat(where: string, found: number | undefined, empty
     `${where} was written ${written}; this version of Nudge reads data format ${DATA_FORMAT} only. ` +
       'Point it at another data folder or database (DATA_DIR, MONGODB_DB_PREFIX), or run the version that wrote it.',
   );
+}
+
+/** The file in which a data folder of plain files (no database of its own) records its data format. */
+export const FORMAT_FILE = 'data-format';
+
+/**
+ * Checks (or, in a folder holding no data yet, records) the data format of a folder of plain files, in FORMAT_FILE.
+ * `hasData`: whether the folder holds data already (then a missing format is refused, as another format is).
+ */
+export async function checkFolderFormat(dir: string, hasData: boolean): Promise<void> {
+  const file = join(dir, FORMAT_FILE);
+  const text = await readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+  const found = text === undefined ? undefined : Number(text.trim());
+  if (mustRecordFormat(`The data folder ${dir}`, found, !hasData)) await writeFile(file, `${DATA_FORMAT}\n`);
 }

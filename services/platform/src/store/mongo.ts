@@ -15,6 +15,7 @@ import {
 } from 'mongodb';
 import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
+import { DATA_FORMAT, mustRecordFormat } from './format';
 import { assertFilterDefined, compileFilter, compileUpdate, idFromFilter, isPlainObject } from './query';
 import type {
   Collection,
@@ -184,11 +185,32 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 }
 
+/** The collection holding the database's data format (`{ _id: 'format', version }`). */
+const META = 'nudge_meta';
+
+/**
+ * Records the data format in a new (empty) database, else checks it. Two processes opening a new database at once
+ * both upsert the same document.
+ */
+async function checkMongoFormat(db: Db, dbName: string): Promise<void> {
+  const meta = db.collection<{ _id: string; version: number }>(META);
+  const found = (await meta.findOne({ _id: 'format' }))?.version;
+  const others = await db.listCollections({ name: { $ne: META } }, { nameOnly: true }).toArray();
+  if (mustRecordFormat(`The MongoDB database ${dbName}`, found, others.length === 0))
+    await meta.updateOne({ _id: 'format' }, { $setOnInsert: { version: DATA_FORMAT } }, { upsert: true });
+}
+
 /** Connects to MongoDB; `dbName` is the service's own database (e.g. `nudge_auth`). */
 export async function createMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
   const client = new MongoClient(options.url, { ignoreUndefined: true });
   await client.connect();
   const db: Db = client.db(options.dbName);
+  try {
+    await checkMongoFormat(db, options.dbName);
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
   const collections = new Map<string, MongoCollection<Doc>>();
   return {
     kind: 'mongodb',

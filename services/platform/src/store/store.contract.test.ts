@@ -1168,4 +1168,33 @@ describe.runIf(mongoAvailable)('mongodb', () => {
   }, 60_000);
 
   describeStoreContract('mongodb', () => createMongoStore({ url, dbName }), { persistent: true });
+
+  it('records its data format in a new database and refuses one written in another format or none', async () => {
+    const name = `${dbName}_format`;
+    try {
+      const store = await createMongoStore({ url, dbName: name });
+      await store.collection<Loose>('kept').insertOne({ _id: 'a', n: 1 });
+      await store.close();
+      const meta = async (update: (c: Collection<Loose>) => Promise<unknown>) => {
+        const s = await createMongoStore({ url, dbName: name });
+        await update(s.collection<Loose>('nudge_meta'));
+        await s.close();
+      };
+      await meta(async (c) =>
+        expect(await c.findOne({ _id: 'format' })).toEqual({ _id: 'format', version: DATA_FORMAT }),
+      );
+      await meta((c) => c.updateOne({ _id: 'format' }, { $set: { version: DATA_FORMAT + 1 } }));
+      await expect(createMongoStore({ url, dbName: name })).rejects.toThrow(
+        `The MongoDB database ${name} was written in data format ${DATA_FORMAT + 1}`,
+      );
+      const raw = await createMongoStore({ url, dbName: `${name}_raw` });
+      await raw.collection<Loose>('kept').insertOne({ _id: 'a' });
+      await raw.collection<Loose>('nudge_meta').deleteMany({});
+      await raw.close();
+      await expect(createMongoStore({ url, dbName: `${name}_raw` })).rejects.toBeInstanceOf(DataFormatError);
+    } finally {
+      await dropMongoDatabase(url, name);
+      await dropMongoDatabase(url, `${name}_raw`);
+    }
+  });
 });
