@@ -39,8 +39,6 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       await users.createIndex({ createdAt: 1 });
       // The due readers of a slot: per (time, zone), in _id order (app/due-readers).
       await users.createIndex({ 'notiinfo.time': 1, timeZone: 1, _id: 1 });
-      // Replaced by the one above: a data directory from before still has it, and each user write paid it.
-      await users.dropIndex({ 'notiinfo.time': 1, timeZone: 1 });
       // Whether anyone is still in a zone a reader left.
       await users.createIndex({ timeZone: 1 });
     },
