@@ -6,7 +6,7 @@
 // Target: 100,000 readers in <= 60 s; each process's peak resident memory is reported.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ import { startKafka } from '../scripts/engines/kafka';
 import { startTemporal } from '../scripts/engines/temporal';
 import { scheduleIds } from '../workflows/src/worker';
 import { processTree } from './processes';
-import { seedDueReaders, standaloneEnv } from './reminders';
+import { rssMbOf, seedDueReaders, standaloneEnv } from './reminders';
 
 export const DISTRIBUTED_TARGET = { seconds: 60 };
 const workerEntry = fileURLToPath(new URL('../workflows/test/fixtures/worker-process.ts', import.meta.url));
@@ -30,12 +30,6 @@ export interface DistributedReminderMeasurement {
   /** Peak resident memory (MB) of each process during the slot, sampled every 250 ms. */
   peakRssMb: Record<string, number>;
   withinTarget: boolean;
-}
-
-/** A process's resident memory in MB (/proc/<pid>/status VmRSS), 0 when it is gone. */
-async function rssMbOf(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
 }
 
 /** Which of the scenario's processes a command line is. */
