@@ -151,7 +151,7 @@ async function settled(metricsUrl: string, started: number): Promise<number | nu
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 /** A process's resident memory in MB (/proc/<pid>/status VmRSS), 0 when it is gone. */
-async function rssMbOf(pid: number): Promise<number> {
+export async function rssMbOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
 }
