@@ -68,8 +68,8 @@ export async function ensureContentIndexes(c: ContentCollections): Promise<void>
   await c.topics.createIndex({ key: 1 }, { unique: true });
   await c.reads.createIndex({ templateId: 1 });
   // Like states are read by their _ids only (likeStateId: the feed, one post, the projection), and counts move by
-  // $inc: the secondary indexes of before (session 8's feed read by {userId, templateId}, the recounts' {templateId,
-  // liked}, the older {userId}) only cost each like two more index writes. A data directory from before drops them.
+  // $inc: secondary indexes ({userId, templateId}, {templateId, liked}, {userId}) would only cost each like two more
+  // index writes. A data directory that still has them drops them.
   const retired: Array<Record<string, 1>> = [
     { userId: 1 },
     { userId: 1, templateId: 1 },
