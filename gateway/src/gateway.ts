@@ -204,7 +204,7 @@ export function createGateway(opts: GatewayOptions): Express {
  * every contract call itself (apiLane). The request gets what `app.handle` and the router give it (the app's request
  * and response prototypes, `res.locals`, `req.originalUrl` and `req.baseUrl`), the same steps in the same order,
  * and an error or a throw goes to the gateway's error handler as express would send it. Every other request (web
- * assets, probes, docs, the dev outbox, an unknown path) goes through `app.handle` as before.
+ * assets, probes, docs, the dev outbox, an unknown path) goes through `app.handle`.
  */
 function enterApiCallsDirectly(app: Express, firstStep: RequestHandler, onError: ErrorRequestHandler): void {
   type Handle = (req: Request, res: Response, callback?: (err?: unknown) => void) => void;
