@@ -10,15 +10,15 @@ import {
   conflict,
   type DocumentStore,
   gone,
+  handleCommand,
   newId,
   notFound,
   randomToken,
-  retryOnConflict,
   type ServiceEventStore,
   unavailable,
 } from '@nudge/platform';
 import { pickQuestion } from '../domain/checkin-questions';
-import { checkinStream, decideAnswer, wellbeing } from '../domain/checkins';
+import { checkinDecider, checkinStream, isExpired, wellbeing } from '../domain/checkins';
 import { questionsCollection } from '../events/checkin-questions-projection';
 import { checkinsCollection } from '../events/checkins-projection';
 import { type AuthSession, type AuthSessions, AuthUnavailableError } from '../infra/auth-client';
@@ -149,7 +149,7 @@ export function createCheckins(deps: {
   async function answer(qlid: string, value: number): Promise<AnswerResult> {
     const found = await checkins.findOne({ qlidHash: hashQlid(qlid) });
     if (!found) throw notFound(CHECKIN_LINK_INVALID);
-    if (decideAnswer(found, value, deps.clock()).kind === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    if (isExpired(found, deps.clock())) throw gone(CHECKIN_LINK_EXPIRED);
     let session: AuthSession | null | 'ended' | undefined;
     try {
       session = await deps.auth.sessionFor(found.userId, found.sentAt);
@@ -159,18 +159,15 @@ export function createCheckins(deps: {
     if (session === 'ended') throw gone(CHECKIN_LINK_ENDED);
     if (session === null) throw notFound(CHECKIN_TEXTS.noAccount);
     // Two clicks at once: the one recorded second decides again and finds the question answered.
-    const decided = await retryOnConflict(async () => {
-      const checkin = (await checkins.findOne({ _id: found._id })) ?? found;
-      const decision = decideAnswer(checkin, value, deps.clock());
-      if (decision.kind === 'record')
-        await deps.events.append(checkinStream(checkin._id), checkin.version, decision.events, {
-          actor: checkin.userId,
-        });
-      return decision.kind;
-    });
-    if (decided === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    const recorded = await handleCommand(
+      deps.events,
+      checkinStream(found._id),
+      checkinDecider,
+      { answer: value, now: deps.clock() },
+      { actor: found.userId },
+    );
     if (!session) throw unavailable(CHECKIN_TEXTS.signInDown);
-    return { alreadyAnswered: decided === 'alreadyAnswered', user: session.user, token: session.token };
+    return { alreadyAnswered: recorded.events.length === 0, user: session.user, token: session.token };
   }
 
   async function progress(userId: string) {

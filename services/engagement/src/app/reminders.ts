@@ -9,10 +9,11 @@ import {
   ConcurrencyError,
   type DocumentStore,
   DuplicateKeyError,
-  retryOnConflict,
+  handleCommand,
   type ServiceEventStore,
   verifyTracking,
 } from '@nudge/platform';
+import { type ReminderFact, reminderDecider } from '../domain/reminders';
 import { reminderSendsCollection, reminderStream } from '../events/reminders-projection';
 
 type Sent = ReminderEventData<'ReminderSent'>;
@@ -196,19 +197,12 @@ export function createReminders(deps: {
     subjectId: c.subjectId,
   });
 
-  /** Appends after the stream's head, deciding again when a parallel fact moved it. */
-  function appendFact(
-    sendId: string,
-    decide: (doc: { opened: boolean }) => { type: string; data: unknown } | null,
-  ) {
-    return retryOnConflict(async () => {
-      const doc = await sends.findOne({ _id: sendId });
-      if (!doc) return false; // never sent (or not yet projected): nothing to attach the fact to
-      const event = decide(doc);
-      if (!event) return false;
-      await deps.events.append(reminderStream(sendId), doc.version, [event], { actor: doc.userId });
-      return true;
+  /** Records a fact of a send the reader's client reports; false when it records nothing (an unknown send, a repeat). */
+  async function recordFact(claims: TrackingClaims, fact: ReminderFact) {
+    const result = await handleCommand(deps.events, reminderStream(claims.sendId), reminderDecider, fact, {
+      actor: claims.userId,
     });
+    return result.events.length > 0;
   }
 
   return {
@@ -223,19 +217,16 @@ export function createReminders(deps: {
     claimsOf,
     /** Records the first open of a send; a repeat load records nothing. */
     async opened(claims: TrackingClaims) {
-      const at = deps.clock().toISOString();
-      return appendFact(claims.sendId, (doc) =>
-        doc.opened
-          ? null
-          : { type: ReminderEvents.ReminderOpened.type, data: { ...facts(claims), openedAt: at } },
-      );
+      return recordFact(claims, {
+        kind: 'open',
+        data: { ...facts(claims), openedAt: deps.clock().toISOString() },
+      });
     },
     async clicked(claims: TrackingClaims, link: ReminderLinkKind) {
-      const at = deps.clock().toISOString();
-      return appendFact(claims.sendId, () => ({
-        type: ReminderEvents.ReminderClicked.type,
-        data: { ...facts(claims), link, clickedAt: at },
-      }));
+      return recordFact(claims, {
+        kind: 'click',
+        data: { ...facts(claims), link, clickedAt: deps.clock().toISOString() },
+      });
     },
   };
 }
