@@ -20,8 +20,8 @@ if (unavailable) console.log(`[e2e] reader experience: skipped: ${unavailable}`)
 const PREMIUM_BODY =
   'The premium ladder: breathe in for four, hold for four, and lengthen each exhale by one count every night.';
 
-/** Issue 16: the first five minutes, honest numbers, flows and link previews, in Chromium. */
-describe.runIf(!unavailable)('the reader experience (issue 16)', () => {
+/** The first five minutes, honest numbers, flows and link previews, in Chromium. */
+describe.runIf(!unavailable)('the reader experience', () => {
   let e2e: E2eApp;
   let admin: Session;
   let sleep = '';

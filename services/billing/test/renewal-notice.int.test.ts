@@ -10,7 +10,7 @@ import {
   subscribe,
 } from './harness';
 
-// The renewal notice e-mail (issue 11): an HTML part rendered by React Email in the site settings' dress (e-mail
+// The renewal notice e-mail: an HTML part rendered by React Email in the site settings' dress (e-mail
 // logo, colours, subject prefix) and a plain-text part, with the wording of reader.md for renewal on and off and a
 // link to the reader's Subscription page.
 

@@ -27,7 +27,7 @@ export const PHONE_MESSAGE =
   'Please enter a valid WhatsApp number: 10 digits for India, or + and the country code for another country';
 
 /**
- * A WhatsApp number, stored as E.164 ('+919876543210') since Twilio needs the country code (issue 16; reader.md §5
+ * A WhatsApp number, stored as E.164 ('+919876543210') since Twilio needs the country code (reader.md §5
  * says 'digits only, at most 10', which is an Indian national number: such a number is read as Indian). Spaces,
  * dashes and brackets are allowed in the input; libphonenumber-js checks the number is valid for its country.
  * Empty means no number.

@@ -457,7 +457,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
           // The page goes out by key (deliverPage); its offset is committed once, for the longest prefix of the page
           // whose messages were all delivered or dead-lettered: a crash or a stop delivers the rest again (at least
           // once; consumers deduplicate). A failing handler commits that prefix before its backoff (see
-          // retryHooks), so a group stuck on one message keeps its position (for the trim and the lag) as before.
+          // retryHooks), so a group stuck on one message keeps its position (for the trim and the lag).
           const whole = await this.deliverPage(page);
           await this.commitDelivered();
           if (!whole) continue; // stopped (the loop ends), or the rest of the page is read again

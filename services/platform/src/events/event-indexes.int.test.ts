@@ -185,7 +185,7 @@ describe('event store queries on the embedded store', () => {
     const events = createEventStore({ store, service: 'orders', log, validate: () => {} });
     await events.catchUp();
     await commits.insertOne({ _id: 'old@0', seq: 1 } as CommitDoc);
-    // A second document with seq 1 is no longer refused: no unique check runs on an append.
+    // A second document with seq 1 is accepted: the index is plain, so no unique check runs on an append.
     await commits.insertOne({ _id: 'other@0', seq: 1 } as CommitDoc);
     expect(await commits.countDocuments({ seq: 1 })).toBe(2);
     // readAll's pages still use it.

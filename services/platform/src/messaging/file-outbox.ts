@@ -201,9 +201,10 @@ function writeEntry(e: Entry, into: Buffer, at: number): number {
 /**
  * Resolves once this turn's promise jobs have run (setImmediate): a group starts to be written only then, so the
  * messages handed over in one turn form one group. The reminder batch's lanes resume together when their group is
- * written and each hands over its next message in that same turn; a write started at the first of them took that
- * one message alone and the others formed the next group (groups of 1 and 31 in turn for 32 lanes: 16 messages a
- * write on average, 31 now), and each write costs the main thread its request, its promises and its callback.
+ * written and each hands over its next message in that same turn; a write started at the first of them would take
+ * that one message alone and the others would form the next group (groups of 1 and 31 in turn for 32 lanes: 16
+ * messages a write on average instead of 31), and each write costs the main thread its request, its promises and its
+ * callback.
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
