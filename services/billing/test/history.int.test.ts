@@ -103,7 +103,9 @@ describe('POST /api/payment/alldata (admin Transactions)', () => {
     expect(halted.body.total).toBe(0);
     const active = await h.post('/api/payment/alldata?status=active', { token: admin.token });
     expect(active.body.total).toBe(12);
-    const backwards = await h.post('/api/payment/alldata?from=2026-02-01&to=2026-01-01', { token: admin.token });
+    const backwards = await h.post('/api/payment/alldata?from=2026-02-01&to=2026-01-01', {
+      token: admin.token,
+    });
     expect(backwards.status).toBe(400);
     expect(backwards.body.message).toContain('The start date must not be after the end date');
   });

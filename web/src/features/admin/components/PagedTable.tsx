@@ -60,7 +60,6 @@ export function PagedTable<Row extends GridValidRowModel & { _id: string }>({
   const queryKey = JSON.stringify(query);
   const pageSize = pageSizeOf(params.get('size'));
   const page = Math.max(0, (Number(params.get('page')) || 1) - 1);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: queryKey stands for query
   useEffect(() => {
     dispatch(list.actions.viewChanged({ query: JSON.parse(queryKey), pageSize, page }));
   }, [dispatch, list.actions, queryKey, pageSize, page]);
