@@ -64,11 +64,13 @@ export function PagedTable<Row extends GridValidRowModel & { _id: string }>({
     dispatch(list.actions.viewChanged({ query: JSON.parse(queryKey), pageSize, page }));
   }, [dispatch, list.actions, queryKey, pageSize, page]);
 
-  const sortModel: GridSortModel = query.sort
-    ? [{ field: query.sort, sort: query.order === 'asc' ? 'asc' : 'desc' }]
-    : defaultSort
-      ? [{ field: defaultSort.field, sort: defaultSort.order }]
-      : [];
+  // One model per sort: the grid takes a new model for a new sort, and goes back to the first page.
+  const sortField = query.sort ?? defaultSort?.field;
+  const sortOrder = query.sort ? (query.order === 'asc' ? 'asc' : 'desc') : defaultSort?.order;
+  const sortModel: GridSortModel = useMemo(
+    () => (sortField ? [{ field: sortField, sort: sortOrder ?? 'desc' }] : []),
+    [sortField, sortOrder],
+  );
   const cols = useMemo(
     () => columns.map((c) => ({ ...c, sortable: sortable.includes(c.field) })),
     [columns, sortable],
@@ -111,6 +113,9 @@ export function PagedTable<Row extends GridValidRowModel & { _id: string }>({
             sortModel={sortModel}
             onSortModelChange={(model) => {
               const first = model[0];
+              const shown = sortModel[0];
+              // The grid also reports the model it was given (when its columns change): only a change is a sort.
+              if (first?.field === shown?.field && first?.sort === shown?.sort) return;
               update(first?.sort ? { sort: first.field, order: first.sort } : { sort: '', order: '' });
             }}
             initialState={{ columns: { columnVisibilityModel: hidden ?? {} } }}
