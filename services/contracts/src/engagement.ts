@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, LimitQuery, PageQuery } from './common';
+import { WEB_LOG_TYPES } from './event-log-types';
 import type { RouteSchemas } from './route-types';
 
 // ── shared fields ───────────────────────────────────────────────────────────────────────────────────────────
@@ -278,13 +279,7 @@ export const CheckinIssueResponse = z.object({
 // ── event intake ────────────────────────────────────────────────────────────────────────────────────────────
 
 /** reader.md §7 and admin.md §3: the analytics events the web sends. */
-export const WEB_EVENT_TYPES = [
-  'page_visit',
-  'web_comment_click',
-  'web_like_click',
-  'email_like_click',
-  'email_continue_reading',
-] as const;
+export const WEB_EVENT_TYPES = WEB_LOG_TYPES;
 export const WEB_EVENT_VALUE_MAX = 2000;
 export const WEB_EVENT_METADATA_MAX_ENTRIES = 10;
 /** The metadata of one event in all (keys and values): a URL and a few short facts. */

@@ -866,14 +866,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       }`;
       return `${this.selectSql(plan)} ${order} LIMIT ? OFFSET ?`;
     });
-    const want = skip + limit;
+    // An exact plan's rows all match: SQLite skips through the index, so a far page parses only its own documents.
+    const skipInSql = plan.exact ? skip : 0;
+    const want = skip - skipInSql + limit;
     const found: Raw[] = [];
     const foundTexts: string[] = [];
     const page = (): Raw[] => {
-      if (texts) texts.push(...foundTexts.slice(skip));
-      return found.slice(skip);
+      if (texts) texts.push(...foundTexts.slice(skip - skipInSql));
+      return found.slice(skip - skipInSql);
     };
-    let offset = 0;
+    let offset = skipInSql;
     let batch = plan.exact ? want : Math.max(want, 16);
     for (;;) {
       const rows = this.sql.docs(sql, [...params, batch, offset]);
