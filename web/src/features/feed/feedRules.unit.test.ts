@@ -34,7 +34,8 @@ describe('feed texts', () => {
     expect(feedFailureText('all', new ApiError('The content service is not available yet', 503))).toBe(
       FEED_UNAVAILABLE,
     );
-    expect(feedFailureText('today', new ApiError('offline', 0))).toBe("Posts can't be loaded right now.");
+    expect(feedFailureText('today', new ApiError('offline', 0))).toBe("Failed to load today's post");
+    expect(feedFailureText('today', new ApiError('Internal error', 500))).toBe("Failed to load today's post");
     expect(feedFailureText('all', new TypeError('boom'))).toBe(FEED_UNAVAILABLE);
   });
 
