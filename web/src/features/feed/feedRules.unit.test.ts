@@ -49,6 +49,9 @@ describe('feed texts', () => {
   it('use the empty feed texts of reader.md with the post wording', () => {
     expect(emptyFeedText('all', 'posts')).toBe('No more posts to show . Please select any topics');
     expect(emptyFeedText('liked', 'reminders')).toBe('No liked reminders present...');
+    expect(emptyFeedText('all', 'posts', 'Nutrition')).toBe(
+      'Nutrition has no posts yet. Choose All to see every topic.',
+    );
   });
 
   it('turn a marked-up body into plain text for the card preview', () => {

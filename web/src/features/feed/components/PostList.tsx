@@ -82,7 +82,9 @@ export function PostList({ tab }: { tab: FeedTab }) {
   if (posts.length === 0)
     return (
       <p className="muted feed-notice">
-        {tab === 'today' && feed.todayMessage ? feed.todayMessage : emptyFeedText(tab, postplural)}
+        {tab === 'today' && feed.todayMessage
+          ? feed.todayMessage
+          : emptyFeedText(tab, postplural, feed.topics.find((t) => t._id === feed.topicId)?.topic)}
       </p>
     );
   return (
