@@ -232,6 +232,25 @@ describe.runIf(!unavailable)('the reader app, phone and desktop', () => {
     await context.close();
   });
 
+  it('the week strip keeps "Today" inside its cell on a phone', async () => {
+    const reader = await signInThroughOutbox(e2e, 'week@example.com', { firstname: 'We', lastname: 'Ek' });
+    const { context, page } = await pageWithSession(e2e, reader, 390);
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Show progress' }).click();
+    const today = page.locator('.week-strip__day--today');
+    await today.waitFor();
+    const cell = await today.boundingBox();
+    const label = await today.locator('.week-strip__label').boundingBox();
+    expect(cell && label).toBeTruthy();
+    if (cell && label) {
+      // Clear of the highlight's 2 px border on both sides.
+      expect(label.x).toBeGreaterThanOrEqual(cell.x + 4);
+      expect(label.x + label.width).toBeLessThanOrEqual(cell.x + cell.width - 4);
+    }
+    await shot(page, 'defects-week-strip-390');
+    await context.close();
+  });
+
   it('the levels widget at the top level does not speak of a next level', async () => {
     await api(
       'PUT',
