@@ -34,7 +34,7 @@ const reader = (n: number): DueReader => ({
 });
 
 /** Fake services answering the internal routes, counting calls per path. */
-function fakeServices(opts: { recorded?: string[]; refuse?: string } = {}) {
+function fakeServices(opts: { recorded?: string[]; refuse?: string; due?: DueReader[] } = {}) {
   const calls: Record<string, number> = {};
   const sent: unknown[] = [];
   const call: InternalCall = async <T>(_service: string, path: string, body: unknown): Promise<T> => {
@@ -42,11 +42,23 @@ function fakeServices(opts: { recorded?: string[]; refuse?: string } = {}) {
     if (path === opts.refuse) throw new BusinessRefusal(`${path}: refused`, 400);
     const b = body as any;
     const answers: Record<string, () => unknown> = {
-      '/internal/reminders/recorded': () => ({
+      '/internal/reminders/claim': () => {
+        const ids: string[] = b.sends.map((x: { sendId: string }) => x.sendId);
+        const recorded = ids.filter((id) => opts.recorded?.includes(id));
+        return {
+          status: true,
+          claimed: ids.filter((id) => !recorded.includes(id)),
+          recorded,
+          inDoubt: [],
+          elsewhere: [],
+          overLimit: [],
+        };
+      },
+      '/internal/reminders/due': () => ({ status: true, readers: opts.due ?? [], next: null }),
+      '/internal/reminders/due-pages': () => ({
         status: true,
-        recorded: opts.recorded ?? [],
-        opened: [],
-        clicked: [],
+        ends: (opts.due ?? []).length > 0 ? [null] : [],
+        next: null,
       }),
       '/internal/reminders/posts': () => ({
         status: true,
@@ -139,9 +151,17 @@ describe('activities in MockActivityEnvironment', () => {
       slot: '2026-11-24T08:00:00.000Z',
       readers: [1, 2, 3].map(reader),
     });
-    expect(result).toEqual({ sent: 4, alreadySent: 0, nothing: 0, failed: 0 });
+    expect(result).toEqual({
+      sent: 4,
+      alreadySent: 0,
+      nothing: 0,
+      failed: 0,
+      skippedLate: 0,
+      inDoubt: 0,
+      overLimit: 0,
+    });
     expect(services.calls).toEqual({
-      '/internal/reminders/recorded': 1,
+      '/internal/reminders/claim': 1,
       '/internal/reminders/posts': 1,
       '/internal/tokens/links': 1,
       '/internal/email-stats': 1,
@@ -251,15 +271,14 @@ describe.runIf(temporal.available)('a real Temporal server', () => {
   it('runs a reminder slot workflow on the worker with the activities', async () => {
     const { Client, Connection } = await import('@temporalio/client');
     const { NativeConnection, Worker } = await import('@temporalio/worker');
-    const services = fakeServices();
-    const { activities, mails } = activitiesWith(services);
-    const dueReaders = async () => ({ readers: [reader(5)], next: null });
+    const services = fakeServices({ due: [reader(5)] });
+    const { activities, mails } = activitiesWith(services, () => new Date());
     const taskQueue = `test-${randomBytes(4).toString('hex')}`;
     const worker = await Worker.create({
       connection: await NativeConnection.connect({ address: temporalAddress }),
       taskQueue,
       workflowBundle: await workflowBundle(),
-      activities: { ...activities, dueReaders },
+      activities,
     });
     const client = new Client({
       connection: await Connection.connect({ address: temporalAddress }),

@@ -169,10 +169,39 @@ export const configSchema = z.object({
     .optional()
     .describe('SMTP server URL, e.g. smtps://user:pass@host:465. Required when MAIL_TRANSPORT=smtp.'),
   MAIL_FROM: z.string().default('Nudge <no-reply@nudge.local>').describe('Sender address of every e-mail.'),
+  SMTP_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(5)
+    .describe('SMTP connections kept open and reused per process (nodemailer pool).'),
+  MAIL_RATE_PER_SECOND: z.coerce
+    .number()
+    .min(0)
+    .default(0)
+    .describe(
+      "E-mails a second each process hands to the SMTP server at most (0: no limit). Your provider's sending rate divided by the processes that send (the workflows worker's replicas): a new Amazon SES account allows 14 a second, a warmed one hundreds. A throttling answer (421, 451, 454) is waited out in any case.",
+    ),
   WHATSAPP_TRANSPORT: z
     .enum(['capture', 'twilio'])
     .default('capture')
     .describe('How WhatsApp messages are sent: captured to the dev outbox, or through Twilio.'),
+  WHATSAPP_RATE_PER_SECOND: z.coerce
+    .number()
+    .min(0)
+    .default(80)
+    .describe(
+      'WhatsApp messages a second each process sends at most (0: no limit). The Cloud API allows 80 a second per business number by default: divide by the processes that send. A 429 answer is waited out in any case.',
+    ),
+  WHATSAPP_DAILY_RECIPIENTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe(
+      'Distinct WhatsApp recipients a day at most, across all processes (0: no limit). A new WhatsApp Business account may reach 250 a day until Meta raises its tier; reminders beyond it are not sent and are counted.',
+    ),
   TWILIO_ACCOUNT_SID: z
     .string()
     .optional()
@@ -466,6 +495,15 @@ export const configSchema = z.object({
     .max(1000)
     .default(500)
     .describe('Readers per reminder batch: one internal call per service per batch.'),
+  REMINDER_PAGE_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe(
+      'Batches of a reminder slot sent at once: on Temporal, page activities shared by the workers of the task queue; standalone, in its one process.',
+    ),
   REMINDER_COLD_AFTER: z.coerce
     .number()
     .int()

@@ -19,6 +19,7 @@ export interface ProcessMetrics {
   readonly analyticsFlushSeconds: Histogram<'service' | 'source'>;
   readonly remindersSent: Counter<'service' | 'channel'>;
   readonly reminderFailures: Counter<'service' | 'channel'>;
+  readonly reminderThrottled: Counter<'service'>;
   /** Reads `pending()` (commits not yet on the bus) at each scrape; returns the unregister function. */
   addRelay(service: string, pending: () => Promise<number>): () => void;
   /** Reads the bus's consumer lag and dead letters per group at each scrape; returns the unregister function. */
@@ -142,6 +143,12 @@ function createProcessMetrics(): ProcessMetrics {
       name: 'nudge_reminder_failures_total',
       help: 'Reminder deliveries the transport refused (retried by the next run), per channel.',
       labelNames: ['service', 'channel'],
+      registers,
+    }),
+    reminderThrottled: new Counter({
+      name: 'nudge_reminder_throttled_total',
+      help: 'Reminder deliveries a provider answered with a throttling reply (retried after a back-off).',
+      labelNames: ['service'],
       registers,
     }),
     addRelay(service, pending) {

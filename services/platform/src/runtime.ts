@@ -236,7 +236,10 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
   };
   const mail =
     config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL
-      ? createSmtpMailSender(config.SMTP_URL, config.MAIL_FROM)
+      ? createSmtpMailSender(config.SMTP_URL, config.MAIL_FROM, {
+          poolSize: config.SMTP_POOL_SIZE,
+          ratePerSecond: config.MAIL_RATE_PER_SECOND,
+        })
       : captureMail(needOutbox());
   const whatsapp =
     config.WHATSAPP_TRANSPORT === 'twilio'
@@ -244,6 +247,7 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
           accountSid: config.TWILIO_ACCOUNT_SID ?? '',
           authToken: config.TWILIO_AUTH_TOKEN ?? '',
           from: config.TWILIO_WHATSAPP_FROM ?? '',
+          ratePerSecond: config.WHATSAPP_RATE_PER_SECOND,
         })
       : captureWhatsApp(needOutbox());
   return { mail, whatsapp, ...(outbox ? { outbox } : {}) };

@@ -39,8 +39,10 @@ export function createDevOutbox(store: DocumentStore, clock: () => Date = () => 
 
 export const captureMail = (outbox: DevOutbox): MailSender => ({
   send: (message) => outbox.record({ channel: 'email', ...message }),
+  idempotent: true,
 });
 
 export const captureWhatsApp = (outbox: DevOutbox): WhatsAppSender => ({
   send: (message) => outbox.record({ channel: 'whatsapp', ...message }),
+  idempotent: true,
 });
