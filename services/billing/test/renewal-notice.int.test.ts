@@ -44,7 +44,9 @@ const noticeStep = (subscriptionId: string, iso: string) =>
     { subscriptionId, kind: 'notice', endAt: END, at: iso },
     BILLING_INTERNAL_TOKEN,
   );
-const mailsTo = async (to: string) => (await h.outbox.list()).filter((m) => m.to === to);
+/** The notices to this reader (the payment's receipt aside). */
+const mailsTo = async (to: string) =>
+  (await h.outbox.list()).filter((m) => m.to === to && !m.idempotencyKey?.startsWith('receipt-'));
 /** The HTML's visible text, tags dropped and entities of the texts we check decoded. */
 const visible = (html: string) =>
   html

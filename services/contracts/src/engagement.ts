@@ -84,7 +84,7 @@ export const CommentText = z
 
 export const CommentsParams = z.object({ templateId: PostIdRef });
 export const CommentsQuery = EngagementPageQuery;
-/** email is the author's address for the author's own comments and '' for everyone else's. */
+/** email is always '' (kept for the contract's shape): an address never travels with a comment; see `mine`. */
 export const CommentAuthor = z.object({ email: z.string(), firstname: z.string(), lastname: z.string() });
 export const CommentView = z.object({
   _id: z.string(),
@@ -95,6 +95,8 @@ export const CommentView = z.object({
   updatedAt: z.string().optional(),
   /** The author as the user directory knows them now (a name change shows everywhere). */
   userDetails: CommentAuthor,
+  /** True when the caller's session is the author's: the web offers edit and delete on these only. */
+  mine: z.boolean(),
 });
 export const CommentsResponse = z.object({
   status: z.literal(true),
