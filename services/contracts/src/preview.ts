@@ -13,6 +13,10 @@ function charactersOf(text: string): string[] {
 
 /** An ellipsis the text already ends with ('...' or '…'), dropped before measuring so it is never doubled. */
 const TRAILING_ELLIPSIS = /(?:\.{3,}|…)\s*$/u;
+/** Code units at the end of a text searched for an ellipsis it already ends with. */
+const TAIL = 256;
+/** Code units read per character of a preview (a grapheme of emoji with modifiers and joiners fits). */
+const GRAPHEME_UNITS = 32;
 /** What may not end a preview before its '...': spaces and punctuation that would read as '.,...' or ' ...'. */
 const TRAILING_JOINERS = /[\s.,;:!?…\-–—]+$/u;
 
@@ -27,10 +31,16 @@ const TRAILING_JOINERS = /[\s.,;:!?…\-–—]+$/u;
 export function textPreview(text: string | null | undefined, max: number): string {
   if (!text) return '';
   const limit = Math.max(0, Math.floor(max));
-  const alreadyCut = TRAILING_ELLIPSIS.test(text);
-  const whole = alreadyCut ? text.replace(TRAILING_ELLIPSIS, '') : text;
-  const characters = charactersOf(whole);
-  if (characters.length <= limit)
+  // Only the tail can hold the ellipsis and only the head is shown: neither scan grows with a long body.
+  const tail = text.slice(-TAIL);
+  const ellipsis = TRAILING_ELLIPSIS.exec(tail);
+  const alreadyCut = ellipsis !== null;
+  const whole = ellipsis ? text.slice(0, text.length - tail.length + ellipsis.index) : text;
+  // A grapheme is at most a few dozen code units; a head of that many per character holds the first `limit + 1`.
+  const head =
+    whole.length > (limit + 1) * GRAPHEME_UNITS ? whole.slice(0, (limit + 1) * GRAPHEME_UNITS) : whole;
+  const characters = charactersOf(head);
+  if (head === whole && characters.length <= limit)
     return alreadyCut ? `${whole.replace(TRAILING_JOINERS, '')}${ELLIPSIS}` : text;
   let end = limit;
   if (!/\s/u.test(characters[limit] ?? ' ')) {
