@@ -56,6 +56,11 @@ export interface KafkaBusOptions {
    * (default 5 minutes: longer than a handler's retries with their backoff take).
    */
   stallMs?: number;
+  /**
+   * How long the broker keeps a consumer that stopped heartbeating in its group (kafkajs' sessionTimeout, 30 s by
+   * default): a stalled consumer's partitions go to its replacement once it has run out.
+   */
+  sessionTimeoutMs?: number;
   /** Backoff after a throwing handler: starts at retryBaseMs, doubles, capped at retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -360,7 +365,12 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       }
     };
     const start = async () => {
-      const current = kafka.consumer({ groupId, allowAutoTopicCreation: false, ...consumerConfig });
+      const current = kafka.consumer({
+        groupId,
+        allowAutoTopicCreation: false,
+        ...(opts.sessionTimeoutMs ? { sessionTimeout: opts.sessionTimeoutMs } : {}),
+        ...consumerConfig,
+      });
       consumer = current;
       current.on(current.events.CRASH, (event) => {
         log.error(
