@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus';
-import { type Config, ConfigError } from './config';
+import { type Config, ConfigError, dkimKeyOf } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
 import { PENDING, pendingRange } from './events/commits';
 import type { EventBus } from './events/types';
@@ -234,10 +234,11 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
     if (!outbox) throw new Error('capture transports need the dev outbox store');
     return outbox;
   };
+  const dkim = dkimKeyOf(config);
   const mail =
     config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL
-      ? createSmtpMailSender(config.SMTP_URL, config.MAIL_FROM)
-      : captureMail(needOutbox());
+      ? createSmtpMailSender(config.SMTP_URL, config.MAIL_FROM, dkim)
+      : captureMail(needOutbox(), dkim ? { from: config.MAIL_FROM, dkim } : undefined);
   const whatsapp =
     config.WHATSAPP_TRANSPORT === 'twilio'
       ? createTwilioWhatsAppSender({
