@@ -283,7 +283,7 @@ describe('renewal workflows on the embedded scheduler (controllable clock)', () 
       store,
       activities: {
         dueReaders: async () => ({ readers: [], next: null }),
-        sendBatch: async () => ({ sent: 0, alreadySent: 0, nothing: 0, failed: 0 }),
+        sendBatch: async () => ({ sent: 0, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 }),
       },
       renewals,
       log,

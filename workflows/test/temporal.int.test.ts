@@ -1,100 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type DueReader,
-  RENEWAL_PLAN_SIGNAL,
-  type RenewalPlan,
-  type RenewalStep,
-  renewalWorkflowId,
-} from '@nudge/contracts';
+import { RENEWAL_PLAN_SIGNAL, type RenewalPlan, type RenewalStep, renewalWorkflowId } from '@nudge/contracts';
 import { createLogger, type MailMessage, sendIdOf } from '@nudge/platform';
 import { engine } from '@nudge/platform/testing/engines';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BusinessRefusal, createActivities, type InternalCall } from '../src/activities';
+import { createActivities, type InternalCall } from '../src/activities';
 import { workerTracing } from '../src/tracing';
 import { forTemporal, workflowsPath } from '../src/worker';
-import { quietTemporalRuntime } from './fixtures';
+import { fakeServices, quietTemporalRuntime, reader } from './fixtures';
 
 // The Temporal side of the reminders. The workflow code is bundled as the worker bundles it (proving it imports
 // nothing non-deterministic); the activities run in MockActivityEnvironment; a real worker runs on the run's Temporal
 // dev server, and the renewal workflow on the time-skipping test server (scripts/engines).
 
-const reader = (n: number): DueReader => ({
-  userId: `${String(n).padStart(24, '0')}`,
-  email: `r${n}@example.com`,
-  firstname: `R${n}`,
-  role: 'user',
-  timeZone: 'UTC',
-  slot: '08:00',
-  localDate: '2026-11-24',
-  email_on: true,
-  whatsapp: n === 1 ? '9876543210' : null,
-});
-
-/** Fake services answering the internal routes, counting calls per path. */
-function fakeServices(opts: { recorded?: string[]; refuse?: string } = {}) {
-  const calls: Record<string, number> = {};
-  const sent: unknown[] = [];
-  const call: InternalCall = async <T>(_service: string, path: string, body: unknown): Promise<T> => {
-    calls[path] = (calls[path] ?? 0) + 1;
-    if (path === opts.refuse) throw new BusinessRefusal(`${path}: refused`, 400);
-    const b = body as any;
-    const answers: Record<string, () => unknown> = {
-      '/internal/reminders/recorded': () => ({
-        status: true,
-        recorded: opts.recorded ?? [],
-        opened: [],
-        clicked: [],
-      }),
-      '/internal/reminders/posts': () => ({
-        status: true,
-        settings: {
-          subjectprefix: 'Nudge:',
-          emailcheckin: false,
-          emailrecommendation: false,
-          sitetitle: 'Nudge',
-          footersitetitle: 'Nudge',
-          emaillogo: '',
-          headingcolor: '#111',
-          paragraphcolor: '#333',
-          buttoncolor: '#25e',
-          buttonfontcolor: '#fff',
-          backgroundcolor: '#fff',
-          recommendationheading: 'More',
-          emailupdateheadline: '',
-        },
-        posts: {
-          p1: {
-            template: { _id: 'p1', heading: 'Breathe', body: 'Slowly.', image: '' },
-            subjects: [{ id: 's1', title: 'Breathe in' }],
-            recommendations: [],
-          },
-        },
-        picks: Object.fromEntries(b.readers?.map((r: { userId: string }) => [r.userId, 'p1']) ?? []),
-      }),
-      '/internal/tokens/links': () => ({
-        status: true,
-        links: Object.fromEntries(
-          b.userIds?.map((id: string) => [id, { signin: 'si', unsubscribe: 'un' }]) ?? [],
-        ),
-      }),
-      '/internal/email-stats': () => ({ status: true, templates: {} }),
-      '/internal/reminders/sent': () => {
-        sent.push(...b.sends);
-        return { status: true, recorded: b.sends.length, duplicates: 0 };
-      },
-    };
-    return answers[path]?.() as T;
-  };
-  return { call, calls, sent };
-}
-
-function activitiesWith(
-  services: ReturnType<typeof fakeServices>,
-  clock = () => new Date('2026-11-24T08:00:05Z'),
-) {
+function activitiesWith(services: { call: InternalCall }, clock = () => new Date('2026-11-24T08:00:05Z')) {
   const mails: MailMessage[] = [];
   const texts: unknown[] = [];
   const activities = forTemporal(
@@ -139,8 +60,9 @@ describe('activities in MockActivityEnvironment', () => {
       slot: '2026-11-24T08:00:00.000Z',
       readers: [1, 2, 3].map(reader),
     });
-    expect(result).toEqual({ sent: 4, alreadySent: 0, nothing: 0, failed: 0 });
+    expect(result).toEqual({ sent: 4, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 });
     expect(services.calls).toEqual({
+      '/internal/suppressions/check': 1,
       '/internal/reminders/recorded': 1,
       '/internal/reminders/posts': 1,
       '/internal/tokens/links': 1,
@@ -212,8 +134,6 @@ describe('the renewal step activity in MockActivityEnvironment', () => {
     const bodies: unknown[] = [];
     const plan = { subscriptionId: 'sub_1', endAt: step.endAt, next: null };
     const { activities } = activitiesWith({
-      calls: {},
-      sent: [],
       call: async <T>(service: string, path: string, body: unknown): Promise<T> => {
         bodies.push([service, path, body]);
         return { status: true, outcome: 'notice-sent', plan } as T;

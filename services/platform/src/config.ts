@@ -516,6 +516,22 @@ export const configSchema = z.object({
     .max(90)
     .default(14)
     .describe('Days a check-in answer link (qlid) stays valid.'),
+  SUPPRESSION_SOFT_BOUNCES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .default(3)
+    .describe(
+      'Soft bounces (a full mailbox, a server down) that suppress an address when they come within SUPPRESSION_SOFT_BOUNCE_DAYS.',
+    ),
+  SUPPRESSION_SOFT_BOUNCE_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(7)
+    .describe('The window (days) in which SUPPRESSION_SOFT_BOUNCES soft bounces suppress an address.'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,5 +1,6 @@
 import type {
   CheckinIssueBatchResponse,
+  DeliveryFactsRequest,
   DueReader,
   DueReadersResponse,
   MintLinksResponse,
@@ -8,6 +9,7 @@ import type {
   ReminderLinkKind,
   RemindersPostsResponse,
   SendsRecordedResponse,
+  SuppressionCheckResponse,
 } from '@nudge/contracts';
 import { prefixedSubject } from '@nudge/email';
 import {
@@ -53,9 +55,24 @@ export interface BatchResult {
   nothing: number;
   /** Messages the transport refused (not recorded; a retry of the batch tries them again). */
   failed: number;
+  /**
+   * Messages not sent to a suppressed address (a hard bounce, a complaint, an opt-out...), or refused by the mail
+   * server for good (a 5xx answer: a hard bounce, recorded, so the address is suppressed from then on).
+   */
+  suppressed: number;
 }
 
 type Sent = ReminderEventData<'ReminderSent'>;
+type DeliveryFacts = z.input<typeof DeliveryFactsRequest>;
+type DeliveryFact = DeliveryFacts['facts'][number];
+
+/** A mail server's permanent refusal of the recipient or the message (5xx to RCPT TO or DATA): a hard bounce. */
+const hardBounced = (err: unknown) => {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+/** The server's own words, for the admin's "why". */
+const replyOf = (err: unknown) => String((err as { response?: unknown }).response ?? (err as Error).message);
 
 /** The path and query of an absolute URL (a check-in link), as `new URL(url)` gives them, parsed once. */
 const pathOf = (url: string) => {
@@ -154,7 +171,7 @@ export function createReminderActivities(deps: ReminderDeps) {
    * delivers the same keys again on the resumed batch (stored once by the capture outbox; SMTP: see README).
    */
   async function sendBatch(input: { slot: string; readers: DueReader[] }): Promise<BatchResult> {
-    const wanted: Send[] = [];
+    let wanted: Send[] = [];
     for (const reader of input.readers) {
       if (reader.email_on)
         wanted.push({ reader, channel: 'email', sendId: sendIdOf(reader.userId, reader.localDate, 'email') });
@@ -165,7 +182,11 @@ export function createReminderActivities(deps: ReminderDeps) {
           sendId: sendIdOf(reader.userId, reader.localDate, 'whatsapp'),
         });
     }
-    const result: BatchResult = { sent: 0, alreadySent: 0, nothing: 0, failed: 0 };
+    const result: BatchResult = { sent: 0, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 };
+    if (wanted.length === 0) return result;
+    const kept = await withoutSuppressed(wanted);
+    result.suppressed = wanted.length - kept.length;
+    wanted = kept;
     if (wanted.length === 0) return result;
     // The links (signed in auth's worker thread) and the day's posts (remembered picks, the same whether sent or
     // not) are asked for at once with the recorded check: the signing runs beside the rest of the batch's work.
@@ -224,6 +245,7 @@ export function createReminderActivities(deps: ReminderDeps) {
     const stats = await statsCall;
 
     const delivered: Sent[] = [];
+    const bounces: DeliveryFact[] = [];
     const metrics = processMetrics();
     const sentBy = { email: 0, whatsapp: 0 };
     // A post's paragraphs as each gating shows them, once per batch (one array: the renderer knows it again).
@@ -319,6 +341,17 @@ export function createReminderActivities(deps: ReminderDeps) {
           });
         }
       } catch (err) {
+        if (channel === 'email' && hardBounced(err)) {
+          bounces.push({
+            kind: 'hard_bounce',
+            channel,
+            address: reader.email,
+            source: 'smtp',
+            detail: replyOf(err),
+          });
+          result.suppressed += 1;
+          return;
+        }
         deps.log.warn({ err, sendId, channel }, 'reminder delivery failed; not recorded, a retry sends it');
         metrics.reminderFailures.inc({ service: 'workflows', channel });
         result.failed += 1;
@@ -342,6 +375,10 @@ export function createReminderActivities(deps: ReminderDeps) {
       while (next < todo.length) await deliver(todo[next++] as Send);
     };
     await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, todo.length) }, lane));
+    if (bounces.length > 0)
+      await deps.call('engagement', '/internal/suppressions/facts', {
+        facts: bounces,
+      } satisfies DeliveryFacts);
     for (const channel of ['email', 'whatsapp'] as const)
       if (sentBy[channel] > 0) metrics.remindersSent.inc({ service: 'workflows', channel }, sentBy[channel]);
     if (delivered.length > 0) {
@@ -356,6 +393,19 @@ export function createReminderActivities(deps: ReminderDeps) {
       result.alreadySent += res.duplicates;
     }
     return result;
+  }
+
+  /** The sends of a batch whose address is not suppressed (engagement's list, asked once per batch). */
+  async function withoutSuppressed(sends: Send[]): Promise<Send[]> {
+    const addressOf = (s: Send) => (s.channel === 'email' ? s.reader.email : (s.reader.whatsapp ?? ''));
+    const { suppressed } = await deps.call<z.infer<typeof SuppressionCheckResponse>>(
+      'engagement',
+      '/internal/suppressions/check',
+      { addresses: sends.map((s) => ({ channel: s.channel, address: addressOf(s) })) },
+    );
+    if (suppressed.length === 0) return sends;
+    const out = new Set(suppressed.map((a) => `${a.channel} ${a.address}`));
+    return sends.filter((s) => !out.has(`${s.channel} ${addressOf(s).trim().toLowerCase()}`));
   }
 
   return { dueReaders, sendBatch };

@@ -94,7 +94,7 @@ export function createEmbeddedScheduler(deps: {
       const r: BatchResult =
         page.readers.length > 0
           ? await deps.activities.sendBatch({ slot: at, readers: page.readers })
-          : { sent: 0, alreadySent: 0, nothing: 0, failed: 0 };
+          : { sent: 0, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 };
       doc.sent += r.sent;
       doc.alreadySent += r.alreadySent;
       doc.failed += r.failed;
