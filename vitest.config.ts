@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 // One vitest project per test tier (docs/ARCHITECTURE.md, "Tests").
-// A file's tier is its suffix: *.unit.test.ts, *.int.test.ts, *.contract.test.ts, *.system.test.ts, *.e2e.test.ts.
+// A file's tier is its suffix: *.unit.test.ts, *.int.test.ts, *.contract.test.ts, *.system.test.ts, *.dist.test.ts,
+// *.e2e.test.ts. The distributed tier starts every process of the container topology (scripts/topology) on the run's
+// real Kafka and Temporal: one topology per file, so its hooks get minutes.
 const tier = (name: string, timeout: number) => ({
   extends: true as const,
   test: {
@@ -24,6 +26,10 @@ export default defineConfig({
       tier('integration', 20_000),
       tier('contract', 60_000),
       tier('system', 60_000),
+      {
+        ...tier('distributed', 300_000),
+        test: { ...tier('distributed', 300_000).test, include: ['**/*.dist.test.ts'], hookTimeout: 600_000 },
+      },
       tier('e2e', 120_000),
     ],
   },

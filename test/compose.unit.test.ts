@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONFIG_KEYS, loadConfig } from '@nudge/platform';
+import { CONFIG_KEYS, loadConfig, type ProcessName } from '@nudge/platform';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { KAFKA_VERSION } from '../scripts/engines/versions';
@@ -10,6 +10,18 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const composeText = readFileSync(join(root, 'docker-compose.yml'), 'utf8');
 const compose = parse(composeText, { merge: true }) as { services?: Record<string, Service> };
 const services = Object.entries(compose.services ?? {});
+/** Each entry file's process, for its production checks. */
+const PROCESS_OF: Record<string, ProcessName> = {
+  'gateway/src/main.ts': 'gateway',
+  'services/auth/src/main.ts': 'auth',
+  'services/content/src/main.ts': 'content',
+  'services/engagement/src/main.ts': 'engagement',
+  'services/billing/src/main.ts': 'billing',
+  'services/reporting/src/main.ts': 'reporting',
+  'services/reporting/src/migrate.ts': 'reporting-migrate',
+  'workflows/src/main.ts': 'workflows',
+  'workflows/src/bootstrap.ts': 'workflows-bootstrap',
+};
 /** Our processes are built from this folder; everything else is an infrastructure image. */
 const OUR_DOCKERFILES = join(root, 'deploy', 'docker');
 
@@ -23,7 +35,18 @@ interface Service {
   env_file?: unknown;
   depends_on?: string[] | Record<string, unknown>;
   ports?: Port[];
+  volumes?: (string | { source?: string; target?: string })[];
 }
+
+/** The container paths a service mounts a volume at, each with the volume's name. */
+const mounts = (service: Service): Map<string, string> =>
+  new Map(
+    (service.volumes ?? []).map((v) => {
+      if (typeof v !== 'string') return [v.target ?? '', v.source ?? ''];
+      const [source = '', target = ''] = v.split(':');
+      return [target, source];
+    }),
+  );
 
 /** environment / args in either compose form: a map, or a list of KEY=value (KEY alone = taken from the shell). */
 function keyValues(value: KeyValues | undefined): Map<string, string | undefined> {
@@ -182,8 +205,38 @@ describe('docker-compose.yml', () => {
       for (const [key, value] of keyValues(service.environment)) {
         if (value !== undefined) env[key] = interpolate(value, dotenv);
       }
-      expect(() => loadConfig(env), `${name}: configuration rejected`).not.toThrow();
+      const entry = buildOf(service)?.args.get('APP') ?? '';
+      expect(() => loadConfig(env, PROCESS_OF[entry]), `${name}: configuration rejected`).not.toThrow();
     }
+  });
+
+  it("keeps each process's DATA_DIR on a volume mounted at the image's data folder, which its user owns", () => {
+    // The image runs as uid 1000 and creates /app/data for it; a new named volume mounted there takes that owner,
+    // while one mounted at a path the image lacks is root's, and the process could not write (reporting's intake
+    // spool: reporting would restart forever, and the gateway that waits on it never serve 8080).
+    const dockerfile = readFileSync(join(OUR_DOCKERFILES, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/mkdir -p \/app\/data && chown node:node \/app\/data/);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    let withData = 0;
+    for (const [name, service] of ours) {
+      const dataDir = keyValues(service.environment).get('DATA_DIR');
+      for (const [target] of mounts(service))
+        expect(target, `${name}: a volume outside /app/data is not writable by the image's user`).toBe(
+          '/app/data',
+        );
+      if (dataDir === undefined) continue;
+      withData++;
+      expect(dataDir, `${name}: DATA_DIR`).toBe('/app/data');
+      expect(mounts(service).has('/app/data'), `${name}: DATA_DIR on a volume`).toBe(true);
+    }
+    expect(withData).toBeGreaterThan(0);
+  });
+
+  it("keeps Kafka's log (acknowledged events, the groups' offsets) on a volume across down and up", () => {
+    const kafka = compose.services?.kafka as Service;
+    const logDirs = keyValues(kafka.environment).get('KAFKA_LOG_DIRS') ?? '';
+    expect(logDirs).not.toBe('');
+    expect(mounts(kafka).get(logDirs), 'a named volume at KAFKA_LOG_DIRS').toMatch(/^[a-z][a-z0-9-]*$/);
   });
 
   it('names only defined services in depends_on', () => {

@@ -10,6 +10,7 @@ import { CONFIG_KEYS, loadConfig, type ProcessName } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { KAFKA_VERSION } from '../scripts/engines/versions';
+import type { EnvVar } from '../scripts/topology/manifests';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const k8s = join(root, 'deploy', 'k8s');
@@ -34,8 +35,10 @@ const PROCESSES: Record<string, { entry: string; component: 'gateway' | 'service
   workflows: { entry: 'workflows/src/main.ts', component: 'worker' },
 };
 const SETUP_ENTRIES = ['services/reporting/src/migrate.ts', 'workflows/src/bootstrap.ts'];
-/** The gateway and the read-heavy services: a PodDisruptionBudget everywhere, an autoscaler in production. */
+/** The gateway and the read-heavy services: an autoscaler in production (every process has a PodDisruptionBudget). */
 const SCALED = ['gateway', 'content', 'engagement', 'reporting'];
+/** The least CPU request of an autoscaled process: its use at rest stays far below 70% of it (README, "Kubernetes"). */
+const MIN_SCALED_CPU_MILLICORES = 250;
 const ENGINES = [
   'mongodb',
   'kafka',
@@ -64,16 +67,6 @@ interface K8sObject {
   spec?: Record<string, unknown>;
   data?: Record<string, string>;
   stringData?: Record<string, string>;
-}
-interface KeyRef {
-  name: string;
-  key: string;
-  optional?: boolean;
-}
-interface EnvVar {
-  name: string;
-  value?: string;
-  valueFrom?: { configMapKeyRef?: KeyRef; secretKeyRef?: KeyRef };
 }
 interface EnvFrom {
   configMapRef?: { name: string };
@@ -257,8 +250,16 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
           .filter((p) => p !== 'workflows')
           .sort(),
       );
-      expect(named(objects, 'Job'), overlay).toEqual(['setup']);
-      expect(named(objects, 'PodDisruptionBudget').sort(), overlay).toEqual([...SCALED].sort());
+      // The setup Job is named after the release's image tag: a new release is a new Job, applied without deleting.
+      const tag = (
+        ours(objects)[0] ? templateOf(ours(objects)[0] as K8sObject).spec.containers[0]?.image : ''
+      )?.split(':')[1];
+      expect(tag, overlay).toBeTruthy();
+      expect(named(objects, 'Job'), overlay).toEqual([`setup-${tag}`]);
+      // Every process keeps all but one pod through a node drain (auth, billing and the worker included).
+      expect(named(objects, 'PodDisruptionBudget').sort(), overlay).toEqual(Object.keys(PROCESSES).sort());
+      for (const pdb of objects.filter((o) => o.kind === 'PodDisruptionBudget'))
+        expect(pdb.spec, `${overlay} ${pdb.metadata.name}`).toMatchObject({ maxUnavailable: 1 });
       expect(named(objects, 'ConfigMap'), overlay).toHaveLength(1);
     }
   });
@@ -610,6 +611,31 @@ describe.skipIf(!kubectlFound)('Kubernetes manifests (deploy/k8s)', () => {
     expect(ingress?.metadata.annotations?.['cert-manager.io/cluster-issuer']).toBeTruthy();
     expect(ingress?.spec?.tls).toHaveLength(1);
     expect(new Set(objects.map((o) => o.metadata.namespace))).toEqual(new Set(['nudge']));
+  });
+
+  it("lets Prometheus reach every pod's metrics port in every overlay, with or without the monitoring component", () => {
+    for (const [overlay, objects] of Object.entries(rendered)) {
+      const scrape = objects.find(
+        (o) => o.kind === 'NetworkPolicy' && o.metadata.name === 'metrics-from-monitoring',
+      );
+      expect(scrape?.spec, overlay).toMatchObject({
+        podSelector: { matchLabels: { 'app.kubernetes.io/part-of': 'nudge' } },
+        ingress: [{ ports: [{ port: 'metrics', protocol: 'TCP' }] }],
+      });
+    }
+  });
+
+  it('requests enough CPU that an autoscaler at 70% scales on load, not on a process at rest', () => {
+    // A service at rest (Kafka consumers' fetches and heartbeats, the relay's poll, tsx) uses tens of millicores: a
+    // 100m request put it near the 70% target with no traffic at all, and the autoscaler at its maximum.
+    const objects = rendered.production ?? [];
+    for (const h of objects.filter((o) => o.kind === 'HorizontalPodAutoscaler')) {
+      const target = (h.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name;
+      const deployment = ours(objects).find((d) => d.metadata.name === target) as K8sObject;
+      const cpu = templateOf(deployment).spec.containers[0]?.resources?.requests?.cpu ?? '0';
+      const millicores = cpu.endsWith('m') ? Number(cpu.slice(0, -1)) : Number(cpu) * 1000;
+      expect(millicores, target).toBeGreaterThanOrEqual(MIN_SCALED_CPU_MILLICORES);
+    }
   });
 
   it('adds the ServiceMonitor only through the optional monitoring component', () => {

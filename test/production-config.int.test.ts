@@ -29,9 +29,11 @@ const FULL = {
   MONGODB_URL: 'mongodb://mongo.invalid:27017',
   EVENT_BUS: 'kafka',
   KAFKA_BROKERS: 'kafka.invalid:9092',
+  KAFKA_SSL: 'on',
   ANALYTICS_STORE: 'clickhouse',
   CLICKHOUSE_URL: 'http://clickhouse.invalid:8123',
   TEMPORAL_ADDRESS: 'temporal.invalid:7233',
+  TEMPORAL_TLS: 'on',
   TOKEN_PRIVATE_KEY: 'private-pem',
   TOKEN_PUBLIC_KEY: 'public-pem',
   LINK_TOKEN_SECRET: 'l'.repeat(40),
@@ -168,6 +170,32 @@ const cases: {
     mentions: ['SMTP_URL'],
   },
   {
+    name: 'a service sending its events to Kafka in the clear',
+    process: 'engagement',
+    env: without('KAFKA_SSL'),
+    named: ['KAFKA_SSL'],
+    mentions: ['KAFKA_ALLOW_PLAINTEXT'],
+  },
+  {
+    name: 'Kafka with SASL but no password',
+    process: 'auth',
+    env: { ...FULL, KAFKA_SASL_MECHANISM: 'scram-sha-512', KAFKA_SASL_USERNAME: 'nudge' },
+    named: ['KAFKA_SASL_PASSWORD'],
+  },
+  {
+    name: 'the worker reaching Temporal in the clear',
+    process: 'workflows',
+    env: without('TEMPORAL_TLS'),
+    named: ['TEMPORAL_TLS'],
+    mentions: ['TEMPORAL_API_KEY', 'TEMPORAL_ALLOW_PLAINTEXT'],
+  },
+  {
+    name: 'the distributed test topology switched on in production',
+    process: 'content',
+    env: { ...FULL, DISTRIBUTED_TEST: 'on' },
+    named: ['DISTRIBUTED_TEST'],
+  },
+  {
     name: 'billing with Razorpay keys but no webhook secret',
     process: 'billing',
     env: { ...FULL, RAZORPAY_KEY_ID: 'rzp_live_x', RAZORPAY_KEY_SECRET: 's', RAZORPAY_PLAN_ID: 'plan_x' },
@@ -237,6 +265,43 @@ describe('production configuration', () => {
         expect(() => loadConfig({ [key]: value }), key).toThrow(key);
     expect(loadConfig({ LINK_TOKEN_SECRET_PREVIOUS: 'p'.repeat(32) }).LINK_TOKEN_SECRET_PREVIOUS).toBe(
       'p'.repeat(32),
+    );
+  });
+
+  it('reaches Kafka and Temporal in the clear only where the operator says the network is private', () => {
+    const plain = without('KAFKA_SSL', 'TEMPORAL_TLS');
+    expect(() => loadConfig(plain, 'billing')).toThrow(/KAFKA_SSL[\s\S]*TEMPORAL_TLS/);
+    expect(() =>
+      loadConfig({ ...plain, KAFKA_ALLOW_PLAINTEXT: 'on', TEMPORAL_ALLOW_PLAINTEXT: 'on' }, 'billing'),
+    ).not.toThrow();
+    // Temporal Cloud: the API key turns TLS on.
+    expect(() =>
+      loadConfig({ ...without('TEMPORAL_TLS'), TEMPORAL_API_KEY: 'key' }, 'workflows-bootstrap'),
+    ).not.toThrow();
+  });
+
+  it('runs the distributed test topology with production checks, less its three substitutions', () => {
+    const dataDir = mkdtempSync(join(scratch, 'dist-'));
+    const dist = {
+      ...without(
+        'DOCUMENT_STORE',
+        'MONGODB_URL',
+        'ANALYTICS_STORE',
+        'CLICKHOUSE_URL',
+        'MAIL_TRANSPORT',
+        'SMTP_URL',
+      ),
+      NODE_ENV: 'development',
+      DISTRIBUTED_TEST: 'on',
+      DATA_DIR: dataDir,
+    };
+    for (const name of Object.keys(PRODUCTION_NEEDS) as ProcessName[])
+      expect(() => loadConfig(dist, name), name).not.toThrow();
+    // Everything else is production's: Kafka, Temporal, secrets given.
+    expect(() => loadConfig({ ...dist, EVENT_BUS: 'inprocess' }, 'content')).toThrow('EVENT_BUS');
+    expect(() => loadConfig(without('TEMPORAL_ADDRESS'), 'workflows')).toThrow('TEMPORAL_ADDRESS');
+    expect(() => loadConfig({ ...dist, INTERNAL_SERVICE_TOKEN: '' }, 'content')).toThrow(
+      'INTERNAL_SERVICE_TOKEN: required when DISTRIBUTED_TEST=on',
     );
   });
 

@@ -62,9 +62,12 @@ const app = createGateway({
   publicUrl: config.PUBLIC_URL,
   rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
   maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+  // Ready means this gateway can serve: a service that is down answers 503 on its own routes only, and every other
+  // route keeps working. Its reachability is shown, never a failure: a gateway whose readiness followed the services
+  // would leave the load balancer with no gateway at all whenever one service (or the engine behind it) blips.
+  readinessDetail: async () => ({ services: await serviceReadiness(services)() }),
   maxInFlightPerClient: config.GATEWAY_MAX_IN_FLIGHT_PER_CLIENT,
   bodyLimit: config.BODY_LIMIT,
-  readiness: serviceReadiness(services),
   log,
   // In a container the gateway sits behind one load balancer / ingress hop.
   trustProxy: config.TRUST_PROXY > 0 ? config.TRUST_PROXY : false,

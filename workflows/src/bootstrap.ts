@@ -1,4 +1,4 @@
-import { ConfigError, createLogger, loadConfig } from '@nudge/platform';
+import { ConfigError, createLogger, loadConfig, temporalConnection } from '@nudge/platform';
 import { Client, Connection } from '@temporalio/client';
 import { tracingClientInterceptors } from './tracing';
 import { ensureSchedules } from './worker';
@@ -12,7 +12,7 @@ async function main() {
   const config = loadConfig(process.env, 'workflows-bootstrap');
   if (!config.TEMPORAL_ADDRESS) throw new ConfigError(['TEMPORAL_ADDRESS is not set: nothing to bootstrap']);
   const log = createLogger('nudge', config.LOG_LEVEL).child({ service: 'workflows-bootstrap' });
-  const connection = await Connection.connect({ address: config.TEMPORAL_ADDRESS });
+  const connection = await Connection.connect(temporalConnection(config));
   try {
     const client = new Client({
       connection,

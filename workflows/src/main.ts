@@ -7,6 +7,7 @@ import {
   finishApp,
   listen,
   loadConfig,
+  openContainerMessaging,
   serverTimeoutsOf,
   startMetricsServer,
   startTracing,
@@ -24,7 +25,8 @@ async function main() {
     serviceName: 'workflows',
     endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
-  const worker = await runWorker(config, { log });
+  const { messaging, close: closeMessaging } = await openContainerMessaging(config, log);
+  const worker = await runWorker(config, { messaging, log });
   const app = createHttpApp({ log, bodyLimit: '1kb' });
   app.get('/readyz', (_req, res) => {
     const running = worker.getState() === 'RUNNING';
@@ -40,6 +42,7 @@ async function main() {
     worker.shutdown();
     await running;
     await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
+    await closeMessaging();
     await metrics.close();
     await stopTracing();
   });

@@ -75,7 +75,12 @@ export const reader = (n: number): DueReader => ({
 
 /** Fake services answering the internal routes, counting calls per path. */
 export function fakeServices(
-  opts: { recorded?: string[]; refuse?: string; suppressed?: { channel: string; address: string }[] } = {},
+  opts: {
+    recorded?: string[];
+    refuse?: string;
+    due?: DueReader[];
+    suppressed?: { channel: string; address: string }[];
+  } = {},
 ) {
   const calls: Record<string, number> = {};
   const sent: unknown[] = [];
@@ -86,11 +91,23 @@ export function fakeServices(
     if (path === opts.refuse) throw new BusinessRefusal(`${path}: refused`, 400);
     const b = body as any;
     const answers: Record<string, () => unknown> = {
-      '/internal/reminders/recorded': () => ({
+      '/internal/reminders/claim': () => {
+        const ids: string[] = b.sends.map((x: { sendId: string }) => x.sendId);
+        const recorded = ids.filter((id) => opts.recorded?.includes(id));
+        return {
+          status: true,
+          claimed: ids.filter((id) => !recorded.includes(id)),
+          recorded,
+          inDoubt: [],
+          elsewhere: [],
+          overLimit: [],
+        };
+      },
+      '/internal/reminders/due': () => ({ status: true, readers: opts.due ?? [], next: null }),
+      '/internal/reminders/due-pages': () => ({
         status: true,
-        recorded: opts.recorded ?? [],
-        opened: [],
-        clicked: [],
+        ends: (opts.due ?? []).length > 0 ? [null] : [],
+        next: null,
       }),
       '/internal/reminders/posts': () => ({
         status: true,

@@ -282,8 +282,10 @@ describe('renewal workflows on the embedded scheduler (controllable clock)', () 
     const scheduler = createEmbeddedScheduler({
       store,
       activities: {
-        dueReaders: async () => ({ readers: [], next: null }),
-        sendBatch: async () => ({ sent: 0, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 }),
+        planPages: async () => ({ ends: [], next: null }),
+        sendPage: async () => {
+          throw new Error('an empty slot has no page');
+        },
       },
       renewals,
       log,

@@ -60,10 +60,19 @@ describe('activities in MockActivityEnvironment', () => {
       slot: '2026-11-24T08:00:00.000Z',
       readers: [1, 2, 3].map(reader),
     });
-    expect(result).toEqual({ sent: 4, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 });
+    expect(result).toEqual({
+      sent: 4,
+      alreadySent: 0,
+      nothing: 0,
+      failed: 0,
+      skippedLate: 0,
+      inDoubt: 0,
+      overLimit: 0,
+      suppressed: 0,
+    });
     expect(services.calls).toEqual({
       '/internal/suppressions/check': 1,
-      '/internal/reminders/recorded': 1,
+      '/internal/reminders/claim': 1,
       '/internal/reminders/posts': 1,
       '/internal/tokens/links': 1,
       '/internal/email-stats': 1,
@@ -171,15 +180,14 @@ describe.runIf(temporal.available)('a real Temporal server', () => {
   it('runs a reminder slot workflow on the worker with the activities', async () => {
     const { Client, Connection } = await import('@temporalio/client');
     const { NativeConnection, Worker } = await import('@temporalio/worker');
-    const services = fakeServices();
-    const { activities, mails } = activitiesWith(services);
-    const dueReaders = async () => ({ readers: [reader(5)], next: null });
+    const services = fakeServices({ due: [reader(5)] });
+    const { activities, mails } = activitiesWith(services, () => new Date());
     const taskQueue = `test-${randomBytes(4).toString('hex')}`;
     const worker = await Worker.create({
       connection: await NativeConnection.connect({ address: temporalAddress }),
       taskQueue,
       workflowBundle: await workflowBundle(),
-      activities: { ...activities, dueReaders },
+      activities,
     });
     const client = new Client({
       connection: await Connection.connect({ address: temporalAddress }),

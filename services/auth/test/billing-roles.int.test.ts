@@ -22,8 +22,9 @@ import {
 } from '@nudge/platform';
 import { jsonCall } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserRepository } from '../src/app/user-repository';
 import { bootAuth } from '../src/boot';
-import { BILLING_ENTITLEMENTS } from '../src/events/billing-consumer';
+import { BILLING_ENTITLEMENTS, createBillingHandlers } from '../src/events/billing-consumer';
 
 let dir: string;
 let busStore: DocumentStore;
@@ -187,6 +188,62 @@ describe("auth consumes billing's events: role follows payment", () => {
     const last = [renewal(BillingEvents.SubscriptionExpired.type, { userId: reader.userId, endAt: END })];
     await publish(last);
     await until(async () => (await role(reader.userId)) === 'user', 'user once both ended');
+  });
+
+  it('keeps a reader premium when two replicas handle an expiry and a new subscription at the same moment', async () => {
+    const reader = await signIn('two-replicas@example.com');
+    const old = billingStream('sub_roles0000000C');
+    const renewal = billingStream('sub_roles0000000D');
+    await publish([old(BillingEvents.SubscriptionActivated.type, activated(reader.userId))]);
+    await until(async () => (await role(reader.userId)) === 'premium', 'premium');
+
+    // Two auth replicas on one store. Replica A reads the entitlements for the old subscription's expiry and is held
+    // there; meanwhile replica B handles the new subscription's activation whole (the reader is premium already: B
+    // changes nothing); then A goes on with what it read.
+    let held: (() => void) | undefined;
+    let reads = 0;
+    const release = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    let readBeforeHold: () => void = () => {};
+    const readDone = new Promise<void>((resolve) => {
+      readBeforeHold = resolve;
+    });
+    const { store, events } = auth.runtime;
+    const slowStore = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key !== 'collection') return Reflect.get(target, key, receiver);
+        return (name: string) => {
+          const collection = target.collection<any>(name);
+          if (name !== BILLING_ENTITLEMENTS) return collection;
+          return new Proxy(collection, {
+            get(c, k, r) {
+              if (k !== 'findOne') return Reflect.get(c, k, r);
+              return async (...args: Parameters<typeof collection.findOne>) => {
+                const found = await c.findOne(...args);
+                // The note's own read, then the role's: held after the role's.
+                if (++reads === 2) {
+                  readBeforeHold();
+                  await release;
+                }
+                return found;
+              };
+            },
+          });
+        };
+      },
+    }) as DocumentStore;
+    const replicaA = createBillingHandlers({ store: slowStore, users: createUserRepository(store, events) });
+    const replicaB = createBillingHandlers({ store, users: createUserRepository(store, events) });
+    const expired = old(BillingEvents.SubscriptionExpired.type, { userId: reader.userId, endAt: END });
+    const activatedNew = renewal(BillingEvents.SubscriptionActivated.type, activated(reader.userId));
+    const a = replicaA[expired.type]?.(expired);
+    await readDone;
+    await replicaB[activatedNew.type]?.(activatedNew);
+    held?.();
+    await a;
+    // The new subscription is paid: the reader is premium.
+    expect(await role(reader.userId)).toBe('premium');
   });
 
   it('is idempotent: the whole stream redelivered, even under new event ids, changes nothing', async () => {

@@ -338,3 +338,99 @@ describe('due readers of one time in several zones', () => {
     }
   });
 });
+
+describe('due pages (POST /internal/reminders/due-pages): a slot cut into ranges sent in parallel', () => {
+  /** Every due reader of the slot, each range read on its own (as parallel page activities read them). */
+  async function readRanges(size: number, pages: number) {
+    const ranges: { after?: string; until: string | null }[] = [];
+    let cursor: string | undefined;
+    do {
+      const plan = (
+        await internal('/internal/reminders/due-pages', {
+          at: AT_0800_UTC,
+          size,
+          pages,
+          ...(cursor ? { cursor } : {}),
+        })
+      ).body;
+      let after = cursor;
+      for (const until of plan.ends as (string | null)[]) {
+        ranges.push({ ...(after ? { after } : {}), until });
+        after = until ?? undefined;
+      }
+      cursor = plan.next ?? undefined;
+    } while (cursor);
+    const perRange: string[][] = [];
+    for (const range of ranges) {
+      const ids: string[] = [];
+      let cursor = range.after;
+      do {
+        const page = (
+          await internal('/internal/reminders/due', {
+            at: AT_0800_UTC,
+            limit: 2,
+            ...(cursor ? { cursor } : {}),
+            ...(range.until ? { until: range.until } : {}),
+          })
+        ).body;
+        ids.push(...page.readers.map((r: { userId: string }) => r.userId));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+      perRange.push(ids);
+    }
+    return { ranges, perRange };
+  }
+
+  it('cuts the slot into ranges of at most `size` accounts; the ranges together hold each due reader once', async () => {
+    const all = (await dueAt(AT_0800_UTC)).readers.map((r: { userId: string }) => r.userId).sort();
+    expect(all.length).toBeGreaterThanOrEqual(7);
+    for (const [size, pages] of [
+      [1, 1],
+      [2, 3],
+      [3, 50],
+      [500, 50],
+    ] as const) {
+      const { ranges, perRange } = await readRanges(size, pages);
+      for (const ids of perRange) expect(ids.length).toBeLessThanOrEqual(size);
+      expect(perRange.flat().sort()).toEqual(all);
+      expect(ranges.length).toBeGreaterThanOrEqual(Math.ceil(all.length / size));
+    }
+    // An empty slot has no page.
+    const empty = await internal('/internal/reminders/due-pages', { at: '2026-11-24T03:07:00.000Z' });
+    expect(empty.body).toEqual({ status: true, ends: [], next: null });
+    expect((await internal('/internal/reminders/due-pages', { at: AT_0800_UTC, size: 0 })).status).toBe(400);
+  });
+
+  it('a zone that gains its first due reader while a slot is sent moves no other range: nobody is skipped', async () => {
+    const { ranges } = await readRanges(2, 50);
+    const before = new Set((await dueAt(AT_0800_UTC)).readers.map((r: { userId: string }) => r.userId));
+    // Sorts before every zone already due at 08:00 UTC ('Africa/Abidjan' ...).
+    const newcomer = await reader('accra@example.com', 'Africa/Accra', '08:00');
+    const seen: string[] = [];
+    for (const range of ranges.slice(1)) {
+      let cursor = range.after;
+      do {
+        const page = (
+          await internal('/internal/reminders/due', {
+            at: AT_0800_UTC,
+            limit: 500,
+            ...(cursor ? { cursor } : {}),
+            ...(range.until ? { until: range.until } : {}),
+          })
+        ).body;
+        seen.push(...page.readers.map((r: { userId: string }) => r.userId));
+        cursor = page.next ?? undefined;
+      } while (cursor);
+    }
+    const first = ranges[0] as { until: string | null };
+    const firstPage = (
+      await internal('/internal/reminders/due', {
+        at: AT_0800_UTC,
+        ...(first.until ? { until: first.until } : {}),
+      })
+    ).body;
+    seen.push(...firstPage.readers.map((r: { userId: string }) => r.userId));
+    for (const id of before) expect(seen).toContain(id);
+    expect(newcomer.id).toBeTruthy();
+  });
+});

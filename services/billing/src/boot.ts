@@ -6,6 +6,7 @@ import {
   loadVerifyKey,
   openServiceRuntime,
   type ServiceBootOptions,
+  temporalConnection,
   topicFor,
 } from '@nudge/platform';
 import type { RenewalScheduler } from './app/renewal-workflows';
@@ -32,7 +33,7 @@ export async function bootBilling(
   const temporal =
     !opts.renewals && config.TEMPORAL_ADDRESS
       ? createTemporalRenewalScheduler({
-          address: config.TEMPORAL_ADDRESS,
+          connection: temporalConnection(config),
           namespace: config.TEMPORAL_NAMESPACE,
           taskQueue: config.TEMPORAL_TASK_QUEUE,
         })

@@ -15,7 +15,7 @@ describe('Temporal RenewalScheduler', () => {
   it("signalWithStart on the subscription's renewal workflow, with the plan as argument and signal", async () => {
     const calls: unknown[][] = [];
     const scheduler = createTemporalRenewalScheduler({
-      address: 'temporal:7233',
+      connection: { address: 'temporal:7233', tls: false },
       namespace: 'default',
       taskQueue: 'nudge-reminders',
       connect: async () =>
@@ -43,7 +43,7 @@ describe('Temporal RenewalScheduler', () => {
     let attempts = 0;
     const signalled: unknown[] = [];
     const scheduler = createTemporalRenewalScheduler({
-      address: 'temporal:7233',
+      connection: { address: 'temporal:7233', tls: false },
       namespace: 'default',
       taskQueue: 'q',
       connect: async () => {

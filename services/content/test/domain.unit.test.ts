@@ -6,6 +6,7 @@ import {
   isSiteUrl,
   SiteSettingsInput,
 } from '@nudge/contracts';
+import { given } from '@nudge/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { acceptedContentType, decodedLength, mediaIdOf, parseDataUrl } from '../src/domain/image';
@@ -14,18 +15,12 @@ import { recommendationSlices } from '../src/domain/recommendations';
 import {
   applySettingsChanges,
   DEFAULT_SITE_SETTINGS,
-  decideSettingsUpdate,
+  settingsDecider,
   withDefaults,
 } from '../src/domain/site-settings';
-import {
-  decideAddTemplate,
-  decideUpdateTemplate,
-  evolveTemplate,
-  normaliseSubjects,
-  type TemplateState,
-} from '../src/domain/template';
+import { normaliseSubjects, type TemplateState, templateDecider } from '../src/domain/template';
 import { pickTodayPost, previousDays } from '../src/domain/today';
-import { isTopicNameTaken, topicKey } from '../src/domain/topic';
+import { isTopicNameTaken, topicKey, topicsDecider } from '../src/domain/topic';
 import { placeInFeed } from '../src/events/templates-projection';
 import { messageOf } from '../src/http/parse';
 
@@ -72,14 +67,11 @@ describe('the post aggregate', () => {
     status: true,
     subjects: ['S'],
   };
-  const added = decideAddTemplate(fields, { templateId: 'p1', now, newSubjectId: () => 'sid' });
-  const state = evolveTemplate(null, {
-    ...added[0]!,
-    version: 1,
-    occurredAt: now.toISOString(),
-  }) as TemplateState;
+  const add = { kind: 'add' as const, templateId: 'p1', fields, now, newSubjectId: () => 'sid' };
+  const update = (changes: object) => ({ kind: 'update' as const, changes, newSubjectId: ids });
 
-  it('adds a full snapshot', () => {
+  it('adds a full snapshot', async () => {
+    const added = await given(templateDecider, []).when(add);
     expect(added).toEqual([
       {
         type: ContentEvents.TemplateAdded.type,
@@ -96,15 +88,26 @@ describe('the post aggregate', () => {
         },
       },
     ]);
-    expect(state).toMatchObject({ _id: 'p1', version: 1, updatedAt: now.toISOString() });
+    expect(given(templateDecider, added).state).toMatchObject({
+      _id: 'p1',
+      version: 1,
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    });
   });
 
-  it('updates with the whole snapshot, and decides nothing for no change', () => {
-    expect(decideUpdateTemplate(state, { heading: 'H' }, { newSubjectId: ids })).toEqual([]);
-    const [event] = decideUpdateTemplate(state, { type: 1 }, { newSubjectId: ids });
+  it('updates with the whole snapshot, and decides nothing for no change', async () => {
+    const added = await given(templateDecider, []).when(add);
+    expect(await given(templateDecider, added).when(update({ heading: 'H' }))).toEqual([]);
+    const [event] = await given(templateDecider, added).when(update({ type: 1 }));
     expect(event).toEqual({
       type: ContentEvents.TemplateUpdated.type,
       data: { ...(added[0]!.data as object), type: 1 },
+    });
+  });
+
+  it('refuses an update of a post never added: not found', async () => {
+    await expect(given(templateDecider, []).when(update({ type: 1 }))).rejects.toMatchObject({
+      httpStatus: 404,
     });
   });
 });
@@ -222,7 +225,7 @@ describe('promotions', () => {
 });
 
 describe('site settings', () => {
-  it('fills defaults, ignores unknown stored keys, and null resets a field', () => {
+  it('fills defaults, ignores unknown stored keys, and null resets a field', async () => {
     expect(withDefaults({})).toEqual(DEFAULT_SITE_SETTINGS);
     expect(withDefaults({ sitetitle: 'X', junk: 1 } as never).sitetitle).toBe('X');
     expect(withDefaults({ sitetitle: 'X' } as never)).not.toHaveProperty('junk');
@@ -232,7 +235,8 @@ describe('site settings', () => {
       postplural: 'Y',
       logo: '/l.png',
     });
-    expect(decideSettingsUpdate({ sitetitle: 'X' }, { sitetitle: 'X' })).toEqual([]);
+    const titled = { type: ContentEvents.SiteSettingsUpdated.type, data: { settings: { sitetitle: 'X' } } };
+    expect(await given(settingsDecider, [titled]).when({ sitetitle: 'X' })).toEqual([]);
   });
 
   it('validates colours and URLs', () => {
@@ -265,6 +269,18 @@ describe('topics', () => {
     const topics = [{ _id: '1', topic: 'Sleep', key: 'sleep', default: false, createdAt: '' }];
     expect(isTopicNameTaken(topics, ' SLEEP')).toBe(true);
     expect(isTopicNameTaken(topics, 'Sleeping')).toBe(false);
+  });
+
+  it('refuses a name taken already (409), whatever its case and spaces', async () => {
+    const sleep = {
+      type: ContentEvents.TopicAdded.type,
+      data: { topicId: '1', topic: 'Sleep', default: false, createdAt: '2026-01-01T00:00:00.000Z' },
+    };
+    const add = (topic: string) => ({ topicId: '2', topic, default: false, now: new Date() });
+    await expect(given(topicsDecider, [sleep]).when(add(' SLEEP'))).rejects.toMatchObject({
+      httpStatus: 409,
+    });
+    expect(await given(topicsDecider, [sleep]).when(add('Sleeping'))).toHaveLength(1);
   });
 });
 

@@ -14,11 +14,32 @@ const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'localDate must be YYY
 const Batch = <T extends z.ZodType>(item: T) =>
   z.array(item).min(1, 'the batch is empty').max(1000, 'at most 1000 a batch');
 
-/** auth: the readers due at one slot, paged. */
+/** A position in a slot's due readers (auth's cursor: the (time, zone, reader) it comes after). */
+const DueCursor = z.string().max(200);
+
+/** auth: the readers due at one slot, paged; `until` ends a page range (inclusive) planned by due-pages. */
 export const DueReadersRequest = z.object({
   at: Instant,
-  cursor: z.string().max(200).optional(),
+  cursor: DueCursor.optional(),
+  until: DueCursor.optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(500),
+});
+
+/**
+ * auth: a slot's due readers cut into pages of about `size` readers each, so the pages can be sent in parallel:
+ * the cursor each page ends at (inclusive; null: the last page, to the end), up to `pages` of them from `cursor`.
+ */
+export const DuePagesRequest = z.object({
+  at: Instant,
+  cursor: DueCursor.optional(),
+  size: z.coerce.number().int().min(1).max(1000).default(500),
+  pages: z.coerce.number().int().min(1).max(1000).default(50),
+});
+export const DuePagesResponse = z.object({
+  status: z.literal(true),
+  ends: z.array(DueCursor.nullable()),
+  /** Where the next plan starts; null when these pages reach the end of the slot. */
+  next: DueCursor.nullable(),
 });
 export const DueReader = z.object({
   userId: z.string(),
@@ -105,6 +126,39 @@ export const SendsRecordedResponse = z.object({
   /** Of those, the ones with at least one tracked click. */
   clicked: z.array(z.string()),
 });
+
+/**
+ * engagement: claim a batch of send keys for one slot before delivering them (so no retry, catch-up or second worker
+ * sends one twice). Each key is answered once: `claimed` (now this slot's, deliver it), `recorded` (sent already),
+ * `inDoubt` (claimed by this slot before and not recorded: an earlier attempt may have delivered it) or `elsewhere`
+ * (claimed by another slot of the same local day). WhatsApp sends beyond `whatsappDailyRecipients` distinct numbers a
+ * day are answered `overLimit`.
+ */
+export const ClaimSendsRequest = z.object({
+  slot: Instant,
+  sends: Batch(
+    z.object({
+      sendId: SendId,
+      channel: ReminderEvents.ReminderSent.data.shape.channel,
+      localDate: LocalDate,
+      /** The WhatsApp number (counted against the daily recipients). */
+      to: z.string().max(320).optional(),
+    }),
+  ),
+  whatsappDailyRecipients: z.coerce.number().int().min(0).optional(),
+});
+export const ClaimSendsResponse = z.object({
+  status: z.literal(true),
+  claimed: z.array(z.string()),
+  recorded: z.array(z.string()),
+  inDoubt: z.array(z.string()),
+  elsewhere: z.array(z.string()),
+  overLimit: z.array(z.string()),
+});
+
+/** engagement: give back a slot's claims of sends that did not go (refused, or too late), for its retry to take. */
+export const ReleaseSendsRequest = z.object({ slot: Instant, sendIds: Batch(SendId) });
+export const ReleaseSendsResponse = z.object({ status: z.literal(true), released: z.number().int() });
 
 /** engagement: record a batch of sends (ReminderSent, expectedVersion 0: a second record of a key is refused). */
 export const RecordSendsRequest = z.object({

@@ -115,7 +115,10 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     log: deps.log,
     bodyLimit: deps.bodyLimit,
     // A batch of up to 1,000 sends (REMINDER_BATCH_SIZE) is about 400 KB: above BODY_LIMIT's default of 100 KB.
-    largeBodies: [{ route: 'POST /internal/reminders/sent', limit: RECORD_SENDS_BODY_LIMIT }],
+    largeBodies: [
+      { route: 'POST /internal/reminders/sent', limit: RECORD_SENDS_BODY_LIMIT },
+      { route: 'POST /internal/reminders/claim', limit: RECORD_SENDS_BODY_LIMIT },
+    ],
     ...(deps.trustedProxies ? { trustProxy: deps.trustedProxies } : {}),
   });
   app.use(authenticate({ verifier: deps.verifier, currentUser: directory.currentUser }));
@@ -138,7 +141,12 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     async start() {
       await readModels.ensureIndexes();
       await suppressionsProjection.ensureIndexes();
-      await Promise.all([directory.ensureIndexes(), posts.ensureIndexes(), reads.ensureIndexes()]);
+      await Promise.all([
+        directory.ensureIndexes(),
+        posts.ensureIndexes(),
+        reads.ensureIndexes(),
+        reminders.ensureIndexes(),
+      ]);
       await events.catchUp();
     },
   };

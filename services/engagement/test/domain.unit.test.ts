@@ -1,10 +1,12 @@
-import { addDays, dayKey, usableTimeZone } from '@nudge/contracts';
+import { addDays, dayKey, EngagementEvents, ReminderEvents, usableTimeZone } from '@nudge/contracts';
+import { given } from '@nudge/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { pickQuestion } from '../src/domain/checkin-questions';
-import { decideAnswer, NO_ANSWERS_MESSAGE, scoreOf, wellbeing } from '../src/domain/checkins';
-import { commentRefusal, decideDeleteComment, decideEditComment, isRefusal } from '../src/domain/comments';
-import { decideLike } from '../src/domain/likes';
+import { checkinDecider, NO_ANSWERS_MESSAGE, scoreOf, wellbeing } from '../src/domain/checkins';
+import { commentDecider, commentRefusal } from '../src/domain/comments';
+import { likeDecider } from '../src/domain/likes';
 import { readingDays } from '../src/domain/reading-days';
+import { reminderDecider } from '../src/domain/reminders';
 
 describe('wellbeing score', () => {
   it('scores answers 1..5 on both scales', () => {
@@ -27,24 +29,31 @@ describe('wellbeing score', () => {
     });
   });
 
-  it('decides an answer: record once, then already answered; nothing after expiry', () => {
-    const state = {
-      _id: 'c1',
-      userId: 'u1',
-      questionId: 'q1',
-      scale: 'reverse' as const,
-      sentAt: '2026-01-01T00:00:00.000Z',
-      expiresAt: '2026-01-15T00:00:00.000Z',
-      answer: null,
-      version: 1,
+  it('decides an answer: record once, then already answered; nothing after expiry', async () => {
+    const sent = {
+      type: EngagementEvents.CheckinQuestionSent.type,
+      data: {
+        checkinId: 'c1',
+        userId: 'u1',
+        questionId: 'q1',
+        body: 'How did you sleep?',
+        scale: 'reverse',
+        qlidHash: 'h',
+        sentAt: '2026-01-01T00:00:00.000Z',
+        expiresAt: '2026-01-15T00:00:00.000Z',
+      },
     };
-    const recorded = decideAnswer(state, 2, new Date('2026-01-02T00:00:00.000Z'));
-    expect(recorded.kind).toBe('record');
-    if (recorded.kind === 'record') expect(recorded.events[0]?.data).toMatchObject({ answer: 2, score: 75 });
-    expect(decideAnswer({ ...state, answer: 4 }, 2, new Date('2026-01-02T00:00:00.000Z'))).toEqual({
-      kind: 'alreadyAnswered',
+    const answer = (now: string) => ({ answer: 2, now: new Date(now) });
+    const [answered] = await given(checkinDecider, [sent]).when(answer('2026-01-02T00:00:00.000Z'));
+    expect(answered?.data).toMatchObject({ answer: 2, score: 75 });
+    expect(await given(checkinDecider, [sent, answered!]).when(answer('2026-01-02T00:00:00.000Z'))).toEqual(
+      [],
+    );
+    await expect(
+      given(checkinDecider, [sent]).when(answer('2026-01-15T00:00:00.000Z')),
+    ).rejects.toMatchObject({
+      httpStatus: 410,
     });
-    expect(decideAnswer(state, 2, new Date('2026-01-15T00:00:00.000Z'))).toEqual({ kind: 'expired' });
   });
 });
 
@@ -71,12 +80,16 @@ describe('question choice', () => {
 });
 
 describe('likes and comments', () => {
-  it('decides a like only when the state changes', () => {
-    const cmd = { userId: 'u', templateId: 't', liked: true };
-    expect(decideLike(null, cmd)).toHaveLength(1);
-    expect(decideLike({ liked: true, version: 1 }, cmd)).toEqual([]);
-    expect(decideLike(null, { ...cmd, liked: false })).toEqual([]);
-    expect(decideLike({ liked: true, version: 1 }, { ...cmd, liked: false })).toHaveLength(1);
+  it('decides a like only when the state changes', async () => {
+    const like = { userId: 'u', templateId: 't', liked: true };
+    const unlike = { ...like, liked: false };
+    const liked = { type: EngagementEvents.LikeSet.type, data: like };
+    expect(await given(likeDecider, []).when(like)).toEqual([liked]);
+    expect(await given(likeDecider, [liked]).when(like)).toEqual([]);
+    expect(await given(likeDecider, []).when(unlike)).toEqual([]);
+    expect(await given(likeDecider, [liked]).when(unlike)).toEqual([
+      { type: EngagementEvents.LikeSet.type, data: unlike },
+    ]);
   });
 
   it('applies the comment permission rules in order: setting, premium, names', () => {
@@ -89,16 +102,57 @@ describe('likes and comments', () => {
     expect(commentRefusal({ ...base, lastname: '  ' })?.kind).toBe('bad_request');
   });
 
-  it('lets the author edit and the author or an admin delete', () => {
-    const state = { _id: 'c', templateId: 't', userId: 'u', message: 'm', deleted: false, version: 1 };
-    expect(isRefusal(decideEditComment(state, { userId: 'x', message: 'n' }))).toBe(true);
-    expect(decideEditComment(state, { userId: 'u', message: 'm' })).toEqual([]);
-    expect(decideEditComment(state, { userId: 'u', message: 'n' })).toHaveLength(1);
-    expect(isRefusal(decideDeleteComment(state, { userId: 'x', role: 'premium' }))).toBe(true);
-    expect(decideDeleteComment(state, { userId: 'x', role: 'admin' })).toHaveLength(1);
-    expect(isRefusal(decideDeleteComment({ ...state, deleted: true }, { userId: 'u', role: 'user' }))).toBe(
-      true,
-    );
+  it('lets the author edit and the author or an admin delete', async () => {
+    const added = {
+      type: EngagementEvents.CommentAdded.type,
+      data: { commentId: 'c', templateId: 't', userId: 'u', message: 'm' },
+    };
+    const edit = (userId: string, message: string) => ({
+      kind: 'edit' as const,
+      commentId: 'c',
+      userId,
+      message,
+    });
+    const remove = (userId: string, role: 'user' | 'premium' | 'admin') => ({
+      kind: 'delete' as const,
+      commentId: 'c',
+      userId,
+      role,
+    });
+    await expect(given(commentDecider, [added]).when(edit('x', 'n'))).rejects.toMatchObject({
+      httpStatus: 403,
+    });
+    expect(await given(commentDecider, [added]).when(edit('u', 'm'))).toEqual([]);
+    expect(await given(commentDecider, [added]).when(edit('u', 'n'))).toHaveLength(1);
+    await expect(given(commentDecider, [added]).when(remove('x', 'premium'))).rejects.toMatchObject({
+      httpStatus: 403,
+    });
+    const [deleted] = await given(commentDecider, [added]).when(remove('x', 'admin'));
+    expect(deleted?.type).toBe(EngagementEvents.CommentDeleted.type);
+    await expect(given(commentDecider, [added, deleted!]).when(remove('u', 'user'))).rejects.toMatchObject({
+      httpStatus: 404,
+    });
+  });
+
+  it('records a comment once per id: the same id again (a retried request) records nothing', async () => {
+    const comment = { commentId: 'c', templateId: 't', userId: 'u', message: 'm' };
+    const add = { kind: 'add' as const, ...comment };
+    const [added] = await given(commentDecider, []).when(add);
+    expect(added).toEqual({ type: EngagementEvents.CommentAdded.type, data: comment });
+    expect(await given(commentDecider, [added!]).when(add)).toEqual([]);
+  });
+});
+
+describe('reminder facts', () => {
+  const sent = { type: ReminderEvents.ReminderSent.type, data: {} };
+  it('attaches facts only to a recorded send, and an open only once', async () => {
+    const open = { kind: 'open' as const, data: { sendId: 's' } };
+    const click = { kind: 'click' as const, data: { sendId: 's' } };
+    expect(await given(reminderDecider, []).when(open)).toEqual([]);
+    const [opened] = await given(reminderDecider, [sent]).when(open);
+    expect(opened?.type).toBe(ReminderEvents.ReminderOpened.type);
+    expect(await given(reminderDecider, [sent, opened!]).when(open)).toEqual([]);
+    expect(await given(reminderDecider, [sent, opened!]).when(click)).toHaveLength(1);
   });
 });
 

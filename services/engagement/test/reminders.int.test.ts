@@ -2,6 +2,7 @@ import { ReminderEvents } from '@nudge/contracts';
 import {
   createEmbeddedStore,
   type EventEnvelope,
+  sendIdOf,
   signTracking,
   trackingSecret,
   trackingSigner,
@@ -279,5 +280,86 @@ describe('check-in questions for a batch (internal)', () => {
     // The next one for r1 is the question not sent to them yet.
     const next = await internal(h, '/internal/checkin/issue-batch', { userIds: [r1.userId] });
     expect(next.body.checkins[r1.userId].question.body).toBe('Second');
+  });
+});
+
+describe('claiming sends before delivery (internal)', () => {
+  const SLOT = '2026-11-24T08:00:00.000Z';
+  const OTHER_SLOT = '2026-11-24T09:00:00.000Z';
+  const email = (n: number) => ({
+    sendId: sendOf(String(n).padStart(24, '0'), '2026-11-24').sendId,
+    channel: 'email' as const,
+    localDate: '2026-11-24',
+  });
+  const claim = (harness: Harness, slot: string, sends: unknown[], extra: object = {}) =>
+    internal(harness, '/internal/reminders/claim', { slot, sends, ...extra });
+
+  it('gives each key to one slot: a new key is claimed, a second ask of the slot is in doubt, another slot is refused, a recorded one is recorded', async () => {
+    h = await startEngagement();
+    const [a, b] = [email(1), email(2)];
+    expect((await claim(h, SLOT, [a])).body).toEqual({
+      status: true,
+      claimed: [a.sendId],
+      recorded: [],
+      inDoubt: [],
+      elsewhere: [],
+      overLimit: [],
+    });
+    const again = (await claim(h, SLOT, [a, b])).body;
+    expect(again).toMatchObject({ claimed: [b.sendId], inDoubt: [a.sendId] });
+    expect((await claim(h, OTHER_SLOT, [a, b])).body).toMatchObject({
+      claimed: [],
+      elsewhere: [a.sendId, b.sendId],
+    });
+    const sent = { ...sendOf(`${'0'.repeat(23)}1`, '2026-11-24') };
+    expect(sent.sendId).toBe(a.sendId);
+    await internal(h, '/internal/reminders/sent', { sends: [sent] });
+    expect((await claim(h, SLOT, [a])).body).toMatchObject({ claimed: [], recorded: [a.sendId] });
+  });
+
+  it('of two slots claiming the same keys at once, each key goes to exactly one', async () => {
+    h = await startEngagement();
+    const sends = Array.from({ length: 300 }, (_, i) => email(100 + i));
+    const [first, second] = await Promise.all([claim(h, SLOT, sends), claim(h, OTHER_SLOT, sends)]);
+    const won = [...first.body.claimed, ...second.body.claimed];
+    expect(won.sort()).toEqual(sends.map((s) => s.sendId).sort());
+    expect(first.body.elsewhere.length + second.body.elsewhere.length).toBe(sends.length);
+  });
+
+  it('keeps WhatsApp to the daily number of distinct recipients; a number already reached today is not counted again', async () => {
+    h = await startEngagement();
+    const wa = (n: number, to: string, day = '2026-11-24') => ({
+      sendId: sendIdOf(String(n).padStart(24, '0'), day, 'whatsapp'),
+      channel: 'whatsapp' as const,
+      localDate: day,
+      to,
+    });
+    const limit = { whatsappDailyRecipients: 2 };
+    const first = (await claim(h, SLOT, [wa(1, '+911'), wa(2, '+912'), wa(3, '+913')], limit)).body;
+    expect(first.claimed).toEqual([wa(1, '+911').sendId, wa(2, '+912').sendId]);
+    expect(first.overLimit).toEqual([wa(3, '+913').sendId]);
+    // The same number on its next day's send, within 24 hours: no new recipient.
+    const next = (await claim(h, OTHER_SLOT, [wa(1, '+911', '2026-11-25'), email(9)], limit)).body;
+    expect(next.claimed).toEqual([wa(1, '+911', '2026-11-25').sendId, email(9).sendId]);
+    // A day later the count starts again.
+    h.clock.now = new Date(h.clock.now.getTime() + 25 * 3600_000);
+    expect((await claim(h, SLOT, [wa(3, '+913')], limit)).body.claimed).toEqual([wa(3, '+913').sendId]);
+  });
+
+  it('refuses calls without the credential and bad batches, claiming nothing', async () => {
+    h = await startEngagement();
+    expect(
+      (await internal(h, '/internal/reminders/claim', { slot: SLOT, sends: [email(1)] }, null)).status,
+    ).toBe(403);
+    for (const body of [
+      { slot: 'now', sends: [email(1)] },
+      { slot: SLOT, sends: [] },
+      { slot: SLOT, sends: [{ ...email(1), sendId: 'x' }] },
+    ]) {
+      const res = await internal(h, '/internal/reminders/claim', body);
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: false, message: expect.any(String) });
+    }
+    expect((await claim(h, SLOT, [email(1)])).body.claimed).toEqual([email(1).sendId]);
   });
 });

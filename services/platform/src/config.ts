@@ -45,6 +45,12 @@ export const configSchema = z.object({
     .describe(
       'Runtime mode. production turns off development-only features such as the dev outbox, and refuses to start on an embedded adapter, a generated key or a missing secret (each process names the variable).',
     ),
+  DISTRIBUTED_TEST: z
+    .enum(['off', 'on'])
+    .default('off')
+    .describe(
+      "on: the distributed test topology (npm test's *.dist.test.ts, scripts/topology): each container process runs with production's checks (Kafka, Temporal, secrets given, never generated) except for the engines a test machine has none of: documents on the process's own embedded store under DATA_DIR instead of MongoDB, analytics on chDB instead of a ClickHouse server, mail captured instead of SMTP. Refused with NODE_ENV=production.",
+    ),
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
@@ -97,6 +103,12 @@ export const configSchema = z.object({
     .describe(
       'Embedded analytics (chDB): seconds without a query or an insert after which its process stops to give back its memory (about 270 MB); the next report or ingest starts it again, in about a second. 0 keeps it running.',
     ),
+  ANALYTICS_MIGRATE_AT_START: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      "on: reporting applies the pending ClickHouse migrations at its start (one process: npm start). off: a ClickHouse server's migrations are the one-shot migration step's alone (docker-compose's reporting-migrate, Kubernetes' setup Job), run once per release before the new pods, with a request timeout of hours instead of 30 s; reporting's start then refuses a schema that is behind, naming the migrations pending. chDB belongs to its reporting process, which always migrates it.",
+    ),
   CLICKHOUSE_URL: url
     .optional()
     .describe(
@@ -117,6 +129,53 @@ export const configSchema = z.object({
     .optional()
     .describe('Comma-separated Kafka bootstrap brokers (host:port). Required when EVENT_BUS=kafka.'),
   KAFKA_CLIENT_ID: z.string().default('nudge').describe('Client id this process presents to Kafka.'),
+  KAFKA_TOPIC_PARTITIONS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(12)
+    .describe(
+      "Partitions of each topic the services create: at least the most replicas any consumer group runs (the autoscaler's maxReplicas, 8), or the replicas past it sit idle. Existing topics keep theirs (kafka-topics --alter adds partitions).",
+    ),
+  KAFKA_REPLICATION_FACTOR: z.coerce
+    .number()
+    .int()
+    .min(-1)
+    .default(-1)
+    .refine((n) => n !== 0, 'at least 1, or -1 for the broker default')
+    .describe(
+      "Replicas of each partition of the topics the services create; -1 takes the broker's default.replication.factor. Production: 3, so a broker can fail without losing an acknowledged event.",
+    ),
+  KAFKA_MIN_INSYNC_REPLICAS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "min.insync.replicas of the topics the services create (the producer writes with acks=all); unset takes the broker's default. Production: 2 with a replication factor of 3.",
+    ),
+  KAFKA_SSL: z
+    .enum(['off', 'on'])
+    .default('off')
+    .describe('on: TLS to the Kafka brokers (managed Kafka); the system CAs, or KAFKA_SSL_CA.'),
+  KAFKA_SSL_CA: z
+    .string()
+    .optional()
+    .describe(
+      "PEM of the CA that signed the brokers' certificates, when it is not a public one (KAFKA_SSL=on).",
+    ),
+  KAFKA_SASL_MECHANISM: z
+    .enum(['none', 'plain', 'scram-sha-256', 'scram-sha-512'])
+    .default('none')
+    .describe('SASL mechanism the Kafka brokers ask for; none = no SASL. With plain, set KAFKA_SSL=on too.'),
+  KAFKA_SASL_USERNAME: z.string().optional().describe('SASL user name (with KAFKA_SASL_MECHANISM).'),
+  KAFKA_SASL_PASSWORD: z.string().optional().describe('SASL password (with KAFKA_SASL_MECHANISM).'),
+  KAFKA_ALLOW_PLAINTEXT: z
+    .enum(['off', 'on'])
+    .default('off')
+    .describe(
+      'on: NODE_ENV=production accepts Kafka without TLS (a broker on a private network of its own, as the local overlay and docker-compose run it). Off, production refuses KAFKA_SSL=off.',
+    ),
   BUS_MAX_ATTEMPTS: z.coerce
     .number()
     .int()
@@ -171,6 +230,20 @@ export const configSchema = z.object({
     .optional()
     .describe('SMTP server URL, e.g. smtps://user:pass@host:465. Required when MAIL_TRANSPORT=smtp.'),
   MAIL_FROM: z.string().default('Nudge <no-reply@nudge.local>').describe('Sender address of every e-mail.'),
+  SMTP_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(5)
+    .describe('SMTP connections kept open and reused per process (nodemailer pool).'),
+  MAIL_RATE_PER_SECOND: z.coerce
+    .number()
+    .min(0)
+    .default(0)
+    .describe(
+      "E-mails a second each process hands to the SMTP server at most (0: no limit). Your provider's sending rate divided by the processes that send (the workflows worker's replicas): a new Amazon SES account allows 14 a second, a warmed one hundreds. A throttling answer (421, 451, 454) is waited out in any case.",
+    ),
   DKIM_DOMAIN: z
     .string()
     .optional()
@@ -191,6 +264,21 @@ export const configSchema = z.object({
     .enum(['capture', 'twilio'])
     .default('capture')
     .describe('How WhatsApp messages are sent: captured to the dev outbox, or through Twilio.'),
+  WHATSAPP_RATE_PER_SECOND: z.coerce
+    .number()
+    .min(0)
+    .default(80)
+    .describe(
+      'WhatsApp messages a second each process sends at most (0: no limit). The Cloud API allows 80 a second per business number by default: divide by the processes that send. A 429 answer is waited out in any case.',
+    ),
+  WHATSAPP_DAILY_RECIPIENTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe(
+      'Distinct WhatsApp recipients a day at most, across all processes (0: no limit). A new WhatsApp Business account may reach 250 a day until Meta raises its tier; reminders beyond it are not sent and are counted.',
+    ),
   TWILIO_ACCOUNT_SID: z
     .string()
     .optional()
@@ -484,6 +572,15 @@ export const configSchema = z.object({
     .max(1000)
     .default(500)
     .describe('Readers per reminder batch: one internal call per service per batch.'),
+  REMINDER_PAGE_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(64)
+    .default(4)
+    .describe(
+      'Batches of a reminder slot sent at once: on Temporal, page activities shared by the workers of the task queue; standalone, in its one process.',
+    ),
   REMINDER_COLD_AFTER: z.coerce
     .number()
     .int()
@@ -503,6 +600,31 @@ export const configSchema = z.object({
     .optional()
     .describe(
       'Temporal frontend host:port for the workflows worker (container topology), e.g. temporal:7233.',
+    ),
+  TEMPORAL_TLS: z
+    .enum(['off', 'on'])
+    .default('off')
+    .describe(
+      'on: TLS to the Temporal frontend (Temporal Cloud, a server behind TLS); implied by TEMPORAL_API_KEY.',
+    ),
+  TEMPORAL_TLS_CA: z
+    .string()
+    .optional()
+    .describe("PEM of the CA that signed the Temporal frontend's certificate, when it is not a public one."),
+  TEMPORAL_TLS_CERT: z
+    .string()
+    .optional()
+    .describe('PEM client certificate for mutual TLS (Temporal Cloud with mTLS); with TEMPORAL_TLS_KEY.'),
+  TEMPORAL_TLS_KEY: z.string().optional().describe('PEM private key of TEMPORAL_TLS_CERT.'),
+  TEMPORAL_API_KEY: z
+    .string()
+    .optional()
+    .describe('API key for Temporal Cloud (sent over TLS, which it turns on).'),
+  TEMPORAL_ALLOW_PLAINTEXT: z
+    .enum(['off', 'on'])
+    .default('off')
+    .describe(
+      'on: NODE_ENV=production accepts a Temporal frontend without TLS (a server on a private network, as the local overlay and docker-compose run it). Off, production refuses TEMPORAL_TLS=off without an API key.',
     ),
   TEMPORAL_NAMESPACE: z.string().default('default').describe('Temporal namespace of the workflows worker.'),
   TEMPORAL_TASK_QUEUE: z
@@ -577,15 +699,22 @@ export const PRODUCTION_NEEDS: Record<ProcessName, readonly Need[]> = {
 };
 
 /**
- * NODE_ENV=production refuses what only works on one machine: an embedded adapter (files under DATA_DIR, the
+ * NODE_ENV=production refuses what only works on one machine (DISTRIBUTED_TEST=on the same, less its substitutions): an embedded adapter (files under DATA_DIR, the
  * in-process bus, chDB), a key or secret generated at start (each pod would make its own), a capture transport for
  * mail a reader must receive. Returns one problem per variable, naming it.
  */
 export function productionProblems(config: Config, name: ProcessName): string[] {
-  if (config.NODE_ENV !== 'production') return [];
+  const production = config.NODE_ENV === 'production';
+  if (production && config.DISTRIBUTED_TEST === 'on')
+    return [
+      "DISTRIBUTED_TEST: 'on' keeps documents, analytics and mail on one machine's files; NODE_ENV=production refuses it",
+    ];
+  if (!production && config.DISTRIBUTED_TEST !== 'on') return [];
   const needs = new Set(PRODUCTION_NEEDS[name]);
+  // The distributed test topology's substitutions (see DISTRIBUTED_TEST): the only engines it does not require.
+  if (!production) for (const need of ['store', 'analytics', 'mail'] as const) needs.delete(need);
   const problems: string[] = [];
-  const prod = 'NODE_ENV=production';
+  const prod = production ? 'NODE_ENV=production' : 'DISTRIBUTED_TEST=on';
   if (needs.has('store') && config.DOCUMENT_STORE !== 'mongodb')
     problems.push(
       `DOCUMENT_STORE: '${config.DOCUMENT_STORE}' keeps files on one machine; ${prod} needs DOCUMENT_STORE=mongodb and MONGODB_URL`,
@@ -600,6 +729,25 @@ export function productionProblems(config: Config, name: ProcessName): string[] 
     );
   if (needs.has('temporal') && !config.TEMPORAL_ADDRESS)
     problems.push(`TEMPORAL_ADDRESS: required when ${prod} (the Temporal frontend, e.g. temporal:7233)`);
+  // Credentials and events cross the network: in the clear only where the operator says the network is private.
+  if (
+    production &&
+    config.EVENT_BUS === 'kafka' &&
+    config.KAFKA_SSL === 'off' &&
+    config.KAFKA_ALLOW_PLAINTEXT !== 'on'
+  )
+    problems.push(
+      `KAFKA_SSL: 'off' sends events in the clear; ${prod} needs KAFKA_SSL=on (with KAFKA_SASL_* for managed Kafka), or KAFKA_ALLOW_PLAINTEXT=on for a broker on a private network`,
+    );
+  if (
+    production &&
+    config.TEMPORAL_ADDRESS &&
+    temporalTls(config) === false &&
+    config.TEMPORAL_ALLOW_PLAINTEXT !== 'on'
+  )
+    problems.push(
+      `TEMPORAL_TLS: 'off' reaches Temporal in the clear; ${prod} needs TEMPORAL_TLS=on or TEMPORAL_API_KEY (Temporal Cloud), or TEMPORAL_ALLOW_PLAINTEXT=on for a server on a private network`,
+    );
   if (needs.has('signing')) {
     for (const key of ['TOKEN_PRIVATE_KEY', 'TOKEN_PUBLIC_KEY'] as const)
       if (!config[key])
@@ -670,6 +818,12 @@ export function loadConfig(
       if (!config[key]) missing.push(`${key}: required when WHATSAPP_TRANSPORT=twilio`);
     }
   }
+  if (config.KAFKA_SASL_MECHANISM !== 'none')
+    for (const key of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD'] as const)
+      if (!config[key])
+        missing.push(`${key}: required when KAFKA_SASL_MECHANISM=${config.KAFKA_SASL_MECHANISM}`);
+  if (!config.TEMPORAL_TLS_CERT !== !config.TEMPORAL_TLS_KEY)
+    missing.push('TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY: set both (mutual TLS) or neither');
   // Services other than auth only verify tokens, so the public key may come alone; a private key never may.
   if (config.TOKEN_PRIVATE_KEY && !config.TOKEN_PUBLIC_KEY) {
     missing.push('TOKEN_PUBLIC_KEY: required when TOKEN_PRIVATE_KEY is set');
@@ -727,3 +881,63 @@ export const isEmbedded = (config: Config): boolean =>
   config.NODE_ENV !== 'production' &&
   config.MAIL_TRANSPORT === 'capture' &&
   config.WHATSAPP_TRANSPORT === 'capture';
+
+/** PEMs in environment variables often arrive with literal \n. */
+export const pemOf = (value: string) => value.replace(/\\n/g, '\n');
+
+/** Kafka's TLS and SASL settings (kafkajs's `ssl` and `sasl`), from KAFKA_SSL* and KAFKA_SASL_*. */
+export function kafkaSecurity(config: Config): {
+  ssl?: true | { ca: string[] };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+} {
+  return {
+    ...(config.KAFKA_SSL === 'on'
+      ? { ssl: config.KAFKA_SSL_CA ? { ca: [pemOf(config.KAFKA_SSL_CA)] } : true }
+      : {}),
+    ...(config.KAFKA_SASL_MECHANISM !== 'none'
+      ? {
+          sasl: {
+            mechanism: config.KAFKA_SASL_MECHANISM,
+            username: config.KAFKA_SASL_USERNAME ?? '',
+            password: config.KAFKA_SASL_PASSWORD ?? '',
+          },
+        }
+      : {}),
+  };
+}
+
+/** The TLS of Temporal connections (the SDK's `tls`): false, true (system CAs), or the CA and client pair. */
+export function temporalTls(
+  config: Config,
+): false | true | { serverRootCACertificate?: Buffer; clientCertPair?: { crt: Buffer; key: Buffer } } {
+  const on = config.TEMPORAL_TLS === 'on' || Boolean(config.TEMPORAL_API_KEY);
+  if (!on) return false;
+  if (!config.TEMPORAL_TLS_CA && !config.TEMPORAL_TLS_CERT) return true;
+  return {
+    ...(config.TEMPORAL_TLS_CA
+      ? { serverRootCACertificate: Buffer.from(pemOf(config.TEMPORAL_TLS_CA)) }
+      : {}),
+    ...(config.TEMPORAL_TLS_CERT && config.TEMPORAL_TLS_KEY
+      ? {
+          clientCertPair: {
+            crt: Buffer.from(pemOf(config.TEMPORAL_TLS_CERT)),
+            key: Buffer.from(pemOf(config.TEMPORAL_TLS_KEY)),
+          },
+        }
+      : {}),
+  };
+}
+
+/** What every Temporal connection of a process is opened with (Connection.connect, NativeConnection.connect). */
+export function temporalConnection(config: Config): {
+  address: string;
+  tls: ReturnType<typeof temporalTls>;
+  apiKey?: string;
+} {
+  if (!config.TEMPORAL_ADDRESS) throw new ConfigError(['TEMPORAL_ADDRESS: required to reach Temporal']);
+  return {
+    address: config.TEMPORAL_ADDRESS,
+    tls: temporalTls(config),
+    ...(config.TEMPORAL_API_KEY ? { apiKey: config.TEMPORAL_API_KEY } : {}),
+  };
+}

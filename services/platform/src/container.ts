@@ -34,21 +34,26 @@ export interface BootedService {
   /** The service's own store and event store (the crash suite compares read models with a rebuild through them). */
   runtime?: Pick<ServiceRuntime, 'store' | 'events'>;
   close(): Promise<void>;
-  /** Resolves when the service's own engines answer (its store; reporting: ClickHouse too); rejects otherwise. */
+  /** Resolves when the service can serve (its own document store answers); rejects otherwise. */
   ready?(): Promise<void>;
+  /** Engines whose outage degrades part of the service (reporting's ClickHouse): shown by /readyz, never a 503. */
+  engines?: Record<string, () => Promise<unknown>>;
   /** Facts /readyz shows under `detail` (e.g. the records a pipeline set aside); informational, never a failure. */
   readinessDetail?(): Promise<Record<string, unknown>>;
 }
 
 /**
- * GET /readyz of a service process: 200 when its engines and the bus answer, 503 naming the one that does not
- * (Kubernetes' readiness probe; liveness stays on /healthz, which only says the process answers).
+ * GET /readyz of a service process: whether this process can serve. `required` are what every request needs (its own
+ * document store): 503 naming the one that does not answer. `degraded` are engines whose outage degrades only what
+ * depends on them (the bus: the outbox keeps events until it is back; reporting's ClickHouse): shown, never a 503, so
+ * a blip of a shared engine does not take every pod of every service out of its load balancer at once.
  */
 export function readinessHandler(
-  checks: Record<string, () => Promise<unknown>>,
+  required: Record<string, () => Promise<unknown>>,
+  degraded: Record<string, () => Promise<unknown>> = {},
   detail?: () => Promise<Record<string, unknown>>,
 ): RequestHandler {
-  return async (_req, res) => {
+  const answer = async (checks: Record<string, () => Promise<unknown>>) => {
     const results: Record<string, boolean> = {};
     for (const [name, check] of Object.entries(checks)) {
       results[name] = await check().then(
@@ -56,11 +61,20 @@ export function readinessHandler(
         () => false,
       );
     }
-    const ready = Object.values(results).every(Boolean);
+    return results;
+  };
+  return async (_req, res) => {
+    const checks = await answer(required);
+    const engines = await answer(degraded);
+    const ready = Object.values(checks).every(Boolean);
+    const down = Object.keys(engines).filter((name) => !engines[name]);
     const facts = detail ? await detail().catch(() => ({ error: 'unavailable' })) : undefined;
-    res
-      .status(ready ? 200 : 503)
-      .json({ status: ready, checks: results, ...(facts ? { detail: facts } : {}) });
+    res.status(ready ? 200 : 503).json({
+      status: ready,
+      checks: { ...checks, ...engines },
+      ...(down.length ? { degraded: down } : {}),
+      ...(facts ? { detail: facts } : {}),
+    });
   };
 }
 
@@ -77,26 +91,15 @@ export function runServiceContainer(
     const log = createLogger(service, config.LOG_LEVEL);
     const stopTracing = startTracing({ serviceName: service, endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
     const { bus, close: closeBus } = await openEventBus(config, log);
-    // A transport left on capture (say WhatsApp without Twilio credentials) keeps its messages in a store of its own.
-    const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
-    const outboxStore = capture ? await openDevOutbox(config) : undefined;
-    if (capture) log.warn('a message transport is set to capture: those messages are stored, not sent');
-    const booted = await boot({
-      config,
-      bus,
-      log,
-      messaging: createMessaging(config, outboxStore?.outbox),
-      serviceUrls: serviceUrlsOf(config),
-    });
+    const { messaging, close: closeMessaging } = await openContainerMessaging(config, log);
+    const booted = await boot({ config, bus, log, messaging, serviceUrls: serviceUrlsOf(config) });
     const outer = express();
     outer.disable('x-powered-by');
     outer.get(
       '/readyz',
       readinessHandler(
-        {
-          ...(booted.ready ? { [service]: () => booted.ready?.() ?? Promise.resolve() } : {}),
-          bus: () => bus.ping(),
-        },
+        booted.ready ? { [service]: () => booted.ready?.() ?? Promise.resolve() } : {},
+        { bus: () => bus.ping(), ...booted.engines },
         booted.readinessDetail,
       ),
     );
@@ -110,7 +113,7 @@ export function runServiceContainer(
     exitOnSignal(log, config.SHUTDOWN_TIMEOUT_MS, async () => {
       await drainServer(server, config.SHUTDOWN_TIMEOUT_MS);
       await booted.close();
-      await outboxStore?.close();
+      await closeMessaging();
       await closeBus();
       await metrics.close();
       await stopTracing();
@@ -120,6 +123,26 @@ export function runServiceContainer(
     console.error(err instanceof ConfigError ? err.message : err);
     process.exit(1);
   });
+}
+
+/**
+ * The mail and WhatsApp senders of a container process. A transport left on capture (WhatsApp without Twilio
+ * credentials, as the production overlay ships) keeps its messages in an outbox of its own (the document store's, or
+ * files under DATA_DIR): never a crash at start.
+ */
+export async function openContainerMessaging(
+  config: Config,
+  log: Logger,
+): Promise<{ messaging: Messaging; close(): Promise<void> }> {
+  const capture = config.MAIL_TRANSPORT === 'capture' || config.WHATSAPP_TRANSPORT === 'capture';
+  const outbox = capture ? await openDevOutbox(config) : undefined;
+  if (capture) log.warn('a message transport is set to capture: those messages are stored, not sent');
+  return {
+    messaging: createMessaging(config, outbox?.outbox),
+    close: async () => {
+      await outbox?.close();
+    },
+  };
 }
 
 /**

@@ -19,6 +19,11 @@ export interface ProcessMetrics {
   readonly analyticsFlushSeconds: Histogram<'service' | 'source'>;
   readonly remindersSent: Counter<'service' | 'channel'>;
   readonly reminderFailures: Counter<'service' | 'channel'>;
+  /** Events the bus refused for good (too large for the topic), set aside by the relay. */
+  readonly relayRefused: Counter<'service'>;
+  /** Consumers that stopped on an error kafkajs does not restart from, and were started again. */
+  readonly consumerRestarts: Counter<'group'>;
+  readonly reminderThrottled: Counter<'service'>;
   /** Reads `pending()` (commits not yet on the bus) at each scrape; returns the unregister function. */
   addRelay(service: string, pending: () => Promise<number>): () => void;
   /** Reads the bus's consumer lag and dead letters per group at each scrape; returns the unregister function. */
@@ -142,6 +147,24 @@ function createProcessMetrics(): ProcessMetrics {
       name: 'nudge_reminder_failures_total',
       help: 'Reminder deliveries the transport refused (retried by the next run), per channel.',
       labelNames: ['service', 'channel'],
+      registers,
+    }),
+    relayRefused: new Counter({
+      name: 'nudge_relay_refused_events_total',
+      help: 'Events the bus refused for good (too large for the topic, malformed), set aside in relay_refused.',
+      labelNames: ['service'],
+      registers,
+    }),
+    consumerRestarts: new Counter({
+      name: 'nudge_consumer_restarts_total',
+      help: 'Consumers that stopped on an error and were started again, per consumer group.',
+      labelNames: ['group'],
+      registers,
+    }),
+    reminderThrottled: new Counter({
+      name: 'nudge_reminder_throttled_total',
+      help: 'Reminder deliveries a provider answered with a throttling reply (retried after a back-off).',
+      labelNames: ['service'],
       registers,
     }),
     addRelay(service, pending) {

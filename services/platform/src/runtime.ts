@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus';
-import { type Config, ConfigError, dkimKeyOf } from './config';
+import { type Config, ConfigError, dkimKeyOf, kafkaSecurity, pemOf } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
 import { PENDING, pendingRange } from './events/commits';
 import type { EventBus } from './events/types';
@@ -123,6 +123,12 @@ export async function openEventBus(
       kind: 'kafka',
       brokers: config.KAFKA_BROKERS ?? [],
       clientId: config.KAFKA_CLIENT_ID,
+      ...kafkaSecurity(config),
+      topics: {
+        partitions: config.KAFKA_TOPIC_PARTITIONS,
+        replicationFactor: config.KAFKA_REPLICATION_FACTOR,
+        ...(config.KAFKA_MIN_INSYNC_REPLICAS ? { minInsyncReplicas: config.KAFKA_MIN_INSYNC_REPLICAS } : {}),
+      },
       ...retry,
       log,
     });
@@ -172,7 +178,7 @@ export interface Secrets {
 export async function loadSecrets(config: Config): Promise<Secrets> {
   const keys =
     config.TOKEN_PRIVATE_KEY && config.TOKEN_PUBLIC_KEY
-      ? await importSigningKeys(pem(config.TOKEN_PRIVATE_KEY), pem(config.TOKEN_PUBLIC_KEY))
+      ? await importSigningKeys(pemOf(config.TOKEN_PRIVATE_KEY), pemOf(config.TOKEN_PUBLIC_KEY))
       : await loadOrCreateSigningKeys(notInProduction(config, 'TOKEN_PRIVATE_KEY'));
   const linkSecrets = await loadLinkSecrets(config);
   const internalToken = await loadInternalToken(config);
@@ -199,7 +205,7 @@ export async function loadInternalToken(config: Config): Promise<string> {
 
 /** Services other than auth verify tokens with the public key only. */
 export async function loadVerifyKey(config: Config) {
-  if (config.TOKEN_PUBLIC_KEY) return importVerifyKey(pem(config.TOKEN_PUBLIC_KEY));
+  if (config.TOKEN_PUBLIC_KEY) return importVerifyKey(pemOf(config.TOKEN_PUBLIC_KEY));
   return (await loadOrCreateSigningKeys(notInProduction(config, 'TOKEN_PUBLIC_KEY'))).publicKey;
 }
 
@@ -208,13 +214,12 @@ export async function loadVerifyKey(config: Config) {
  * variable instead: every pod would generate its own (the last line behind loadConfig's production checks).
  */
 function notInProduction(config: Config, key: string): string {
-  if (config.NODE_ENV === 'production')
-    throw new ConfigError([`${key}: required when NODE_ENV=production (not generated at start)`]);
+  if (config.NODE_ENV === 'production' || config.DISTRIBUTED_TEST === 'on')
+    throw new ConfigError([
+      `${key}: required when ${config.NODE_ENV === 'production' ? 'NODE_ENV=production' : 'DISTRIBUTED_TEST=on'} (not generated at start)`,
+    ]);
   return config.DATA_DIR;
 }
-
-/** PEMs in environment variables often arrive with literal \n. */
-const pem = (value: string) => value.replace(/\\n/g, '\n');
 
 export interface Messaging {
   mail: MailSender;
@@ -237,7 +242,11 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
   const dkim = dkimKeyOf(config);
   const mail =
     config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL
-      ? createSmtpMailSender(config.SMTP_URL, config.MAIL_FROM, dkim)
+      ? createSmtpMailSender(config.SMTP_URL, config.MAIL_FROM, {
+          poolSize: config.SMTP_POOL_SIZE,
+          ratePerSecond: config.MAIL_RATE_PER_SECOND,
+          ...(dkim ? { dkim } : {}),
+        })
       : captureMail(needOutbox(), dkim ? { from: config.MAIL_FROM, dkim } : undefined);
   const whatsapp =
     config.WHATSAPP_TRANSPORT === 'twilio'
@@ -245,6 +254,7 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
           accountSid: config.TWILIO_ACCOUNT_SID ?? '',
           authToken: config.TWILIO_AUTH_TOKEN ?? '',
           from: config.TWILIO_WHATSAPP_FROM ?? '',
+          ratePerSecond: config.WHATSAPP_RATE_PER_SECOND,
         })
       : captureWhatsApp(needOutbox());
   return { mail, whatsapp, ...(outbox ? { outbox } : {}) };

@@ -74,10 +74,9 @@ export async function bootReporting(opts: ServiceBootOptions) {
     app: service.app,
     runtime,
     analytics,
-    ready: async () => {
-      await runtime.store.ping();
-      await analytics.ping();
-    },
+    ready: () => runtime.store.ping(),
+    // Reports need ClickHouse; intake spools and the ingester pauses while it is down.
+    engines: { analytics: () => analytics.ping() },
     readinessDetail: async () => ({ setAside: await service.setAside.counts() }),
     async close() {
       unregisterSetAside();

@@ -3,7 +3,14 @@ import { withSpan } from '@nudge/platform';
 import { createReminderActivities, type ReminderDeps } from './reminders';
 
 export * from './internal-client';
-export type { BatchResult, ReminderDeps } from './reminders';
+export type {
+  ActivityProgress,
+  BatchResult,
+  PagePlan,
+  PageProgress,
+  PageResult,
+  ReminderDeps,
+} from './reminders';
 
 /**
  * Every activity of the reminders and the renewals, built from their ports. The Temporal worker registers

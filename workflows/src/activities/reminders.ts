@@ -1,6 +1,8 @@
 import type {
   CheckinIssueBatchResponse,
+  ClaimSendsResponse,
   DeliveryFactsRequest,
+  DuePagesResponse,
   DueReader,
   DueReadersResponse,
   MintLinksResponse,
@@ -8,7 +10,6 @@ import type {
   ReminderEventData,
   ReminderLinkKind,
   RemindersPostsResponse,
-  SendsRecordedResponse,
   SuppressionCheckResponse,
 } from '@nudge/contracts';
 import { prefixedSubject } from '@nudge/email';
@@ -17,6 +18,7 @@ import {
   type MailSender,
   processMetrics,
   sendIdOf,
+  sendRetryAfterMs,
   trackingSigner,
   type WhatsAppSender,
 } from '@nudge/platform';
@@ -44,22 +46,59 @@ export interface ReminderDeps {
   random?: () => number;
   /** How long the subject bandit waits for reporting's counts before choosing uniformly. */
   statsTimeoutMs?: number;
+  /** WHATSAPP_DAILY_RECIPIENTS: distinct WhatsApp numbers a day the account may reach (absent: no limit). */
+  whatsappDailyRecipients?: number;
+  /**
+   * The running activity's link to its engine (Temporal: heartbeats and their details from the attempt before, the
+   * cancellation of a worker's shutdown); undefined outside one (the embedded scheduler).
+   */
+  progress?: () => ActivityProgress | undefined;
+  /** Delivered sends recorded at least this often within a page (with progress: what a crash can leave in doubt). */
+  recordEvery?: number;
+}
+
+/** What a page's activity tells its engine and learns from it. */
+export interface ActivityProgress {
+  /** Reported as the attempt's progress (Temporal keeps the latest for the next attempt). */
+  heartbeat(details: PageProgress): void;
+  /** The last progress of the attempt before this one, if any. */
+  details: PageProgress | undefined;
+  /** Aborted when the engine cancels the activity (a worker shutting down). */
+  signal: AbortSignal;
+}
+
+/** A page's sends delivered and not yet recorded (so a retry records them instead of asking whether they went). */
+export interface PageProgress {
+  delivered: Sent[];
 }
 
 export interface BatchResult {
   /** Messages delivered and recorded in this call. */
   sent: number;
-  /** Send keys already recorded before this call (a resumed slot, a fall-back hour, a retry). */
+  /** Send keys recorded before this call, or claimed by another slot of the same local day. */
   alreadySent: number;
   /** Readers with nothing to send (no post today). */
   nothing: number;
-  /** Messages the transport refused (not recorded; a retry of the batch tries them again). */
+  /** Messages the transport refused (not recorded, claims released: a retry of the page tries them again). */
   failed: number;
+  /** Messages not delivered because the slot's lateness limit passed first (late, or throttled until then). */
+  skippedLate: number;
+  /** Claimed by an earlier attempt of this slot and not recorded: not delivered again without an idempotency key. */
+  inDoubt: number;
+  /** WhatsApp messages beyond the account's daily distinct recipients. */
+  overLimit: number;
   /**
    * Messages not sent to a suppressed address (a hard bounce, a complaint, an opt-out...), or refused by the mail
    * server for good (a 5xx answer: a hard bounce, recorded, so the address is suppressed from then on).
    */
   suppressed: number;
+}
+export type PageResult = BatchResult;
+
+/** A slot's pages: where each ends (null: to the end), and where the next plan starts. */
+export interface PagePlan {
+  ends: (string | null)[];
+  next: string | null;
 }
 
 type Sent = ReminderEventData<'ReminderSent'>;
@@ -111,19 +150,66 @@ type StatsResponse = {
   templates?: Record<string, { subjects?: Record<string, SubjectStats> }>;
 };
 
-/** The reminder activities: one page of due readers; one batch sent by the delivery rule. */
+/** Throttled deliveries wait at first this long, doubling up to THROTTLE_MAX_MS (with jitter). */
+const THROTTLE_FIRST_MS = 500;
+const THROTTLE_MAX_MS = 20_000;
+
+/** The reminder activities: a slot's pages planned; one page sent by the delivery rule. */
 export function createReminderActivities(deps: ReminderDeps) {
   const base = deps.publicUrl.replace(/\/$/, '');
   const random = deps.random ?? Math.random;
   const renderReminder = createReminderRenderer();
 
-  async function dueReaders(input: { at: string; cursor?: string | null; limit: number }) {
+  async function dueReaders(input: {
+    at: string;
+    cursor?: string | null;
+    until?: string | null;
+    limit: number;
+  }) {
     const res = await deps.call<z.infer<typeof DueReadersResponse>>('auth', '/internal/reminders/due', {
       at: input.at,
       limit: input.limit,
       ...(input.cursor ? { cursor: input.cursor } : {}),
+      ...(input.until ? { until: input.until } : {}),
     });
     return { readers: res.readers, next: res.next };
+  }
+
+  /** The slot's next pages (auth reads only ids): where each ends. */
+  async function planPages(input: {
+    at: string;
+    cursor: string | null;
+    size: number;
+    pages: number;
+  }): Promise<PagePlan> {
+    const res = await deps.call<z.infer<typeof DuePagesResponse>>('auth', '/internal/reminders/due-pages', {
+      at: input.at,
+      size: input.size,
+      pages: input.pages,
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+    });
+    return { ends: res.ends, next: res.next };
+  }
+
+  /**
+   * One page of a slot: its readers read from auth (the range after `after` up to `until`), then sent by the
+   * delivery rule (sendBatch). Past the deadline it only counts them (skippedLate).
+   */
+  async function sendPage(input: {
+    slot: string;
+    after: string | null;
+    until: string | null;
+    deadline: number;
+  }): Promise<PageResult> {
+    const readers: DueReader[] = [];
+    let cursor = input.after;
+    do {
+      const page = await dueReaders({ at: input.slot, cursor, until: input.until, limit: 1000 });
+      readers.push(...page.readers);
+      cursor = page.next;
+    } while (cursor);
+    if (deps.clock().getTime() > input.deadline) return { ...noResult(), skippedLate: readers.length };
+    return sendBatch({ slot: input.slot, readers, deadline: input.deadline });
   }
 
   /**
@@ -166,11 +252,23 @@ export function createReminderActivities(deps: ReminderDeps) {
   }
 
   /**
-   * The delivery rule: skip send keys already recorded; render; hand each message to the transport with the send
-   * key as idempotency key; then record the delivered ones in one call. A crash between delivery and record
-   * delivers the same keys again on the resumed batch (stored once by the capture outbox; SMTP: see README).
+   * The delivery rule. Each send key is claimed for the slot before it is delivered (engagement answers which are
+   * this call's to send), so no retry, catch-up or second worker sends it twice; then each message is rendered and
+   * handed to the transport with the send key as its idempotency key, and the delivered ones are recorded (every
+   * `recordEvery`, and at the end). A key this slot claimed before and never recorded is in doubt (an attempt that
+   * died may have delivered it): delivered again only where the transport stores a key once (the capture outbox),
+   * counted otherwise. With an engine's progress (Temporal), each delivery is reported as it happens, so a retry
+   * records what the attempt before it delivered instead of doubting it. A throttling answer (SMTP 421/451/454, HTTP
+   * 429) is retried with back-off until the deadline; a worker's shutdown stops the batch after the messages in
+   * flight, records them, and fails the attempt (its retry goes on from there).
    */
-  async function sendBatch(input: { slot: string; readers: DueReader[] }): Promise<BatchResult> {
+  async function sendBatch(input: {
+    slot: string;
+    readers: DueReader[];
+    deadline?: number;
+  }): Promise<BatchResult> {
+    const progress = deps.progress?.();
+    const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
     let wanted: Send[] = [];
     for (const reader of input.readers) {
       if (reader.email_on)
@@ -182,15 +280,40 @@ export function createReminderActivities(deps: ReminderDeps) {
           sendId: sendIdOf(reader.userId, reader.localDate, 'whatsapp'),
         });
     }
-    const result: BatchResult = { sent: 0, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 };
+    const result = noResult();
     if (wanted.length === 0) return result;
     const kept = await withoutSuppressed(wanted);
     result.suppressed = wanted.length - kept.length;
     wanted = kept;
     if (wanted.length === 0) return result;
+    const metrics = processMetrics();
+    const sentBy = { email: 0, whatsapp: 0 };
+    /** Delivered, not yet recorded (what the heartbeat carries). */
+    let pending: Sent[] = [];
+    const record = async () => {
+      if (pending.length === 0) return;
+      const sends = pending;
+      pending = [];
+      // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
+      const res = await deps.call<z.infer<typeof RecordSendsResponse>>(
+        'engagement',
+        '/internal/reminders/sent',
+        { sends },
+        120_000,
+      );
+      result.sent += res.recorded;
+      result.alreadySent += res.duplicates;
+      progress?.heartbeat({ delivered: pending });
+    };
+    // What the attempt before this one delivered and did not record: recorded now, not doubted below.
+    const before = progress?.details?.delivered ?? [];
+    if (before.length > 0) {
+      pending = [...before];
+      await record();
+    }
     // The links (signed in auth's worker thread) and the day's posts (remembered picks, the same whether sent or
-    // not) are asked for at once with the recorded check: the signing runs beside the rest of the batch's work.
-    // A resumed batch asks for a few it will not send.
+    // not) are asked for at once with the claim: the signing runs beside the rest of the batch's work. A resumed
+    // batch asks for a few it will not send.
     const readers = [...new Map(wanted.map((s) => [s.reader.userId, s.reader])).values()];
     const linksCall = deps.call<z.infer<typeof MintLinksResponse>>('auth', '/internal/tokens/links', {
       userIds: readers.map((r) => r.userId),
@@ -206,14 +329,44 @@ export function createReminderActivities(deps: ReminderDeps) {
     // Awaited below, or dropped when everything was sent already.
     linksCall.catch(() => undefined);
     postsCall.catch(() => undefined);
-    const { recorded } = await deps.call<z.infer<typeof SendsRecordedResponse>>(
+    const claim = await deps.call<z.infer<typeof ClaimSendsResponse>>(
       'engagement',
-      '/internal/reminders/recorded',
-      { sendIds: wanted.map((s) => s.sendId) },
+      '/internal/reminders/claim',
+      {
+        slot: input.slot,
+        sends: wanted.map((s) => ({
+          sendId: s.sendId,
+          channel: s.channel,
+          localDate: s.reader.localDate,
+          ...(s.channel === 'whatsapp' && s.reader.whatsapp ? { to: s.reader.whatsapp } : {}),
+        })),
+        ...(deps.whatsappDailyRecipients === undefined
+          ? {}
+          : { whatsappDailyRecipients: deps.whatsappDailyRecipients }),
+      },
     );
-    const done = new Set(recorded);
-    const todo = wanted.filter((s) => !done.has(s.sendId));
-    result.alreadySent = wanted.length - todo.length;
+    const recordedBefore = new Set(before.map((s) => s.sendId));
+    const transportOf = (channel: Send['channel']) => (channel === 'email' ? deps.mail : deps.whatsapp);
+    const claimed = new Set(claim.claimed);
+    const inDoubt = new Set(claim.inDoubt.filter((sendId) => !recordedBefore.has(sendId)));
+    const todo = wanted.filter((s) => {
+      if (claimed.has(s.sendId)) return true;
+      if (!inDoubt.has(s.sendId)) return false;
+      if (transportOf(s.channel).idempotent) return true;
+      result.inDoubt += 1;
+      deps.log.warn(
+        { sendId: s.sendId, channel: s.channel, slot: input.slot },
+        'reminder in doubt: an earlier attempt claimed it and may have delivered it; not sent again',
+      );
+      return false;
+    });
+    result.alreadySent += claim.recorded.length + claim.elsewhere.length;
+    result.overLimit += claim.overLimit.length;
+    if (claim.overLimit.length > 0)
+      deps.log.warn(
+        { slot: input.slot, count: claim.overLimit.length },
+        'WhatsApp reminders beyond the daily distinct recipients (WHATSAPP_DAILY_RECIPIENTS): not sent',
+      );
     if (todo.length === 0) return result;
 
     const [{ settings, posts, picks }, { links }] = await Promise.all([postsCall, linksCall]);
@@ -244,10 +397,9 @@ export function createReminderActivities(deps: ReminderDeps) {
         : {};
     const stats = await statsCall;
 
-    const delivered: Sent[] = [];
+    /** Claims of sends that did not go (refused, or too late): released, so a retry of the page takes them. */
+    const unsent: string[] = [];
     const bounces: DeliveryFact[] = [];
-    const metrics = processMetrics();
-    const sentBy = { email: 0, whatsapp: 0 };
     // A post's paragraphs as each gating shows them, once per batch (one array: the renderer knows it again).
     const paragraphs = new Map<string, string[]>();
     const paragraphsOfPost = (template: (typeof posts)[string]['template']) => {
@@ -259,12 +411,36 @@ export function createReminderActivities(deps: ReminderDeps) {
       }
       return found;
     };
+    /** Hands the message over, waiting out throttling answers while the deadline allows; false when it passed. */
+    const handOver = async (send: () => Promise<void>): Promise<boolean> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await send();
+          return true;
+        } catch (err) {
+          const wait = sendRetryAfterMs(err, attempt, THROTTLE_FIRST_MS, THROTTLE_MAX_MS, random);
+          if (wait === null) throw err;
+          if (deps.clock().getTime() + wait > deadline) return false;
+          metrics.reminderThrottled.inc({ service: 'workflows' });
+          // Still alive while it waits (the engine's heartbeat timeout is shorter than the longest wait).
+          progress?.heartbeat({ delivered: pending });
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    };
+    const stopped = () => progress?.signal.aborted === true;
     const deliver = async (send: Send) => {
       const { reader, channel, sendId } = send;
       const post = postOf(reader.userId);
       const link = links[reader.userId];
       if (!post || !link) {
         result.nothing += 1;
+        unsent.push(sendId);
+        return;
+      }
+      if (deps.clock().getTime() > deadline) {
+        result.skippedLate += 1;
+        unsent.push(sendId);
         return;
       }
       const subject = chooseSubject(
@@ -295,13 +471,15 @@ export function createReminderActivities(deps: ReminderDeps) {
         tracked(kind, `/post/${id}?${query}uid=`, uid);
       const subjectLine = prefixedSubject(settings.subjectprefix, subject?.title ?? post.template.heading);
       const continueUrl = postLink('continue_reading', post.template._id);
+      let delivered: boolean;
       try {
         if (channel === 'whatsapp') {
-          await deps.whatsapp.send({
+          const message = {
             to: reader.whatsapp ?? '',
             text: whatsappText(subjectLine, post.template.heading, continueUrl),
             idempotencyKey: sendId,
-          });
+          };
+          delivered = await handOver(() => deps.whatsapp.send(message));
         } else {
           const checkin = checkins[reader.userId];
           const model: ReminderEmailModel = {
@@ -328,7 +506,7 @@ export function createReminderActivities(deps: ReminderDeps) {
           };
           const rendering = renderReminder(model);
           const { html, text } = rendering instanceof Promise ? await rendering : rendering;
-          await deps.mail.send({
+          const message = {
             to: reader.email,
             subject: subjectLine,
             html,
@@ -338,7 +516,8 @@ export function createReminderActivities(deps: ReminderDeps) {
               'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
             },
             idempotencyKey: sendId,
-          });
+          };
+          delivered = await handOver(() => deps.mail.send(message));
         }
       } catch (err) {
         if (channel === 'email' && hardBounced(err)) {
@@ -350,15 +529,22 @@ export function createReminderActivities(deps: ReminderDeps) {
             detail: replyOf(err),
           });
           result.suppressed += 1;
+          unsent.push(sendId);
           return;
         }
         deps.log.warn({ err, sendId, channel }, 'reminder delivery failed; not recorded, a retry sends it');
         metrics.reminderFailures.inc({ service: 'workflows', channel });
         result.failed += 1;
+        unsent.push(sendId);
+        return;
+      }
+      if (!delivered) {
+        result.skippedLate += 1;
+        unsent.push(sendId);
         return;
       }
       sentBy[channel] += 1;
-      delivered.push({
+      pending.push({
         ...facts,
         subject: channel === 'email' ? subjectLine : null,
         slot: reader.slot,
@@ -367,31 +553,33 @@ export function createReminderActivities(deps: ReminderDeps) {
         locked: post.template.locked === true,
         sentAt: deps.clock().toISOString(),
       });
+      progress?.heartbeat({ delivered: pending });
     };
     // Bounded concurrency: the transport groups the writes of messages handed over together (the outbox files).
     // DELIVERY_CONCURRENCY lanes, each taking the next send when its last one is handed over.
+    const recordEvery = deps.recordEvery ?? Number.POSITIVE_INFINITY;
     let next = 0;
     const lane = async () => {
-      while (next < todo.length) await deliver(todo[next++] as Send);
+      while (next < todo.length && !stopped()) {
+        await deliver(todo[next++] as Send);
+        if (pending.length >= recordEvery) await record();
+      }
     };
-    await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, todo.length) }, lane));
-    if (bounces.length > 0)
-      await deps.call('engagement', '/internal/suppressions/facts', {
-        facts: bounces,
-      } satisfies DeliveryFacts);
-    for (const channel of ['email', 'whatsapp'] as const)
-      if (sentBy[channel] > 0) metrics.remindersSent.inc({ service: 'workflows', channel }, sentBy[channel]);
-    if (delivered.length > 0) {
-      // Recording appends one stream per send: give a large batch time (a timeout only re-runs the batch).
-      const res = await deps.call<z.infer<typeof RecordSendsResponse>>(
-        'engagement',
-        '/internal/reminders/sent',
-        { sends: delivered },
-        120_000,
-      );
-      result.sent = res.recorded;
-      result.alreadySent += res.duplicates;
+    try {
+      await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, todo.length) }, lane));
+    } finally {
+      for (const channel of ['email', 'whatsapp'] as const)
+        if (sentBy[channel] > 0)
+          metrics.remindersSent.inc({ service: 'workflows', channel }, sentBy[channel]);
+      await record();
+      if (bounces.length > 0)
+        await deps.call('engagement', '/internal/suppressions/facts', {
+          facts: bounces,
+        } satisfies DeliveryFacts);
+      if (unsent.length > 0)
+        await deps.call('engagement', '/internal/reminders/release', { slot: input.slot, sendIds: unsent });
     }
+    if (stopped()) throw progress?.signal.reason ?? new Error('the reminder batch was cancelled');
     return result;
   }
 
@@ -408,7 +596,18 @@ export function createReminderActivities(deps: ReminderDeps) {
     return sends.filter((s) => !out.has(`${s.channel} ${addressOf(s).trim().toLowerCase()}`));
   }
 
-  return { dueReaders, sendBatch };
+  return { planPages, sendPage, sendBatch };
 }
 
 export type ReminderActivities = ReturnType<typeof createReminderActivities>;
+
+const noResult = (): BatchResult => ({
+  sent: 0,
+  alreadySent: 0,
+  nothing: 0,
+  failed: 0,
+  skippedLate: 0,
+  inDoubt: 0,
+  overLimit: 0,
+  suppressed: 0,
+});

@@ -1,17 +1,17 @@
 import type { DocumentStore, Logger } from '@nudge/platform';
-import type { Activities, BatchResult } from '../activities';
+import type { Activities } from '../activities';
+import { emptyTotals, refundReconcile, reminderSlot, type SlotReport, type SlotState } from '../core';
 import { slotStart, slotsBetween } from '../slots';
 import type { EmbeddedRenewals } from './renewals';
 
+export type { SlotReport } from '../core';
+
 interface SlotDoc {
   _id: string;
-  /** The due-readers cursor of the next page to send (null: from the start). */
-  cursor: string | null;
+  /** The slot's state at its last checkpoint (resumed from after a restart). */
+  state: SlotState;
   done: boolean;
-  sent: number;
-  alreadySent: number;
-  skippedLate: number;
-  failed: number;
+  report?: SlotReport;
 }
 interface StateDoc {
   _id: 'reminders';
@@ -19,109 +19,98 @@ interface StateDoc {
   lastSlot: string;
 }
 
-export interface SlotReport {
-  slot: string;
-  sent: number;
-  alreadySent: number;
-  skippedLate: number;
-  failed: number;
+/** Thrown out of a wait when the scheduler stops: the slot resumes from its checkpoint at the next start. */
+export class SchedulerStopped extends Error {
+  constructor() {
+    super('the embedded scheduler stopped');
+  }
 }
 
 /**
- * The embedded stand-in for Temporal's Schedule and slot workflow (standalone process only). Its state is durable
- * in the document store: the last slot finished, and for the slot in progress the cursor of the next page. After a
- * restart it resumes the slot in progress from the page it was on (the delivery rule makes the re-sent page a
- * no-op for what was recorded, and the capture outbox stores an in-flight message once), then catches up the slots
- * it missed; readers more than `latenessMs` past their slot are skipped and counted in the log. Each tick then runs
- * the renewal workflows' steps that are due (their timers are durable too, so downtime only delays them).
+ * The embedded stand-in for Temporal's Schedule and its slot runs (standalone process only): it runs the same slot
+ * workflow (core/slot.ts) with durable state in the document store, the last slot finished and each slot's state at
+ * its last checkpoint. After a restart it resumes the slot in progress from its checkpoint (every activity is
+ * idempotent: the pages sent since are claimed or recorded, and the capture outbox stores a message once), then
+ * catches up the slots it missed; readers more than `latenessMs` past their slot are skipped and counted. Each tick
+ * then runs the renewal workflows that are due (their timers are durable too) and the refund reconciliation.
  */
 export function createEmbeddedScheduler(deps: {
   store: DocumentStore;
-  activities: Pick<Activities, 'dueReaders' | 'sendBatch'> & Partial<Pick<Activities, 'reconcileRefunds'>>;
+  activities: Pick<Activities, 'planPages' | 'sendPage'> & Partial<Pick<Activities, 'reconcileRefunds'>>;
   /** The renewal workflows' durable timers: their due steps run after the slots of each tick. */
   renewals?: Pick<EmbeddedRenewals, 'runDue'>;
   log: Logger;
   clock: () => Date;
   latenessMs: number;
   batchSize: number;
+  /** Pages sent at once (REMINDER_PAGE_CONCURRENCY). */
+  concurrency?: number;
 }) {
   const slots = deps.store.collection<SlotDoc>('reminder_slots');
   const state = deps.store.collection<StateDoc>('scheduler_state');
   let running: Promise<SlotReport[]> | null = null;
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
+  /** Wakes the waits in progress when the scheduler stops. */
+  const waits = new Set<() => void>();
 
-  const late = (slot: Date) => deps.clock().getTime() - slot.getTime() > deps.latenessMs;
-
-  async function countRest(at: string, cursor: string | null) {
-    let n = 0;
-    let next = cursor;
-    do {
-      const page = await deps.activities.dueReaders({ at, cursor: next, limit: deps.batchSize });
-      n += page.readers.length;
-      next = page.next;
-    } while (next);
-    return n;
-  }
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (stopped) return reject(new SchedulerStopped());
+      const wake = () => {
+        clearTimeout(t);
+        waits.delete(wake);
+        reject(new SchedulerStopped());
+      };
+      const t = setTimeout(() => {
+        waits.delete(wake);
+        resolve();
+      }, ms);
+      waits.add(wake);
+    });
+  /** A stopping scheduler starts no new page (the pages in flight finish). */
+  const unlessStopped =
+    <I, O>(activity: (input: I) => Promise<O>) =>
+    (input: I) =>
+      stopped ? Promise.reject(new SchedulerStopped()) : activity(input);
+  const activities = {
+    planPages: unlessStopped(deps.activities.planPages),
+    sendPage: unlessStopped(deps.activities.sendPage),
+  };
 
   async function runSlot(slot: Date): Promise<SlotReport> {
     const at = slot.toISOString();
-    let doc = await slots.findOne({ _id: at });
-    if (!doc) {
-      doc = { _id: at, cursor: null, done: false, sent: 0, alreadySent: 0, skippedLate: 0, failed: 0 };
-      await slots.insertOne(doc);
-    }
-    let cursor = doc.cursor;
-    // The next page is asked for while the current one is sent (auth answers while the batch renders and waits).
-    const fetchPage = (from: string | null) => {
-      const page = deps.activities.dueReaders({ at, cursor: from, limit: deps.batchSize });
-      page.catch(() => undefined); // awaited below, or dropped with the slot
-      return page;
+    const doc = await slots.findOne({ _id: at });
+    if (doc?.done && doc.report) return doc.report;
+    const start: SlotState = doc?.state ?? {
+      slot: at,
+      latenessMs: deps.latenessMs,
+      pageSize: deps.batchSize,
+      concurrency: deps.concurrency ?? 1,
+      cursor: null,
+      totals: emptyTotals(),
     };
-    let nextPage = doc.done ? null : fetchPage(cursor);
-    while (!doc.done && !stopped) {
-      if (late(slot)) {
-        doc.skippedLate += await countRest(at, cursor);
-        deps.log.warn(
-          { slot: at, skipped: doc.skippedLate },
-          'reminder slot more than the lateness limit behind: its remaining readers are skipped',
-        );
-        doc.done = true;
-        break;
-      }
-      const page = await (nextPage ?? fetchPage(cursor));
-      nextPage = page.next ? fetchPage(page.next) : null;
-      const r: BatchResult =
-        page.readers.length > 0
-          ? await deps.activities.sendBatch({ slot: at, readers: page.readers })
-          : { sent: 0, alreadySent: 0, nothing: 0, failed: 0, suppressed: 0 };
-      doc.sent += r.sent;
-      doc.alreadySent += r.alreadySent;
-      doc.failed += r.failed;
-      cursor = page.next;
-      doc.cursor = cursor;
-      doc.done = cursor === null;
-      await slots.updateOne(
-        { _id: at },
-        {
-          $set: {
-            cursor,
-            done: doc.done,
-            sent: doc.sent,
-            alreadySent: doc.alreadySent,
-            failed: doc.failed,
-            skippedLate: doc.skippedLate,
-          },
+    const report = await reminderSlot(
+      {
+        activities,
+        now: () => deps.clock().getTime(),
+        sleep,
+        async checkpoint(s) {
+          await slots.replaceOne({ _id: at }, { _id: at, state: s, done: false }, { upsert: true });
         },
+      },
+      start,
+    );
+    await slots.replaceOne({ _id: at }, { _id: at, state: start, done: true, report }, { upsert: true });
+    await state.replaceOne({ _id: 'reminders' }, { _id: 'reminders', lastSlot: at }, { upsert: true });
+    if (report.sent || report.skippedLate || report.failed || report.inDoubt || report.failedPages)
+      deps.log.info(report, 'reminder slot finished');
+    if (report.skippedLate)
+      deps.log.warn(
+        { slot: at, skipped: report.skippedLate },
+        'reminder slot more than the lateness limit behind: its remaining readers are skipped',
       );
-    }
-    if (doc.done) {
-      await slots.updateOne({ _id: at }, { $set: { done: true, skippedLate: doc.skippedLate } });
-      await state.replaceOne({ _id: 'reminders' }, { _id: 'reminders', lastSlot: at }, { upsert: true });
-      if (doc.sent || doc.skippedLate || doc.failed)
-        deps.log.info({ slot: at, ...pick(doc) }, 'reminder slot finished');
-    }
-    return { slot: at, ...pick(doc) };
+    return report;
   }
 
   async function runDueNow(): Promise<SlotReport[]> {
@@ -130,9 +119,14 @@ export function createEmbeddedScheduler(deps: {
     // First start ever: begin at the current slot (no history to catch up).
     const todo = slotsBetween(last ? new Date(last.lastSlot) : null, now);
     const reports: SlotReport[] = [];
-    for (const slot of todo) {
-      if (stopped) break;
-      reports.push(await runSlot(slot));
+    try {
+      for (const slot of todo) {
+        if (stopped) break;
+        reports.push(await runSlot(slot));
+      }
+    } catch (err) {
+      if (!(err instanceof SchedulerStopped)) throw err;
+      return reports;
     }
     if (deps.renewals && !stopped) {
       try {
@@ -142,9 +136,10 @@ export function createEmbeddedScheduler(deps: {
         deps.log.warn({ err }, 'a renewal step failed; the next tick runs it again');
       }
     }
-    if (deps.activities.reconcileRefunds && !stopped) {
+    const { reconcileRefunds } = deps.activities;
+    if (reconcileRefunds && !stopped) {
       try {
-        await deps.activities.reconcileRefunds({});
+        await refundReconcile({ activities: { reconcileRefunds } });
       } catch (err) {
         deps.log.warn({ err }, 'refund reconciliation failed; the next tick runs it again');
       }
@@ -186,16 +181,10 @@ export function createEmbeddedScheduler(deps: {
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      for (const wake of [...waits]) wake();
       await running?.catch(() => undefined);
     },
   };
 }
-
-const pick = (d: SlotDoc) => ({
-  sent: d.sent,
-  alreadySent: d.alreadySent,
-  skippedLate: d.skippedLate,
-  failed: d.failed,
-});
 
 export type EmbeddedScheduler = ReturnType<typeof createEmbeddedScheduler>;

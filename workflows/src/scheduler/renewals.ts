@@ -1,14 +1,15 @@
 import type { RenewalPlan } from '@nudge/contracts';
 import type { DocumentStore, Logger } from '@nudge/platform';
 import { type Activities, BusinessRefusal } from '../activities';
+import { renewal } from '../core';
 
 interface TimerDoc {
   /** The subscription id. */
   _id: string;
   plan: RenewalPlan;
-  /** When the plan's next step is due (null: nothing to do). */
+  /** When the workflow wakes next (its plan's next step, or a later retry); null: nothing to do. */
   dueAt: string | null;
-  /** Counts plan changes: a step's answer never overwrites a plan that billing changed while it ran. */
+  /** Counts changes: a step's answer never overwrites a plan that billing changed while it ran. */
   rev: number;
 }
 
@@ -21,12 +22,15 @@ export interface RenewalRunReport {
   failed: number;
 }
 
+/** The workflow waits (its timer is saved); it runs again when the timer is due or billing changes its plan. */
+class Waiting extends Error {}
+
 /**
- * The embedded stand-in for the renewal workflows (standalone process only): billing's RenewalScheduler port kept as
- * one durable timer per subscription (its plan and the time its next step is due) in the document store, fired by
- * the embedded scheduler's tick. A restart catches up every step that fell due while the process was down; a
- * step that ran but whose answer was not saved runs again, and billing does it only once (idempotent by
- * subscription id + endAt + kind).
+ * The embedded stand-in for the renewal workflows (standalone process only): each subscription's renewal workflow
+ * (core/renewal.ts) run with its timer and plan durable in the document store (billing's RenewalScheduler port
+ * replaces the plan, as Temporal's signal does) and fired by the embedded scheduler's tick. A restart catches up
+ * every step that fell due while the process was down; a step that ran but whose answer was not saved runs again, and
+ * billing does it only once (idempotent by subscription id + endAt + kind).
  */
 export function createEmbeddedRenewals(deps: {
   store: DocumentStore;
@@ -34,66 +38,94 @@ export function createEmbeddedRenewals(deps: {
   activities: Pick<Activities, 'renewalStep'>;
 }) {
   const timers = deps.store.collection<TimerDoc>('renewal_timers');
-  const { activities } = deps;
 
-  const save = async (filter: Record<string, unknown>, plan: RenewalPlan, upsert: boolean) => {
-    if (!plan.next) {
-      await timers.deleteOne(filter);
-      return;
+  /** One subscription's workflow, from its saved plan until it waits again, ends, or is refused. */
+  async function run(doc: TimerDoc, now: Date, report: RenewalRunReport) {
+    let rev = doc.rev;
+    const saved = async (update: Record<string, unknown>) => {
+      const res = await timers.updateOne({ _id: doc._id, rev }, { ...update, $inc: { rev: 1 } });
+      // Billing changed the plan meanwhile: the workflow runs again from that plan.
+      if (res.matchedCount === 0) throw new Waiting();
+      rev += 1;
+    };
+    try {
+      await renewal(
+        {
+          activities: {
+            async renewalStep(step) {
+              const result = await deps.activities.renewalStep(step);
+              report.steps += 1;
+              if (result.outcome === 'notice-sent') report.noticesSent += 1;
+              if (result.outcome === 'charged') report.charged += 1;
+              if (result.outcome === 'expired') report.expired += 1;
+              return result;
+            },
+          },
+          now: () => now.getTime(),
+          async waitForPlan(at) {
+            await saved({ $set: { dueAt: new Date(at).toISOString() } });
+            throw new Waiting();
+          },
+          async takePlan() {
+            const current = await timers.findOne({ _id: doc._id });
+            if (!current || current.rev === rev) return null;
+            rev = current.rev;
+            return current.plan;
+          },
+          async checkpoint(plan) {
+            if (!plan.next) {
+              await timers.deleteOne({ _id: doc._id, rev });
+              return;
+            }
+            await saved({ $set: { plan, dueAt: plan.next.at } });
+          },
+          patched: () => true,
+        },
+        doc.plan,
+      );
+    } catch (err) {
+      if (err instanceof Waiting) return;
+      // As on Temporal: a refusal fails this subscription's workflow (logged, timer dropped); anything else is
+      // retried at the next tick.
+      if (!(err instanceof BusinessRefusal)) throw err;
+      report.failed += 1;
+      deps.log.error({ err, subscriptionId: doc._id }, 'renewal step refused: its timer is dropped');
+      await timers.deleteOne({ _id: doc._id, rev });
     }
-    await timers.updateOne(
-      filter,
-      { $set: { plan, dueAt: plan.next.at }, $inc: { rev: 1 } },
-      upsert ? { upsert: true } : {},
-    );
-  };
+  }
 
   return {
     ensureIndexes: () => timers.createIndex({ dueAt: 1 }),
-    /** billing's RenewalScheduler port: the subscription's new plan replaces its timer. */
+    /** billing's RenewalScheduler port (Temporal's signal): the subscription's new plan replaces its workflow's. */
     async planChanged(plan: RenewalPlan) {
-      await save({ _id: plan.subscriptionId }, plan, true);
+      if (!plan.next) {
+        await timers.deleteOne({ _id: plan.subscriptionId });
+        return;
+      }
+      await timers.updateOne(
+        { _id: plan.subscriptionId },
+        { $set: { plan, dueAt: plan.next.at }, $inc: { rev: 1 } },
+        { upsert: true },
+      );
     },
-    /** The plan a subscription's timer holds, or null. */
+    /** The plan a subscription's workflow holds, or null. */
     async timer(subscriptionId: string) {
       return (await timers.findOne({ _id: subscriptionId }))?.plan ?? null;
     },
-    /** Runs every step due at `now`, earliest first; each (subscription, endAt, kind) at most once a run. */
+    /** Runs every workflow whose timer is due at `now`, earliest first; each at most once a run. */
     async runDue(now: Date): Promise<RenewalRunReport> {
       const report: RenewalRunReport = { steps: 0, noticesSent: 0, charged: 0, expired: 0, failed: 0 };
-      const done = new Set<string>();
+      const ran = new Set<string>();
       for (;;) {
         const page = await timers.find(
           { dueAt: { $lte: now.toISOString() } },
-          // A step whose answer keeps the same step due (nothing to do yet) is passed over for the rest of the run.
-          { sort: { dueAt: 1 }, limit: PAGE + done.size },
+          { sort: { dueAt: 1 }, limit: PAGE + ran.size },
         );
-        const todo = page.filter((d) => d.plan.next && d.plan.endAt && !done.has(keyOf(d.plan)));
+        const todo = page.filter((d) => !ran.has(d._id));
         if (todo.length === 0) break;
         for (const doc of todo) {
-          const { next, endAt } = doc.plan;
-          if (!next || !endAt) continue;
-          done.add(keyOf(doc.plan));
-          try {
-            const result = await activities.renewalStep({
-              subscriptionId: doc._id,
-              kind: next.kind,
-              endAt,
-              at: now.toISOString(),
-            });
-            report.steps += 1;
-            if (result.outcome === 'notice-sent') report.noticesSent += 1;
-            if (result.outcome === 'charged') report.charged += 1;
-            if (result.outcome === 'expired') report.expired += 1;
-            await save({ _id: doc._id, rev: doc.rev }, result.plan, false);
-          } catch (err) {
-            // As on Temporal: a refusal fails this subscription's workflow (logged, timer dropped); anything
-            // else is retried at the next tick.
-            if (!(err instanceof BusinessRefusal)) throw err;
-            report.failed += 1;
-            deps.log.error({ err, subscriptionId: doc._id }, 'renewal step refused: its timer is dropped');
-            await timers.deleteOne({ _id: doc._id, rev: doc.rev });
-          }
+          ran.add(doc._id);
+          await run(doc, now, report);
         }
       }
       return report;
@@ -102,6 +134,5 @@ export function createEmbeddedRenewals(deps: {
 }
 
 const PAGE = 100;
-const keyOf = (plan: RenewalPlan) => `${plan.subscriptionId}|${plan.endAt}|${plan.next?.kind}`;
 
 export type EmbeddedRenewals = ReturnType<typeof createEmbeddedRenewals>;

@@ -56,6 +56,9 @@ export async function openEmbeddedWorkflows(opts: {
     publicUrl: config.PUBLIC_URL,
     log,
     clock,
+    ...(config.WHATSAPP_DAILY_RECIPIENTS > 0
+      ? { whatsappDailyRecipients: config.WHATSAPP_DAILY_RECIPIENTS }
+      : {}),
   });
   const renewals = createEmbeddedRenewals({ store, log, activities });
   await renewals.ensureIndexes();
@@ -67,6 +70,7 @@ export async function openEmbeddedWorkflows(opts: {
     clock,
     latenessMs: config.REMINDER_LATENESS_MINUTES * 60_000,
     batchSize: config.REMINDER_BATCH_SIZE,
+    concurrency: config.REMINDER_PAGE_CONCURRENCY,
   });
   return {
     renewals: { planChanged: (plan) => renewals.planChanged(plan), timer: (id) => renewals.timer(id) },

@@ -1,4 +1,5 @@
 import { AuthEvents } from '@nudge/contracts';
+import type { DecidedEvent } from '@nudge/platform';
 import {
   badRequest,
   notFound,
@@ -6,7 +7,7 @@ import {
   type WhatsAppSender,
   type WindowLimiter,
 } from '@nudge/platform';
-import { type DecidedEvent, decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
+import { decideProfileChange, type ProfileChanges, type UserState } from '../domain/user';
 import { CODE_MESSAGES, type OneTimeCodes } from './one-time-codes';
 import type { UserRepository } from './user-repository';
 

@@ -1,17 +1,18 @@
 import { AuthEvents } from '@nudge/contracts';
 import {
+  type DecidedEvent,
   type DocumentStore,
   DuplicateKeyError,
   type EventStore,
+  handleCommand,
   newId,
-  retryOnConflict,
 } from '@nudge/platform';
 import {
   DEFAULT_NOTIFICATION_TIME,
   DEFAULT_TIME_ZONE,
-  type DecidedEvent,
   type Role,
   type UserState,
+  userDecider,
   userStream,
 } from '../domain/user';
 import { usersCollection } from '../events/users-projection';
@@ -27,8 +28,8 @@ export interface Registration {
 }
 
 /**
- * Loads users from the read model (kept current by the projection right after each append) and
- * records changes as events on the user's stream, with the read model's version as the expected version.
+ * Reads users from the read model (kept current by the projection right after each append); records changes as
+ * commands on the user's stream, decided on the state the stream folds to.
  */
 export function createUserRepository(store: DocumentStore, events: EventStore) {
   const users = usersCollection(store);
@@ -41,24 +42,22 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
 
   /**
    * Decides on the user as they are now and records the result; when another request changed the user meanwhile (a
-   * sign-in, a profile change), decides again on the new state (retryOnConflict). `decide` may throw to refuse.
+   * sign-in, a profile change), decides again on the new state. `decide` may throw to refuse.
    * Null when there is no such user.
    */
-  function update(
+  async function update(
     userId: string,
-    decide: (user: UserState) => DecidedEvent[],
+    decide: (user: UserState) => readonly DecidedEvent[],
     actor: string | null,
   ): Promise<UserState | null> {
-    return retryOnConflict(async () => {
-      const state = await get(userId);
-      if (!state) return null;
-      const decided = decide(state);
-      if (decided.length === 0) return state;
-      await events.append(userStream(userId), state.version, decided, { actor });
-      const updated = await get(userId);
-      if (!updated) throw new Error(`user ${userId} vanished after an append`);
-      return updated;
-    });
+    const { state } = await handleCommand(
+      events,
+      userStream(userId),
+      userDecider,
+      (user) => (user ? decide(user) : []),
+      { actor },
+    );
+    return state;
   }
 
   /** Returns the user with this e-mail, registering them first if new. `created` says which. */
@@ -79,36 +78,29 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
       // A claim left by a crash before the first event: finish that registration.
       userId = claim?.userId ?? userId;
     }
-    try {
-      await events.append(
-        userStream(userId),
-        0,
-        [
-          {
-            type: AuthEvents.UserRegistered.type,
-            data: {
-              userId,
-              email: reg.email,
-              source: reg.source,
-              role: reg.role ?? 'user',
-              type: reg.type ?? 0,
-              notiinfo: reg.notiinfo ?? { time: DEFAULT_NOTIFICATION_TIME, active: true },
-              topics: reg.topics ?? [],
-              timeZone: reg.timeZone ?? DEFAULT_TIME_ZONE,
-            },
-          },
-        ],
-        { actor: actor ?? userId },
-      );
-    } catch (err) {
-      // Someone else registered the same claim at the same moment: theirs stands.
-      const raced = await get(userId);
-      if (raced) return { user: raced, created: false };
-      throw err;
-    }
-    const user = await get(userId);
-    if (!user) throw new Error(`user ${userId} missing after registration`);
-    return { user, created: true };
+    const registered = {
+      type: AuthEvents.UserRegistered.type,
+      data: {
+        userId,
+        email: reg.email,
+        source: reg.source,
+        role: reg.role ?? 'user',
+        type: reg.type ?? 0,
+        notiinfo: reg.notiinfo ?? { time: DEFAULT_NOTIFICATION_TIME, active: true },
+        topics: reg.topics ?? [],
+        timeZone: reg.timeZone ?? DEFAULT_TIME_ZONE,
+      },
+    };
+    // Someone else registered the same claim at the same moment: theirs stands.
+    const { state, events: recorded } = await handleCommand(
+      events,
+      userStream(userId),
+      userDecider,
+      (user) => (user ? [] : [registered]),
+      { actor: actor ?? userId },
+    );
+    if (!state) throw new Error(`user ${userId} missing after registration`);
+    return { user: state, created: recorded.length > 0 };
   }
 
   return { users, get, many, byEmail, update, findOrRegister };

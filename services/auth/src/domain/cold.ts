@@ -1,5 +1,6 @@
 import { AuthEvents } from '@nudge/contracts';
-import type { DecidedEvent, UserState } from './user';
+import type { DecidedEvent } from '@nudge/platform';
+import type { UserState } from './user';
 
 /**
  * The notification status rules (admin.md §3), pure. `manual` is an admin's decision and no rule changes it.

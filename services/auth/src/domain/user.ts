@@ -1,4 +1,5 @@
 import { AuthEvents, canonicalTimeZone, eventData } from '@nudge/contracts';
+import type { DecidedEvent, Decider } from '@nudge/platform';
 
 export type Role = 'user' | 'premium' | 'admin';
 export type NotificationStatus = 'active' | 'autoactive' | 'autppause' | 'manual';
@@ -118,6 +119,16 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
 export const foldUser = (events: StoredEvent[]): UserState | null =>
   events.reduce<UserState | null>((state, event) => evolve(state, event), null);
 
+/** A decision on a user as their stream folds (null: not registered), e.g. `(u) => decideRoleChange(u, ...)`. */
+export type UserDecision = (user: UserState | null) => readonly DecidedEvent[];
+
+/** A user's rules: their state folds from their stream; a command is one of the decide functions below. */
+export const userDecider: Decider<UserState | null, UserDecision> = {
+  initialState: null,
+  evolve,
+  decide: (decision, user) => decision(user),
+};
+
 function definedOnly<T extends object>(obj: T): Partial<T> {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
@@ -136,8 +147,6 @@ export interface ProfileChanges {
   enableWA?: boolean;
   notification_status?: NotificationStatus;
 }
-
-export type DecidedEvent = { type: string; data: Record<string, unknown> };
 
 export function decideProfileChange(state: UserState, changes: ProfileChanges): DecidedEvent[] {
   const profile: Record<string, unknown> = {};

@@ -7,6 +7,8 @@ import { decideRoleChange } from '../domain/user';
 /** Per user, which of their subscriptions currently grant premium, as billing last said (per subscription stream). */
 type EntitlementDoc = {
   _id: string;
+  /** Moves with every change of `subscriptions`: a role decided on an older revision is decided again. */
+  rev?: number;
   subscriptions: Record<string, { entitled: boolean; version: number; type: string }>;
 };
 
@@ -34,23 +36,34 @@ export function createBillingHandlers(deps: { store: DocumentStore; users: UserR
       { _id: userId },
       {
         $set: { [`subscriptions.${subscriptionId}`]: { entitled, version: event.version, type: event.type } },
+        $inc: { rev: 1 },
       },
       { upsert: true },
     );
   }
 
+  /**
+   * Sets the role from the reader's entitlements. Another replica may note another subscription of the reader between
+   * this read and the role's change, and find the role already right before this change lands (an old subscription
+   * expiring here, a new one activating there): so the entitlements are read again after the change, and the role
+   * decided again until they did not move meanwhile.
+   */
   async function reconcile(userId: string) {
-    const doc = await entitlements.findOne({ _id: userId });
-    const premium = Object.values(doc?.subscriptions ?? {}).some((s) => s.entitled);
-    await deps.users.update(
-      userId,
-      (user) => {
-        const change =
-          premium && user.role === 'user' ? 'premium' : !premium && user.role === 'premium' ? 'user' : null;
-        return change ? decideRoleChange(user, change, 'billing') : [];
-      },
-      'system',
-    );
+    for (;;) {
+      const doc = await entitlements.findOne({ _id: userId });
+      const premium = Object.values(doc?.subscriptions ?? {}).some((s) => s.entitled);
+      await deps.users.update(
+        userId,
+        (user) => {
+          const change =
+            premium && user.role === 'user' ? 'premium' : !premium && user.role === 'premium' ? 'user' : null;
+          return change ? decideRoleChange(user, change, 'billing') : [];
+        },
+        'system',
+      );
+      const after = await entitlements.findOne({ _id: userId });
+      if ((after?.rev ?? 0) === (doc?.rev ?? 0)) return;
+    }
   }
 
   /** `entitled` null: the event changes nothing about premium (renewal turned off; premium runs to endAt). */

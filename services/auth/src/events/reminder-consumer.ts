@@ -1,4 +1,5 @@
 import { eventData, ReminderEvents } from '@nudge/contracts';
+import type { DecidedEvent } from '@nudge/platform';
 import {
   type DocumentStore,
   DuplicateKeyError,
@@ -7,7 +8,7 @@ import {
 } from '@nudge/platform';
 import type { UserRepository } from '../app/user-repository';
 import { decideCold, decideWarm } from '../domain/cold';
-import type { DecidedEvent, UserState } from '../domain/user';
+import type { UserState } from '../domain/user';
 
 /**
  * Per user: reminder e-mails sent since the last open or click, the last sends counted (so a redelivery counts once)

@@ -1,4 +1,5 @@
 import {
+  DuePagesRequest,
   DueReadersRequest,
   IdParams,
   LinkSessionRequest,
@@ -74,8 +75,14 @@ export function internalRoutes(deps: {
 
   /** The reminder sender: the readers due at a slot instant, paged (a batch per page). */
   router.post('/internal/reminders/due', async (req, res) => {
-    const { at, cursor, limit } = parseBody(DueReadersRequest, req);
-    answerJson(res, { status: true, ...(await deps.dueReaders.page(new Date(at), cursor, limit)) });
+    const { at, cursor, until, limit } = parseBody(DueReadersRequest, req);
+    answerJson(res, { status: true, ...(await deps.dueReaders.page(new Date(at), cursor, limit, until)) });
+  });
+
+  /** The reminder sender: a slot's due readers cut into pages, so they can be sent in parallel. */
+  router.post('/internal/reminders/due-pages', async (req, res) => {
+    const { at, cursor, size, pages } = parseBody(DuePagesRequest, req);
+    answerJson(res, { status: true, ...(await deps.dueReaders.pages(new Date(at), cursor, size, pages)) });
   });
 
   /** Sign-in and unsubscribe link tokens for a batch of users, in one call (HMACs, a few microseconds each). */

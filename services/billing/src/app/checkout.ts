@@ -55,8 +55,7 @@ export async function openSubscription(
       502,
     );
   }
-  const state = await ctx.repo.record(
-    null,
+  const state = await ctx.repo.create(
     created.id,
     decideCreate({
       subscriptionId: created.id,

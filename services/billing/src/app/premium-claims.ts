@@ -1,5 +1,5 @@
 import { BillingEvents, eventData } from '@nudge/contracts';
-import { type EventStore, retryOnConflict } from '@nudge/platform';
+import { type Decider, type EventStore, handleCommand } from '@nudge/platform';
 import { mayHoldPremium } from '../domain/account';
 import { decideImmediateCancel, decideLocalStatus, type SubscriptionState } from '../domain/subscription';
 import type { BillingContext } from './context';
@@ -14,26 +14,35 @@ export const customerStream = (userId: string) => `customer-${userId}`;
  * is refunded and its subscription cancelled at the provider (refuse).
  */
 export function createPremiumClaims(ctx: BillingContext, events: EventStore) {
+  /** The customer stream folds to the id of the subscription holding premium (null: none ever claimed). */
+  const claims: Decider<string | null, SubscriptionState> = {
+    initialState: null,
+    evolve: (holderId, event) =>
+      event.type === BillingEvents.PremiumClaimed.type
+        ? eventData(BillingEvents.PremiumClaimed, event).subscriptionId
+        : holderId,
+    async decide(candidate, holderId) {
+      if (holderId === candidate._id) return [];
+      const holder = holderId ? await ctx.repo.load(holderId) : null;
+      if (!mayHoldPremium(candidate, holderId, holder)) return [];
+      const data = { userId: candidate.userId, subscriptionId: candidate._id, at: ctx.clock().toISOString() };
+      return [{ type: BillingEvents.PremiumClaimed.type, data }];
+    },
+  };
+
   return {
     /** True when `candidate` is (now) the reader's live subscription; false when another one is. */
-    claim(candidate: SubscriptionState): Promise<boolean> {
-      return retryOnConflict(async () => {
-        const stream = customerStream(candidate.userId);
-        const last = (await events.readStream(stream)).at(-1);
-        const holderId = last ? eventData(BillingEvents.PremiumClaimed, last).subscriptionId : null;
-        const holder = holderId && holderId !== candidate._id ? await ctx.repo.get(holderId) : null;
-        if (!mayHoldPremium(candidate, holderId, holder)) return false;
-        if (holderId === candidate._id) return true;
-        const data = {
-          userId: candidate.userId,
-          subscriptionId: candidate._id,
-          at: ctx.clock().toISOString(),
-        };
-        await events.append(stream, last?.version ?? 0, [{ type: BillingEvents.PremiumClaimed.type, data }], {
+    async claim(candidate: SubscriptionState): Promise<boolean> {
+      const { state: holderId } = await handleCommand(
+        events,
+        customerStream(candidate.userId),
+        claims,
+        candidate,
+        {
           actor: 'system',
-        });
-        return true;
-      });
+        },
+      );
+      return holderId === candidate._id;
     },
 
     /** A second subscription was charged while the reader has a live one: cancel it and refund the charge. */

@@ -1,11 +1,21 @@
-import { type DocumentStore, type EventStore, retryOnConflict } from '@nudge/platform';
-import type { DecidedEvent, SubscriptionState } from '../domain/subscription';
-import { subscriptionStream } from '../domain/subscription';
+import {
+  type DecidedEvent,
+  type DocumentStore,
+  type EventStore,
+  handleCommand,
+  stateOf,
+} from '@nudge/platform';
+import {
+  type SubscriptionDecision,
+  type SubscriptionState,
+  subscriptionDecider,
+  subscriptionStream,
+} from '../domain/subscription';
 import { subscriptionsCollection } from '../events/subscriptions-projection';
 
 /**
- * Loads subscriptions from the read model (kept current by the projection right after each append) and records
- * decisions as events on the subscription's stream, with the read model's version as the expected version.
+ * Reads subscriptions from the read model (kept current by the projection right after each append); records
+ * decisions as commands on the subscription's stream, decided on the state the stream folds to.
  */
 export function createSubscriptionRepository(store: DocumentStore, events: EventStore) {
   const subscriptions = subscriptionsCollection(store);
@@ -14,42 +24,45 @@ export function createSubscriptionRepository(store: DocumentStore, events: Event
   const get = (id: string) => subscriptions.findOne({ _id: id });
   const byUser = (userId: string) => subscriptions.find({ userId }, { sort: { createdAt: -1 } });
 
-  async function record(
-    state: SubscriptionState | null,
-    streamId: string,
-    decided: DecidedEvent[],
-    actor: string | null,
-  ): Promise<SubscriptionState | null> {
-    if (decided.length === 0) return state;
-    await events.append(subscriptionStream(streamId), state?.version ?? 0, decided, { actor });
-    const recorded = await get(streamId);
-    if (recorded) for (const listener of listeners) await listener(recorded);
-    return recorded;
+  /** Decides on the subscription as its stream folds now; on a concurrent change, decides again on the new state. */
+  async function command(id: string, decision: SubscriptionDecision, actor: string | null) {
+    const result = await handleCommand(events, subscriptionStream(id), subscriptionDecider, decision, {
+      actor,
+    });
+    if (result.events.length > 0 && result.state)
+      for (const listener of listeners) await listener(result.state);
+    return result;
+  }
+
+  /** Records a new subscription's first events (decideCreate); null when a subscription of this id exists. */
+  async function create(id: string, decided: readonly DecidedEvent[], actor: string | null) {
+    const result = await command(id, (state) => (state ? [] : decided), actor);
+    return result.events.length > 0 ? result.state : null;
   }
 
   /**
    * Decides on the latest state and records the result; on a concurrent change, decides again on the new state.
-   * `decide` returning null means the subscription is unknown.
+   * Null when the subscription is unknown.
    */
   async function update(
     id: string,
-    decide: (state: SubscriptionState) => DecidedEvent[] | Promise<DecidedEvent[]>,
+    decide: (state: SubscriptionState) => readonly DecidedEvent[] | Promise<readonly DecidedEvent[]>,
     actor: string | null,
-  ): Promise<{ state: SubscriptionState; decided: DecidedEvent[] } | null> {
-    return retryOnConflict(async () => {
-      const state = await get(id);
-      if (!state) return null;
-      const decided = await decide(state);
-      const updated = await record(state, id, decided, actor);
-      return { state: updated ?? state, decided };
-    });
+  ): Promise<{ state: SubscriptionState; decided: readonly DecidedEvent[] } | null> {
+    const result = await command(id, (state) => (state ? decide(state) : []), actor);
+    return result.state ? { state: result.state, decided: result.events } : null;
   }
+
+  /** The subscription as its stream folds (never a read model's copy): what a decision on another stream needs. */
+  const load = async (id: string) =>
+    stateOf(subscriptionDecider, await events.readStream(subscriptionStream(id)));
 
   return {
     subscriptions,
     get,
+    load,
     byUser,
-    record,
+    create,
     update,
     /** Called after every recorded change of a subscription (the renewal workflow's signal). */
     onRecorded(listener: (state: SubscriptionState) => Promise<void>) {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BillingEvents, RazorpayWebhook } from '@nudge/contracts';
+import { BillingEvents, eventData, RazorpayWebhook } from '@nudge/contracts';
 import { badRequest, type DocumentStore, DuplicateKeyError, type Logger } from '@nudge/platform';
 import { addMonths, PREMIUM_PLAN } from '../domain/plan';
 import { decideProviderUpdate } from '../domain/subscription';
@@ -103,8 +103,10 @@ export function createWebhookReceiver(deps: {
           const activation = decided.find((e) => e.type === BillingEvents.SubscriptionActivated.type);
           if (!activation || (await deps.claims.claim(state))) return decided;
           const captured = decided.find((e) => e.type === BillingEvents.PaymentCaptured.type);
-          if (captured)
-            refused = { paymentId: String(captured.data.paymentId), amount: Number(captured.data.amount) };
+          if (captured) {
+            const { paymentId, amount } = eventData(BillingEvents.PaymentCaptured, captured);
+            refused = { paymentId, amount };
+          }
           return decided.filter((e) => e !== activation);
         },
         'razorpay',

@@ -1,4 +1,5 @@
 import { BillingEvents, type BillingStatus, eventData } from '@nudge/contracts';
+import type { DecidedEvent, Decider } from '@nudge/platform';
 import { REFUND_WINDOW_MS } from './plan';
 
 export type Status = BillingStatus;
@@ -61,8 +62,6 @@ export interface StoredEvent {
   version: number;
   occurredAt: string;
 }
-
-export type DecidedEvent = { type: string; data: Record<string, unknown> };
 
 export const subscriptionStream = (subscriptionId: string) => `subscription-${subscriptionId}`;
 export const STREAM_PREFIX = 'subscription-';
@@ -185,6 +184,18 @@ export function evolve(state: SubscriptionState | null, event: StoredEvent): Sub
 
 export const foldSubscription = (events: StoredEvent[]): SubscriptionState | null =>
   events.reduce<SubscriptionState | null>((state, event) => evolve(state, event), null);
+
+/** A decision on a subscription as its stream folds (null: none recorded yet), e.g. `(s) => decideExpiry(s, ...)`. */
+export type SubscriptionDecision = (
+  state: SubscriptionState | null,
+) => readonly DecidedEvent[] | Promise<readonly DecidedEvent[]>;
+
+/** A subscription's rules: its state folds from its stream; a command is one of the decide functions below. */
+export const subscriptionDecider: Decider<SubscriptionState | null, SubscriptionDecision> = {
+  initialState: null,
+  evolve,
+  decide: (decision, state) => decision(state),
+};
 
 // ── decisions ─────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,4 +1,5 @@
 import { RENEWAL_PLAN_SIGNAL, type RenewalPlan, renewalWorkflowId } from '@nudge/contracts';
+import type { temporalConnection } from '@nudge/platform';
 import type { Client } from '@temporalio/client';
 import type { RenewalScheduler } from '../app/renewal-workflows';
 
@@ -9,10 +10,11 @@ import type { RenewalScheduler } from '../app/renewal-workflows';
  * caller's trace into the workflow's headers (the worker continues it: workflows/src/tracing.ts).
  */
 export function createTemporalRenewalScheduler(opts: {
-  address: string;
+  /** Where and how to reach Temporal (platform temporalConnection: address, TLS, API key). */
+  connection: ReturnType<typeof temporalConnection>;
   namespace: string;
   taskQueue: string;
-  /** The client (tests pass a fake); default a connection to `address`. */
+  /** The client (tests pass a fake); default a connection as `connection` says. */
   connect?: () => Promise<Pick<Client, 'workflow' | 'connection'>>;
 }): RenewalScheduler & { close(): Promise<void> } {
   const connect =
@@ -24,7 +26,7 @@ export function createTemporalRenewalScheduler(opts: {
         import('@temporalio/interceptors-opentelemetry'),
       ]);
       return new Client({
-        connection: await Connection.connect({ address: opts.address }),
+        connection: await Connection.connect(opts.connection),
         namespace: opts.namespace,
         interceptors: { workflow: [new OpenTelemetryWorkflowClientInterceptor()] },
       });

@@ -1,12 +1,13 @@
 import type { AddPromotionRequest, PromotionChanges, PromotionView } from '@nudge/contracts';
-import { newId, notFound, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
+import { handleCommand, newId, notFound, type ServiceEventStore } from '@nudge/platform';
 import {
-  decideAddPromotion,
-  decideUpdatePromotion,
   isLive,
   normaliseExpiry,
+  PROMOTION_NOT_FOUND,
+  type PromotionCommand,
   type PromotionFields,
   type PromotionState,
+  promotionDecider,
   promotionStream,
 } from '../domain/promotion';
 import type { ContentCollections } from '../events/collections';
@@ -23,9 +24,12 @@ export function createPromotions(deps: {
   const { c, events, images, clock } = deps;
   const load = async (id: string) => {
     const state = await c.promotions.findOne({ _id: id });
-    if (!state) throw notFound('Promotion not found');
+    if (!state) throw notFound(PROMOTION_NOT_FOUND);
     return state;
   };
+
+  const command = (id: string, cmd: PromotionCommand, actor: string) =>
+    handleCommand(events, promotionStream(id), promotionDecider, cmd, { actor });
 
   return {
     async add(input: AddPromotionRequest, actor: string): Promise<PromotionView> {
@@ -40,12 +44,7 @@ export function createPromotions(deps: {
         status: input.status,
       };
       const promotionId = newId(clock());
-      await events.append(
-        promotionStream(promotionId),
-        0,
-        decideAddPromotion(fields, { promotionId, now: clock() }),
-        { actor },
-      );
+      await command(promotionId, { kind: 'add', promotionId, fields, now: clock() }, actor);
       return toView(await load(promotionId));
     },
 
@@ -54,16 +53,19 @@ export function createPromotions(deps: {
       const image = await images.resolve(changes.image);
       const imageurl = await images.resolve(changes.imageurl, { allowHttp: true });
       const { expires, ...rest } = changes;
-      await retryOnConflict(async () => {
-        const state = await load(id);
-        const decided = decideUpdatePromotion(state, {
-          ...rest,
-          ...(image !== undefined ? { image } : {}),
-          ...(imageurl !== undefined ? { imageurl } : {}),
-          ...(expires !== undefined ? { expires: normaliseExpiry(expires) } : {}),
-        });
-        if (decided.length > 0) await events.append(promotionStream(id), state.version, decided, { actor });
-      });
+      await command(
+        id,
+        {
+          kind: 'update',
+          changes: {
+            ...rest,
+            ...(image !== undefined ? { image } : {}),
+            ...(imageurl !== undefined ? { imageurl } : {}),
+            ...(expires !== undefined ? { expires: normaliseExpiry(expires) } : {}),
+          },
+        },
+        actor,
+      );
       return toView(await load(id));
     },
 

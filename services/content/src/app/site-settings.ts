@@ -1,6 +1,6 @@
 import type { SiteSettings, SiteSettingsInput } from '@nudge/contracts';
-import { retryOnConflict, type ServiceEventStore } from '@nudge/platform';
-import { decideSettingsUpdate, SETTINGS_STREAM, withDefaults } from '../domain/site-settings';
+import { handleCommand, type ServiceEventStore } from '@nudge/platform';
+import { SETTINGS_STREAM, settingsDecider, withDefaults } from '../domain/site-settings';
 import type { ContentCollections } from '../events/collections';
 import { SETTINGS_DOC } from '../events/settings-projection';
 
@@ -13,13 +13,8 @@ export function createSiteSettings(deps: { c: ContentCollections; events: Servic
       return withDefaults((await stored())?.settings ?? {});
     },
     async update(changes: SiteSettingsInput, actor: string): Promise<SiteSettings> {
-      await retryOnConflict(async () => {
-        const current = await stored();
-        const decided = decideSettingsUpdate(current?.settings ?? {}, changes);
-        if (decided.length > 0)
-          await events.append(SETTINGS_STREAM, current?.version ?? 0, decided, { actor });
-      });
-      return withDefaults((await stored())?.settings ?? {});
+      const { state } = await handleCommand(events, SETTINGS_STREAM, settingsDecider, changes, { actor });
+      return withDefaults(state);
     },
   };
 }

@@ -1,10 +1,11 @@
 import type { AddTemplateRequest, AdminTemplate, TemplateChanges } from '@nudge/contracts';
-import { badRequest, newId, notFound, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
+import { badRequest, handleCommand, newId, notFound, type ServiceEventStore } from '@nudge/platform';
 import {
-  decideAddTemplate,
-  decideUpdateTemplate,
+  POST_NOT_FOUND,
+  type TemplateCommand,
   type TemplateFields,
   type TemplateState,
+  templateDecider,
   templateStream,
 } from '../domain/template';
 import type { ContentCollections } from '../events/collections';
@@ -12,7 +13,8 @@ import type { ImageIntake } from './images';
 import type { PostViews } from './post-views';
 import type { Topics } from './topics';
 
-export const POST_NOT_FOUND = 'Post not found';
+export { POST_NOT_FOUND };
+
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
 export interface TemplatesDeps {
@@ -36,6 +38,9 @@ export function createTemplates(deps: TemplatesDeps) {
     if (!state) throw notFound(POST_NOT_FOUND);
     return state;
   };
+  const newSubjectId = () => newId(clock());
+  const command = (id: string, cmd: TemplateCommand, actor: string) =>
+    handleCommand(events, templateStream(id), templateDecider, cmd, { actor });
   const adminView = async (state: TemplateState) => (await views.adminPosts([state], true))[0]!;
 
   return {
@@ -53,12 +58,7 @@ export function createTemplates(deps: TemplatesDeps) {
         subjects: input.subjects,
         subject: input.subject,
       };
-      await events.append(
-        templateStream(templateId),
-        0,
-        decideAddTemplate(fields, { templateId, now: clock(), newSubjectId: () => newId(clock()) }),
-        { actor },
-      );
+      await command(templateId, { kind: 'add', templateId, fields, now: clock(), newSubjectId }, actor);
       return adminView(await load(templateId));
     },
 
@@ -66,15 +66,8 @@ export function createTemplates(deps: TemplatesDeps) {
       const before = await load(id);
       if (changes.topic !== undefined && changes.topic !== before.topic) await requireTopic(changes.topic);
       const image = await images.resolve(changes.image);
-      await retryOnConflict(async () => {
-        const state = await load(id);
-        const decided = decideUpdateTemplate(
-          state,
-          { ...changes, ...(image !== undefined ? { image } : {}) },
-          { newSubjectId: () => newId(clock()) },
-        );
-        if (decided.length > 0) await events.append(templateStream(id), state.version, decided, { actor });
-      });
+      const changed = { ...changes, ...(image !== undefined ? { image } : {}) };
+      await command(id, { kind: 'update', changes: changed, newSubjectId }, actor);
       return adminView(await load(id));
     },
 

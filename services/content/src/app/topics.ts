@@ -1,6 +1,6 @@
 import type { TopicView } from '@nudge/contracts';
-import { conflict, newId, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
-import { decideAddTopic, isTopicNameTaken, TOPICS_STREAM, type TopicState } from '../domain/topic';
+import { handleCommand, newId, type ServiceEventStore } from '@nudge/platform';
+import { TOPICS_STREAM, type TopicState, topicsDecider } from '../domain/topic';
 import type { ContentCollections } from '../events/collections';
 
 const toView = (t: TopicState): TopicView => ({
@@ -24,16 +24,14 @@ export function createTopics(deps: { c: ContentCollections; events: ServiceEvent
     },
     async add(input: { topic: string; default: boolean }, actor: string): Promise<TopicView> {
       // One stream holds every topic: a clash means someone added a topic meanwhile, so decide again.
-      const topicId = await retryOnConflict(async () => {
-        const version = (await c.topicsMeta.findOne({ _id: TOPICS_STREAM }))?.version ?? 0;
-        if (isTopicNameTaken(await all(), input.topic))
-          throw conflict(`A topic named '${input.topic.trim()}' already exists`);
-        const id = newId(clock());
-        await events.append(TOPICS_STREAM, version, decideAddTopic(input, { topicId: id, now: clock() }), {
-          actor,
-        });
-        return id;
-      });
+      const topicId = newId(clock());
+      await handleCommand(
+        events,
+        TOPICS_STREAM,
+        topicsDecider,
+        { ...input, topicId, now: clock() },
+        { actor },
+      );
       const added = await c.topics.findOne({ _id: topicId });
       if (!added) throw new Error(`topic ${topicId} missing after its append`);
       return toView(added);

@@ -1,5 +1,5 @@
 import { ContentEvents, expiryInstant, PromotionSnapshot } from '@nudge/contracts';
-import type { DecidedEvent } from './template';
+import { type DecidedEvent, notFound, type SnapshotCommand, snapshotDecider } from '@nudge/platform';
 
 export interface PromotionState extends Omit<PromotionSnapshot, 'promotionId'> {
   _id: string;
@@ -73,3 +73,17 @@ export function evolvePromotion(
   const { promotionId, ...rest } = PromotionSnapshot.parse(event.data);
   return { _id: promotionId, ...rest, updatedAt: event.occurredAt, version: event.version };
 }
+
+export const PROMOTION_NOT_FOUND = 'Promotion not found';
+
+type AddPromotion = { promotionId: string; fields: PromotionFields; now: Date };
+type UpdatePromotion = { changes: Partial<PromotionFields> };
+export type PromotionCommand = SnapshotCommand<AddPromotion, UpdatePromotion>;
+
+/** A promotion's stream folds to its latest snapshot. */
+export const promotionDecider = snapshotDecider({
+  evolve: evolvePromotion,
+  add: (cmd: AddPromotion) => decideAddPromotion(cmd.fields, cmd),
+  update: (state, cmd: UpdatePromotion) => decideUpdatePromotion(state, cmd.changes),
+  notFound: () => notFound(PROMOTION_NOT_FOUND),
+});

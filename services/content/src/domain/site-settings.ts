@@ -1,10 +1,11 @@
 import {
   ContentEvents,
+  eventData,
   type SiteSettings,
   type SiteSettingsInput,
   WEB_EVENT_RETENTION_DAYS_DEFAULT,
 } from '@nudge/contracts';
-import type { DecidedEvent } from './template';
+import type { DecidedEvent, Decider } from '@nudge/platform';
 
 const SYSTEM_FONT_STACK = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
@@ -107,3 +108,13 @@ const sortedKeys = (o: Record<string, unknown>) =>
       .sort()
       .map((k) => [k, o[k]]),
   );
+
+/** The settings stream folds to the stored object (without defaults); each update carries the whole object. */
+export const settingsDecider: Decider<StoredSettings, SiteSettingsInput> = {
+  initialState: {},
+  evolve: (stored, event) =>
+    event.type === ContentEvents.SiteSettingsUpdated.type
+      ? (eventData(ContentEvents.SiteSettingsUpdated, event).settings as StoredSettings)
+      : stored,
+  decide: (changes, stored) => decideSettingsUpdate(stored, changes),
+};

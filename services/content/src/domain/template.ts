@@ -1,4 +1,5 @@
 import { ContentEvents, type SubjectInput, TemplateSnapshot } from '@nudge/contracts';
+import { type DecidedEvent, notFound, type SnapshotCommand, snapshotDecider } from '@nudge/platform';
 
 export type SubjectLine = TemplateSnapshot['subjects'][number];
 
@@ -18,10 +19,7 @@ export interface TemplateState {
   version: number;
 }
 
-export interface DecidedEvent {
-  type: string;
-  data: unknown;
-}
+export const POST_NOT_FOUND = 'Post not found';
 
 export const templateStream = (templateId: string) => `template-${templateId}`;
 
@@ -153,3 +151,15 @@ export function evolveTemplate(
     version: event.version,
   };
 }
+
+type AddTemplate = { templateId: string; fields: TemplateFields; now: Date; newSubjectId: () => string };
+type UpdateTemplate = { changes: Partial<TemplateFields>; newSubjectId: () => string };
+export type TemplateCommand = SnapshotCommand<AddTemplate, UpdateTemplate>;
+
+/** A post's stream folds to its latest snapshot. */
+export const templateDecider = snapshotDecider({
+  evolve: evolveTemplate,
+  add: (cmd: AddTemplate) => decideAddTemplate(cmd.fields, cmd),
+  update: (state, cmd: UpdateTemplate) => decideUpdateTemplate(state, cmd.changes, cmd),
+  notFound: () => notFound(POST_NOT_FOUND),
+});

@@ -1,5 +1,5 @@
-import { ContentEvents } from '@nudge/contracts';
-import type { DecidedEvent } from './template';
+import { ContentEvents, eventData } from '@nudge/contracts';
+import { conflict, type DecidedEvent, type Decider } from '@nudge/platform';
 
 export interface TopicState {
   _id: string;
@@ -34,3 +34,28 @@ export function decideAddTopic(
     },
   ];
 }
+
+export interface AddTopic {
+  topicId: string;
+  topic: string;
+  default: boolean;
+  now: Date;
+}
+
+/** The topics stream folds to the names taken (compared by topicKey); a name taken already is refused (409). */
+export const topicsDecider: Decider<TopicState[], AddTopic> = {
+  initialState: [],
+  evolve: (topics, event) => {
+    if (event.type !== ContentEvents.TopicAdded.type) return topics;
+    const d = eventData(ContentEvents.TopicAdded, event);
+    return [
+      ...topics,
+      { _id: d.topicId, topic: d.topic, key: topicKey(d.topic), default: d.default, createdAt: d.createdAt },
+    ];
+  },
+  decide: (cmd, topics) => {
+    if (isTopicNameTaken(topics, cmd.topic))
+      throw conflict(`A topic named '${cmd.topic.trim()}' already exists`);
+    return decideAddTopic(cmd, { topicId: cmd.topicId, now: cmd.now });
+  },
+};

@@ -12,7 +12,8 @@ export type FeedEntry = { id: string; topic: string; at: string; type?: number }
  * Every active post, newest first, in one small document: feed pages, topic counts, recommendations and today's
  * candidates are cut from it, so no request sorts the posts collection.
  */
-export type FeedOrderDoc = { _id: string; posts: FeedEntry[] };
+/** `rev` moves with every write: a write names the revision it read, so two replicas never write over each other. */
+export type FeedOrderDoc = { _id: string; posts: FeedEntry[]; rev?: number };
 export const FEED_ORDER = 'active';
 /**
  * Changes with every write of the feed order (a fresh random value, so a rebuild never repeats an old one): readers

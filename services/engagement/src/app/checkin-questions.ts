@@ -1,15 +1,10 @@
-import type { CheckinQuestion, CheckinQuestionSnapshot } from '@nudge/contracts';
+import type { CheckinQuestion } from '@nudge/contracts';
+import { type DocumentStore, handleCommand, newId, notFound, type ServiceEventStore } from '@nudge/platform';
 import {
-  type DocumentStore,
-  newId,
-  notFound,
-  retryOnConflict,
-  type ServiceEventStore,
-} from '@nudge/platform';
-import {
-  decideAddQuestion,
-  decideUpdateQuestion,
+  QUESTION_NOT_FOUND,
+  type QuestionCommand,
   type QuestionFields,
+  questionDecider,
   questionStream,
 } from '../domain/checkin-questions';
 import { type QuestionDoc, questionsCollection } from '../events/checkin-questions-projection';
@@ -17,7 +12,7 @@ import { type QuestionDoc, questionsCollection } from '../events/checkin-questio
 export const QUESTION_TEXTS = {
   added: 'Check-In Question Added Successfully',
   updated: 'Question updated successfully',
-  notFound: 'Question not found',
+  notFound: QUESTION_NOT_FOUND,
 } as const;
 
 /** Admin order: by `order`, then oldest first. */
@@ -34,16 +29,6 @@ export const questionView = (doc: QuestionDoc): CheckinQuestion => ({
   updatedAt: doc.updatedAt,
 });
 
-const snapshotOf = (doc: QuestionDoc): CheckinQuestionSnapshot => ({
-  questionId: doc._id,
-  body: doc.body,
-  scale: doc.scale,
-  order: doc.order,
-  tags: doc.tags,
-  status: doc.status,
-  createdAt: doc.createdAt,
-});
-
 export function createCheckinQuestions(deps: {
   store: DocumentStore;
   events: ServiceEventStore;
@@ -57,28 +42,22 @@ export function createCheckinQuestions(deps: {
     return doc;
   };
 
+  const command = (id: string, cmd: QuestionCommand, actor: string) =>
+    handleCommand(deps.events, questionStream(id), questionDecider, cmd, { actor });
+
   return {
     load,
     async add(fields: QuestionFields, actor: string) {
       const now = deps.clock();
       const questionId = newId(now);
-      await deps.events.append(
-        questionStream(questionId),
-        0,
-        decideAddQuestion(questionId, fields, now.toISOString()),
-        { actor },
-      );
+      await command(questionId, { kind: 'add', questionId, fields, createdAt: now.toISOString() }, actor);
       return questionView(await load(questionId));
     },
     async details(id: string) {
       return questionView(await load(id));
     },
     async update(id: string, changes: Partial<QuestionFields>, actor: string) {
-      await retryOnConflict(async () => {
-        const doc = await load(id);
-        const decided = decideUpdateQuestion(snapshotOf(doc), changes);
-        if (decided.length) await deps.events.append(questionStream(id), doc.version, decided, { actor });
-      });
+      await command(id, { kind: 'update', changes }, actor);
       return questionView(await load(id));
     },
     async page(page: number, limit: number) {

@@ -10,15 +10,15 @@ import {
   conflict,
   type DocumentStore,
   gone,
+  handleCommand,
   newId,
   notFound,
   randomToken,
-  retryOnConflict,
   type ServiceEventStore,
   unavailable,
 } from '@nudge/platform';
 import { pickQuestion } from '../domain/checkin-questions';
-import { checkinStream, decideAnswer, wellbeing } from '../domain/checkins';
+import { checkinDecider, checkinStream, isExpired, wellbeing } from '../domain/checkins';
 import { questionsCollection } from '../events/checkin-questions-projection';
 import { checkinsCollection } from '../events/checkins-projection';
 import { type AuthSession, type AuthSessions, AuthUnavailableError } from '../infra/auth-client';
@@ -50,60 +50,95 @@ export function createCheckins(deps: {
   const questions = questionsCollection(deps.store);
   const base = deps.publicUrl.replace(/\/$/, '');
 
-  async function chooseQuestion(userId: string, questionId: string | undefined) {
-    if (questionId) {
-      const question = await questions.findOne({ _id: questionId });
-      if (!question) throw notFound(QUESTION_TEXTS.notFound);
-      if (!question.status) throw conflict(CHECKIN_TEXTS.paused);
-      return question;
-    }
-    const [active, sent] = await Promise.all([
-      questions.find({ status: true }, { sort: QUESTION_SORT }),
-      checkins.find({ userId }, { projection: { questionId: 1, sentAt: 1 } }),
-    ]);
-    const lastSent = new Map<string, string>();
+  /** Each user's next question: the next active one by order not sent to them recently (absent: none active). */
+  async function chooseQuestions(userIds: string[]) {
+    const active = await questions.find({ status: true }, { sort: QUESTION_SORT });
+    const chosen = new Map<string, (typeof active)[number]>();
+    if (active.length === 0) return chosen;
+    const sent = await checkins.find(
+      userIds.length === 1 ? { userId: userIds[0] } : { userId: { $in: userIds } },
+      { projection: { userId: 1, questionId: 1, sentAt: 1 } },
+    );
+    const lastSent = new Map<string, Map<string, string>>();
     for (const s of sent) {
-      if ((lastSent.get(s.questionId) ?? '') < s.sentAt) lastSent.set(s.questionId, s.sentAt);
+      let mine = lastSent.get(s.userId);
+      if (!mine) {
+        mine = new Map();
+        lastSent.set(s.userId, mine);
+      }
+      if ((mine.get(s.questionId) ?? '') < s.sentAt) mine.set(s.questionId, s.sentAt);
     }
-    const question = pickQuestion(active, lastSent);
-    if (!question) throw notFound(CHECKIN_TEXTS.noQuestion);
-    return question;
+    for (const id of userIds) {
+      const question = pickQuestion(active, lastSent.get(id) ?? new Map());
+      if (question) chosen.set(id, question);
+    }
+    return chosen;
   }
 
-  /** Issues a question to a user: a fresh unguessable link credential (qlid) and one answer link per answer. */
-  async function issue(userId: string, questionId?: string) {
-    const question = await chooseQuestion(userId, questionId);
+  type Question = NonNullable<Awaited<ReturnType<typeof questions.findOne>>>;
+  /**
+   * Issues each user their question: a fresh unguessable link credential (qlid) and one answer link per answer, the
+   * CheckinQuestionSent events appended in one write.
+   */
+  async function issueEach(chosen: [string, Question][]) {
     const now = deps.clock();
-    const qlid = randomToken(24);
-    const checkinId = newId(now);
     const expiresAt = new Date(now.getTime() + deps.linkTtlDays * DAY_MS).toISOString();
-    await deps.events.append(
-      checkinStream(checkinId),
-      0,
-      [
-        {
-          type: EngagementEvents.CheckinQuestionSent.type,
-          data: {
-            checkinId,
-            userId,
-            questionId: question._id,
-            body: question.body,
-            scale: question.scale,
-            qlidHash: hashQlid(qlid),
-            sentAt: now.toISOString(),
-            expiresAt,
+    const issued = chosen.map(([userId, question]) => ({
+      userId,
+      question,
+      qlid: randomToken(24),
+      checkinId: newId(now),
+    }));
+    const results = await deps.events.appendMany(
+      issued.map(({ userId, question, qlid, checkinId }) => ({
+        stream: checkinStream(checkinId),
+        expectedVersion: 0,
+        events: [
+          {
+            type: EngagementEvents.CheckinQuestionSent.type,
+            data: {
+              checkinId,
+              userId,
+              questionId: question._id,
+              body: question.body,
+              scale: question.scale,
+              qlidHash: hashQlid(qlid),
+              sentAt: now.toISOString(),
+              expiresAt,
+            },
           },
-        },
-      ],
+        ],
+      })),
       { actor: 'system' },
     );
-    const q = encodeURIComponent(qlid);
-    return {
-      qlid,
-      expiresAt,
-      question: { _id: question._id, body: question.body, scale: question.scale },
-      links: CHECKIN_ANSWERS.map((answer) => ({ answer, url: `${base}/checkin?qlid=${q}&a=${answer}` })),
-    };
+    for (const result of results) if (!result.ok) throw result.error;
+    return issued.map(({ userId, question, qlid }) => {
+      const q = encodeURIComponent(qlid);
+      return {
+        userId,
+        qlid,
+        expiresAt,
+        question: { _id: question._id, body: question.body, scale: question.scale },
+        links: CHECKIN_ANSWERS.map((answer) => ({ answer, url: `${base}/checkin?qlid=${q}&a=${answer}` })),
+      };
+    });
+  }
+
+  /** Issues a question (the one named, or the user's next) to a user. */
+  async function issue(userId: string, questionId?: string) {
+    let question: Question | undefined;
+    if (questionId) {
+      const found = await questions.findOne({ _id: questionId });
+      if (!found) throw notFound(QUESTION_TEXTS.notFound);
+      if (!found.status) throw conflict(CHECKIN_TEXTS.paused);
+      question = found;
+    } else {
+      question = (await chooseQuestions([userId])).get(userId);
+      if (!question) throw notFound(CHECKIN_TEXTS.noQuestion);
+    }
+    const [issued] = await issueEach([[userId, question]]);
+    const { userId: _, ...rest } = issued as NonNullable<typeof issued>;
+    return rest;
   }
 
   /**
@@ -114,7 +149,7 @@ export function createCheckins(deps: {
   async function answer(qlid: string, value: number): Promise<AnswerResult> {
     const found = await checkins.findOne({ qlidHash: hashQlid(qlid) });
     if (!found) throw notFound(CHECKIN_LINK_INVALID);
-    if (decideAnswer(found, value, deps.clock()).kind === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    if (isExpired(found, deps.clock())) throw gone(CHECKIN_LINK_EXPIRED);
     let session: AuthSession | null | 'ended' | undefined;
     try {
       session = await deps.auth.sessionFor(found.userId, found.sentAt);
@@ -124,18 +159,15 @@ export function createCheckins(deps: {
     if (session === 'ended') throw gone(CHECKIN_LINK_ENDED);
     if (session === null) throw notFound(CHECKIN_TEXTS.noAccount);
     // Two clicks at once: the one recorded second decides again and finds the question answered.
-    const decided = await retryOnConflict(async () => {
-      const checkin = (await checkins.findOne({ _id: found._id })) ?? found;
-      const decision = decideAnswer(checkin, value, deps.clock());
-      if (decision.kind === 'record')
-        await deps.events.append(checkinStream(checkin._id), checkin.version, decision.events, {
-          actor: checkin.userId,
-        });
-      return decision.kind;
-    });
-    if (decided === 'expired') throw gone(CHECKIN_LINK_EXPIRED);
+    const recorded = await handleCommand(
+      deps.events,
+      checkinStream(found._id),
+      checkinDecider,
+      { answer: value, now: deps.clock() },
+      { actor: found.userId },
+    );
     if (!session) throw unavailable(CHECKIN_TEXTS.signInDown);
-    return { alreadyAnswered: decided === 'alreadyAnswered', user: session.user, token: session.token };
+    return { alreadyAnswered: recorded.events.length === 0, user: session.user, token: session.token };
   }
 
   async function progress(userId: string) {
@@ -146,20 +178,15 @@ export function createCheckins(deps: {
     return { ...wellbeing(answers), answers: answers.length };
   }
 
-  /** One question for each user (the next active one by order not sent to them recently); none = absent. */
+  /**
+   * One question for each user (the next active one by order not sent to them recently); none = absent. The batch
+   * costs three store round trips whatever its size: the questions, the users' past check-ins, one append.
+   */
   async function issueBatch(userIds: string[]) {
-    const out: Record<
-      string,
-      {
-        question: Awaited<ReturnType<typeof issue>>['question'];
-        links: Awaited<ReturnType<typeof issue>>['links'];
-      }
-    > = {};
-    if ((await questions.countDocuments({ status: true })) === 0) return out;
-    for (const userId of userIds) {
-      const issued = await issue(userId);
-      out[userId] = { question: issued.question, links: issued.links };
-    }
+    const out: Record<string, Pick<Awaited<ReturnType<typeof issue>>, 'question' | 'links'>> = {};
+    if (userIds.length === 0) return out;
+    for (const issued of await issueEach([...(await chooseQuestions(userIds))]))
+      out[issued.userId] = { question: issued.question, links: issued.links };
     return out;
   }
 

@@ -2,23 +2,20 @@ import { createHash } from 'node:crypto';
 import { canReadPremium, type Role } from '@nudge/contracts';
 import {
   AppError,
-  ConcurrencyError,
   type DocumentStore,
   forbidden,
+  handleCommand,
   newId,
   notFound,
-  retryOnConflict,
   type ServiceEventStore,
   type UserDirectory,
 } from '@nudge/platform';
 import {
   COMMENT_TEXTS,
+  type CommentCommand,
+  commentDecider,
   commentRefusal,
   commentStream,
-  decideAddComment,
-  decideDeleteComment,
-  decideEditComment,
-  isRefusal,
   type Refusal,
 } from '../domain/comments';
 import { type CommentDoc, commentsCollection } from '../events/comments-projection';
@@ -65,6 +62,10 @@ export function createComments(deps: {
     });
   }
 
+  /** Parallel edits (or an edit beside a delete) each decide on the comment as the other left it. */
+  const command = (cmd: CommentCommand, actor: string) =>
+    handleCommand(deps.events, commentStream(cmd.commentId), commentDecider, cmd, { actor });
+
   const load = async (id: string) => {
     const doc = await comments.findOne({ _id: id });
     if (!doc || doc.deleted) throw notFound(COMMENT_TEXTS.notFound);
@@ -101,8 +102,8 @@ export function createComments(deps: {
 
   /**
    * idempotencyKey (the request's Idempotency-Key header): a retry with the same key returns the comment the first
-   * request made instead of posting it twice. The key names the comment (a hash of user and key), so the event
-   * store's version check is what refuses the second append.
+   * request made instead of posting it twice. The key names the comment (a hash of user and key), so the second
+   * request finds the comment's stream taken and records nothing.
    */
   async function add(
     user: { userId: string; role: Role },
@@ -128,39 +129,19 @@ export function createComments(deps: {
     const commentId = idempotencyKey
       ? createHash('sha256').update(`${user.userId}|${idempotencyKey}`).digest('hex').slice(0, 24)
       : newId(deps.clock());
-    try {
-      await deps.events.append(
-        commentStream(commentId),
-        0,
-        decideAddComment({ commentId, templateId, userId: user.userId, message }),
-        { actor: user.userId },
-      );
-    } catch (err) {
-      if (!(idempotencyKey && err instanceof ConcurrencyError)) throw err;
-    }
+    await command({ kind: 'add', commentId, templateId, userId: user.userId, message }, user.userId);
     return view(commentId, user.userId);
   }
 
   async function edit(user: { userId: string }, id: string, message: string) {
     await load(id);
     if (!(await deps.settings.commentsVisible())) throw forbidden(COMMENT_TEXTS.off);
-    // Parallel edits (or an edit beside a delete) each decide on the comment as the other left it.
-    await retryOnConflict(async () => {
-      const doc = await load(id);
-      const decided = decideEditComment(doc, { userId: user.userId, message });
-      if (isRefusal(decided)) throw refuse(decided);
-      await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
-    });
+    await command({ kind: 'edit', commentId: id, userId: user.userId, message }, user.userId);
     return view(id, user.userId);
   }
 
   async function remove(user: { userId: string; role: Role }, id: string) {
-    await retryOnConflict(async () => {
-      const doc = await load(id);
-      const decided = decideDeleteComment(doc, { userId: user.userId, role: user.role });
-      if (isRefusal(decided)) throw refuse(decided);
-      await deps.events.append(commentStream(id), doc.version, decided, { actor: user.userId });
-    });
+    await command({ kind: 'delete', commentId: id, userId: user.userId, role: user.role }, user.userId);
   }
 
   return { list, add, edit, remove };

@@ -1,7 +1,7 @@
-import { EngagementEvents, eventData, gatePost, type Role } from '@nudge/contracts';
-import { type DocumentStore, notFound, retryOnConflict, type ServiceEventStore } from '@nudge/platform';
-import { decideLike, type LikeState, likeStream } from '../domain/likes';
-import { type LikeDoc, likeDocId, likesCollection } from '../events/likes-projection';
+import { gatePost, type Role } from '@nudge/contracts';
+import { type DocumentStore, handleCommand, notFound, type ServiceEventStore } from '@nudge/platform';
+import { likeDecider, likeStream } from '../domain/likes';
+import { type LikeDoc, likesCollection } from '../events/likes-projection';
 import type { PostDoc, PostsCopy } from '../events/posts-copy';
 import type { Counts } from './counts';
 
@@ -27,32 +27,18 @@ export function createLikes(deps: {
 }) {
   const likes = likesCollection(deps.store);
 
-  /** The stream's own events are the truth when the read model was behind (a conflict). */
-  const fromStream = async (stream: string): Promise<LikeState> => {
-    const events = await deps.events.readStream(stream);
-    const last = events.at(-1);
-    return {
-      liked: last ? eventData(EngagementEvents.LikeSet, last).liked : false,
-      version: last?.version ?? 0,
-    };
-  };
-
   /** like/add: sets the like state; the same state again changes nothing and records nothing. */
   async function setLike(user: { userId: string; role: Role }, templateId: string, liked: boolean) {
     const post = await deps.posts.get(templateId);
     // A paused post cannot be liked by readers, but an earlier like can always be taken back.
     if (!post || (liked && !post.status && user.role !== 'admin')) throw notFound(POST_NOT_FOUND);
-    const stream = likeStream(user.userId, templateId);
-    let conflicted = false;
-    await retryOnConflict(async () => {
-      const state: LikeState | null = conflicted
-        ? await fromStream(stream)
-        : await likes.findOne({ _id: likeDocId(user.userId, templateId) });
-      conflicted = true;
-      const decided = decideLike(state, { userId: user.userId, templateId, liked });
-      if (decided.length > 0)
-        await deps.events.append(stream, state?.version ?? 0, decided, { actor: user.userId });
-    });
+    await handleCommand(
+      deps.events,
+      likeStream(user.userId, templateId),
+      likeDecider,
+      { userId: user.userId, templateId, liked },
+      { actor: user.userId },
+    );
     return { like: liked, totallikes: await deps.counts.likesOf(templateId) };
   }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   type ReminderEventData,
   ReminderEvents,
@@ -7,13 +8,38 @@ import {
 import {
   ConcurrencyError,
   type DocumentStore,
-  retryOnConflict,
+  DuplicateKeyError,
+  handleCommand,
   type ServiceEventStore,
   verifyTracking,
 } from '@nudge/platform';
+import { type ReminderFact, reminderDecider } from '../domain/reminders';
 import { reminderSendsCollection, reminderStream } from '../events/reminders-projection';
 
 type Sent = ReminderEventData<'ReminderSent'>;
+
+/**
+ * A send key taken by one slot before delivery (a lease with no end: a send claimed and never recorded stays with
+ * its slot, so nothing sends it twice). Kept CLAIMS_KEPT_MS, long after every slot that could want the key.
+ */
+interface ClaimDoc {
+  _id: string;
+  slot: string;
+  channel: 'email' | 'whatsapp';
+  /** The WhatsApp number (the daily distinct recipients are counted from these). */
+  to?: string;
+  at: number;
+  /** The claim call that took it (tells its own inserts from another claimer's). */
+  call: string;
+}
+const CLAIMS_KEPT_MS = 3 * 24 * 3600_000;
+const DAY_MS = 24 * 3600_000;
+
+export interface ClaimInput {
+  slot: string;
+  sends: { sendId: string; channel: 'email' | 'whatsapp'; localDate: string; to?: string | undefined }[];
+  whatsappDailyRecipients?: number | undefined;
+}
 
 /** Sends recorded per appendMany (one counter advance, one insert, one projection pass and one mark each). */
 const RECORD_CHUNK = 500;
@@ -29,6 +55,98 @@ export function createReminders(deps: {
   clock: () => Date;
 }) {
   const sends = reminderSendsCollection(deps.store);
+
+  const claims = deps.store.collection<ClaimDoc>('reminder_claims');
+  let prunedAt = 0;
+
+  /**
+   * Claims a batch's send keys for one slot before they are delivered (ClaimSendsRequest says what each answer
+   * means). A key is taken by inserting its claim under the key itself, so of two workers or attempts claiming it at
+   * once exactly one gets it. Claims older than CLAIMS_KEPT_MS are pruned here, at most once an hour.
+   */
+  async function claim(input: ClaimInput) {
+    const now = deps.clock().getTime();
+    const call = randomUUID();
+    const ids = input.sends.map((s) => s.sendId);
+    const out = {
+      claimed: [] as string[],
+      recorded: [] as string[],
+      inDoubt: [] as string[],
+      elsewhere: [] as string[],
+      overLimit: [] as string[],
+    };
+    const [sent, held] = await Promise.all([
+      sends.find({ _id: { $in: ids } }, { projection: { _id: 1 } }),
+      claims.find({ _id: { $in: ids } }),
+    ]);
+    const done = new Set(sent.map((d) => d._id));
+    const heldBy = new Map(held.map((c) => [c._id, c.slot]));
+    const answer = (sendId: string, slot: string | undefined) => {
+      if (done.has(sendId)) out.recorded.push(sendId);
+      else if (slot === input.slot) out.inDoubt.push(sendId);
+      else out.elsewhere.push(sendId);
+    };
+    let fresh = input.sends.filter((s) => {
+      if (done.has(s.sendId) || heldBy.has(s.sendId)) {
+        answer(s.sendId, heldBy.get(s.sendId));
+        return false;
+      }
+      return true;
+    });
+    if (input.whatsappDailyRecipients !== undefined && fresh.some((s) => s.channel === 'whatsapp')) {
+      const today = await claims.find(
+        { channel: 'whatsapp', at: { $gte: now - DAY_MS } },
+        { projection: { to: 1 } },
+      );
+      const recipients = new Set(today.map((c) => c.to));
+      fresh = fresh.filter((s) => {
+        if (s.channel !== 'whatsapp' || recipients.has(s.to)) return true;
+        if (recipients.size >= (input.whatsappDailyRecipients ?? 0)) {
+          out.overLimit.push(s.sendId);
+          return false;
+        }
+        recipients.add(s.to);
+        return true;
+      });
+    }
+    const docOf = (s: ClaimInput['sends'][number]): ClaimDoc => ({
+      _id: s.sendId,
+      slot: input.slot,
+      channel: s.channel,
+      ...(s.to ? { to: s.to } : {}),
+      at: now,
+      call,
+    });
+    try {
+      await claims.insertMany(fresh.map(docOf));
+      out.claimed.push(...fresh.map((s) => s.sendId));
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      // Another claimer took some of them meanwhile: one at a time, each insert decides.
+      for (const s of fresh) {
+        try {
+          await claims.insertOne(docOf(s));
+          out.claimed.push(s.sendId);
+        } catch (clash) {
+          if (!(clash instanceof DuplicateKeyError)) throw clash;
+          const other = await claims.findOne({ _id: s.sendId });
+          if (other?.call === call) out.claimed.push(s.sendId);
+          else answer(s.sendId, other?.slot);
+        }
+      }
+    }
+    if (now - prunedAt > 3600_000) {
+      prunedAt = now;
+      await claims.deleteMany({ at: { $lt: now - CLAIMS_KEPT_MS } });
+    }
+    return out;
+  }
+
+  /** Gives back a slot's claims of sends that did not go (a claim of another slot is left alone). */
+  async function release(input: { slot: string; sendIds: string[] }) {
+    const { deletedCount } = await claims.deleteMany({ _id: { $in: input.sendIds }, slot: input.slot });
+    return { released: deletedCount };
+  }
 
   async function recorded(sendIds: string[]) {
     const docs = await sends.find(
@@ -79,40 +197,36 @@ export function createReminders(deps: {
     subjectId: c.subjectId,
   });
 
-  /** Appends after the stream's head, deciding again when a parallel fact moved it. */
-  function appendFact(
-    sendId: string,
-    decide: (doc: { opened: boolean }) => { type: string; data: unknown } | null,
-  ) {
-    return retryOnConflict(async () => {
-      const doc = await sends.findOne({ _id: sendId });
-      if (!doc) return false; // never sent (or not yet projected): nothing to attach the fact to
-      const event = decide(doc);
-      if (!event) return false;
-      await deps.events.append(reminderStream(sendId), doc.version, [event], { actor: doc.userId });
-      return true;
+  /** Records a fact of a send the reader's client reports; false when it records nothing (an unknown send, a repeat). */
+  async function recordFact(claims: TrackingClaims, fact: ReminderFact) {
+    const result = await handleCommand(deps.events, reminderStream(claims.sendId), reminderDecider, fact, {
+      actor: claims.userId,
     });
+    return result.events.length > 0;
   }
 
   return {
+    ensureIndexes: () =>
+      Promise.all([claims.createIndex({ at: 1 }), claims.createIndex({ channel: 1, at: 1 })]).then(
+        () => undefined,
+      ),
+    claim,
+    release,
     recorded,
     record,
     claimsOf,
     /** Records the first open of a send; a repeat load records nothing. */
     async opened(claims: TrackingClaims) {
-      const at = deps.clock().toISOString();
-      return appendFact(claims.sendId, (doc) =>
-        doc.opened
-          ? null
-          : { type: ReminderEvents.ReminderOpened.type, data: { ...facts(claims), openedAt: at } },
-      );
+      return recordFact(claims, {
+        kind: 'open',
+        data: { ...facts(claims), openedAt: deps.clock().toISOString() },
+      });
     },
     async clicked(claims: TrackingClaims, link: ReminderLinkKind) {
-      const at = deps.clock().toISOString();
-      return appendFact(claims.sendId, () => ({
-        type: ReminderEvents.ReminderClicked.type,
-        data: { ...facts(claims), link, clickedAt: at },
-      }));
+      return recordFact(claims, {
+        kind: 'click',
+        data: { ...facts(claims), link, clickedAt: deps.clock().toISOString() },
+      });
     },
   };
 }

@@ -5,13 +5,7 @@ import {
   SuppressionEvents,
   type SuppressionView,
 } from '@nudge/contracts';
-import {
-  type DocumentStore,
-  DuplicateKeyError,
-  notFound,
-  retryOnConflict,
-  type ServiceEventStore,
-} from '@nudge/platform';
+import { type DocumentStore, DuplicateKeyError, notFound, type ServiceEventStore } from '@nudge/platform';
 import type { z } from 'zod';
 import { decideFact, recentSoftBounces, type SoftBounceRule } from '../domain/suppressions';
 import { type SuppressionDoc, suppressionsCollection } from '../events/suppressions-projection';
@@ -51,27 +45,25 @@ export function createSuppressions(deps: {
   });
 
   /** Appends what one fact decides, after the stream's head (deciding again when a parallel fact moved it). */
-  const applyFact = (fact: Fact) =>
-    retryOnConflict(async () => {
-      const stream = suppressionStream(fact.channel, fact.address);
-      const doc = await docs.findOne({ _id: stream });
-      const now = deps.clock();
-      const state = doc ?? { suppressed: false, reason: null, softBounces: [] };
-      const common = {
-        address: fact.address,
-        channel: fact.channel,
-        source: fact.source,
-        detail: fact.detail,
-        at: now.toISOString(),
-      };
-      const decided = decideFact(state, fact, now, deps.softBounces).map((d) =>
-        d.type === 'AddressSuppressed'
-          ? { type: SuppressionEvents.AddressSuppressed.type, data: { ...common, reason: d.reason } }
-          : { type: SuppressionEvents.SoftBounceRecorded.type, data: common },
-      );
-      if (decided.length > 0)
-        await deps.events.append(stream, doc?.version ?? 0, decided, { actor: 'system' });
-    });
+  const applyFact = async (fact: Fact) => {
+    const stream = suppressionStream(fact.channel, fact.address);
+    const doc = await docs.findOne({ _id: stream });
+    const now = deps.clock();
+    const state = doc ?? { suppressed: false, reason: null, softBounces: [] };
+    const common = {
+      address: fact.address,
+      channel: fact.channel,
+      source: fact.source,
+      detail: fact.detail,
+      at: now.toISOString(),
+    };
+    const decided = decideFact(state, fact, now, deps.softBounces).map((d) =>
+      d.type === 'AddressSuppressed'
+        ? { type: SuppressionEvents.AddressSuppressed.type, data: { ...common, reason: d.reason } }
+        : { type: SuppressionEvents.SoftBounceRecorded.type, data: common },
+    );
+    if (decided.length > 0) await deps.events.append(stream, doc?.version ?? 0, decided, { actor: 'system' });
+  };
 
   return {
     /** The addresses of a batch that get nothing. */
@@ -123,7 +115,7 @@ export function createSuppressions(deps: {
 
     /** An admin lifts a suppression: the address is sent to again; who and when are recorded. */
     async lift(channel: SuppressionChannel, address: string, by: string) {
-      return retryOnConflict(async () => {
+      {
         const stream = suppressionStream(channel, address);
         const doc = await docs.findOne({ _id: stream });
         if (!doc?.suppressed) throw notFound(`${address} is not suppressed on ${channel}`);
@@ -140,7 +132,7 @@ export function createSuppressions(deps: {
         );
         const lifted = await docs.findOne({ _id: stream });
         return view(lifted ?? doc);
-      });
+      }
     },
   };
 }

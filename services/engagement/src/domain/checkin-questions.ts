@@ -1,5 +1,5 @@
-import { type CheckinQuestionSnapshot, type CheckinScale, EngagementEvents } from '@nudge/contracts';
-import type { DecidedEvent } from './likes';
+import { CheckinQuestionSnapshot, type CheckinScale, EngagementEvents } from '@nudge/contracts';
+import { type DecidedEvent, notFound, type SnapshotCommand, snapshotDecider } from '@nudge/platform';
 
 export const questionStream = (questionId: string) => `checkinq-${questionId}`;
 
@@ -11,11 +11,27 @@ export interface QuestionFields {
   status: boolean;
 }
 
-export const decideAddQuestion = (
-  questionId: string,
-  fields: QuestionFields,
-  createdAt: string,
-): DecidedEvent[] => [
+export const QUESTION_NOT_FOUND = 'Question not found';
+
+export type QuestionCommand = SnapshotCommand<
+  { questionId: string; fields: QuestionFields; createdAt: string },
+  { changes: Partial<QuestionFields> }
+>;
+
+/** A question's state is the snapshot its last event carries. */
+export const questionDecider = snapshotDecider({
+  evolve: (state: CheckinQuestionSnapshot | null, event) =>
+    event.type === EngagementEvents.CheckinQuestionAdded.type ||
+    event.type === EngagementEvents.CheckinQuestionUpdated.type
+      ? CheckinQuestionSnapshot.parse(event.data)
+      : state,
+  add: (cmd: { questionId: string; fields: QuestionFields; createdAt: string }) =>
+    decideAddQuestion(cmd.questionId, cmd.fields, cmd.createdAt),
+  update: (state, cmd: { changes: Partial<QuestionFields> }) => decideUpdateQuestion(state, cmd.changes),
+  notFound: () => notFound(QUESTION_NOT_FOUND),
+});
+
+const decideAddQuestion = (questionId: string, fields: QuestionFields, createdAt: string): DecidedEvent[] => [
   {
     type: EngagementEvents.CheckinQuestionAdded.type,
     data: { questionId, ...fields, createdAt } satisfies CheckinQuestionSnapshot,
@@ -23,7 +39,7 @@ export const decideAddQuestion = (
 ];
 
 /** The whole question after the change; nothing when no field changes. */
-export function decideUpdateQuestion(
+function decideUpdateQuestion(
   current: CheckinQuestionSnapshot,
   changes: Partial<QuestionFields>,
 ): DecidedEvent[] {

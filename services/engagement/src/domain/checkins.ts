@@ -1,5 +1,5 @@
-import { type CheckinScale, EngagementEvents } from '@nudge/contracts';
-import type { DecidedEvent } from './likes';
+import { CHECKIN_LINK_EXPIRED, type CheckinScale, EngagementEvents, eventData } from '@nudge/contracts';
+import { type Decider, gone } from '@nudge/platform';
 
 export const checkinStream = (checkinId: string) => `checkin-${checkinId}`;
 
@@ -25,42 +25,58 @@ export function wellbeing(answers: readonly { answer: number; scale: CheckinScal
   return { average, message: `Your wellbeing score from ${n} check-in answer${n === 1 ? '' : 's'}.` };
 }
 
-export interface CheckinState {
-  _id: string;
+/** A check-in as its stream folds: the question sent, then at most one answer. Null: never sent. */
+export type CheckinState = {
+  checkinId: string;
   userId: string;
   questionId: string;
   scale: CheckinScale;
   sentAt: string;
   expiresAt: string;
   answer: number | null;
-  version: number;
+} | null;
+
+export interface AnswerCheckin {
+  answer: number;
+  now: Date;
 }
 
-export type AnswerDecision =
-  | { kind: 'expired' }
-  | { kind: 'alreadyAnswered' }
-  | { kind: 'record'; events: DecidedEvent[] };
-
-/** An expired link records nothing (and signs no one in); a second answer records nothing either. */
-export function decideAnswer(state: CheckinState, answer: number, now: Date): AnswerDecision {
-  if (now.getTime() >= new Date(state.expiresAt).getTime()) return { kind: 'expired' };
-  if (state.answer !== null) return { kind: 'alreadyAnswered' };
-  return {
-    kind: 'record',
-    events: [
+/** An expired link records nothing (and signs no one in: gone); a second answer records nothing either. */
+export const checkinDecider: Decider<CheckinState, AnswerCheckin> = {
+  initialState: null,
+  evolve(state, event) {
+    if (event.type === EngagementEvents.CheckinQuestionSent.type) {
+      const { checkinId, userId, questionId, scale, sentAt, expiresAt } = eventData(
+        EngagementEvents.CheckinQuestionSent,
+        event,
+      );
+      return { checkinId, userId, questionId, scale, sentAt, expiresAt, answer: null };
+    }
+    if (event.type === EngagementEvents.CheckinAnswered.type && state)
+      return { ...state, answer: eventData(EngagementEvents.CheckinAnswered, event).answer };
+    return state;
+  },
+  decide(cmd, state) {
+    if (!state || isExpired(state, cmd.now)) throw gone(CHECKIN_LINK_EXPIRED);
+    if (state.answer !== null) return [];
+    return [
       {
         type: EngagementEvents.CheckinAnswered.type,
         data: {
-          checkinId: state._id,
+          checkinId: state.checkinId,
           userId: state.userId,
           questionId: state.questionId,
           scale: state.scale,
-          answer,
-          score: scoreOf(answer, state.scale),
+          answer: cmd.answer,
+          score: scoreOf(cmd.answer, state.scale),
           sentAt: state.sentAt,
-          answeredAt: now.toISOString(),
+          answeredAt: cmd.now.toISOString(),
         },
       },
-    ],
-  };
-}
+    ];
+  },
+};
+
+/** A check-in link works until its expiry. */
+export const isExpired = (state: { expiresAt: string }, now: Date) =>
+  now.getTime() >= new Date(state.expiresAt).getTime();

@@ -1,5 +1,5 @@
-import { EngagementEvents, type Role } from '@nudge/contracts';
-import type { DecidedEvent } from './likes';
+import { EngagementEvents, eventData, type Role } from '@nudge/contracts';
+import { AppError, type Decider } from '@nudge/platform';
 
 export const commentStream = (commentId: string) => `comment-${commentId}`;
 
@@ -34,56 +34,56 @@ export function commentRefusal(input: {
   return null;
 }
 
-export interface CommentState {
-  _id: string;
-  templateId: string;
-  userId: string;
-  deleted: boolean;
-  version: number;
-}
-
-export const decideAddComment = (cmd: {
-  commentId: string;
+/** A comment as its stream folds; a deleted one stays deleted (its id cannot be used again). Null: never added. */
+export type CommentState = {
   templateId: string;
   userId: string;
   message: string;
-}): DecidedEvent[] => [{ type: EngagementEvents.CommentAdded.type, data: cmd }];
+  deleted: boolean;
+} | null;
 
-/** Only the author edits; an edit that changes nothing records nothing. */
-export function decideEditComment(
-  state: CommentState & { message: string },
-  cmd: { userId: string; message: string },
-): DecidedEvent[] | Refusal {
-  if (state.deleted) return { kind: 'not_found', message: COMMENT_TEXTS.notFound };
-  if (state.userId !== cmd.userId) return { kind: 'forbidden', message: COMMENT_TEXTS.notAuthor };
-  if (state.message === cmd.message) return [];
-  return [
-    {
-      type: EngagementEvents.CommentEdited.type,
-      data: {
-        commentId: state._id,
-        templateId: state.templateId,
-        userId: state.userId,
-        message: cmd.message,
-      },
-    },
-  ];
-}
+export type CommentCommand =
+  | { kind: 'add'; commentId: string; templateId: string; userId: string; message: string }
+  | { kind: 'edit'; commentId: string; userId: string; message: string }
+  | { kind: 'delete'; commentId: string; userId: string; role: Role };
 
-/** The author or an admin deletes. */
-export function decideDeleteComment(
-  state: CommentState,
-  cmd: { userId: string; role: Role },
-): DecidedEvent[] | Refusal {
-  if (state.deleted) return { kind: 'not_found', message: COMMENT_TEXTS.notFound };
-  if (state.userId !== cmd.userId && cmd.role !== 'admin')
-    return { kind: 'forbidden', message: COMMENT_TEXTS.notAuthorDelete };
-  return [
-    {
-      type: EngagementEvents.CommentDeleted.type,
-      data: { commentId: state._id, templateId: state.templateId, userId: state.userId, by: cmd.userId },
-    },
-  ];
-}
+const refused = (kind: 'forbidden' | 'not_found', message: string) => new AppError(kind, message);
 
-export const isRefusal = (value: DecidedEvent[] | Refusal): value is Refusal => !Array.isArray(value);
+/**
+ * add: a comment id already used records nothing (a retried request with the same idempotency key); edit: only the
+ * author, and an edit that changes nothing records nothing; delete: the author or an admin.
+ */
+export const commentDecider: Decider<CommentState, CommentCommand> = {
+  initialState: null,
+  evolve(state, event) {
+    switch (event.type) {
+      case EngagementEvents.CommentAdded.type: {
+        const { templateId, userId, message } = eventData(EngagementEvents.CommentAdded, event);
+        return { templateId, userId, message, deleted: false };
+      }
+      case EngagementEvents.CommentEdited.type:
+        return state && { ...state, message: eventData(EngagementEvents.CommentEdited, event).message };
+      case EngagementEvents.CommentDeleted.type:
+        return state && { ...state, message: '', deleted: true };
+      default:
+        return state;
+    }
+  },
+  decide(cmd, state) {
+    if (cmd.kind === 'add') {
+      if (state) return [];
+      const { kind: _, ...data } = cmd;
+      return [{ type: EngagementEvents.CommentAdded.type, data }];
+    }
+    if (!state || state.deleted) throw refused('not_found', COMMENT_TEXTS.notFound);
+    const ids = { commentId: cmd.commentId, templateId: state.templateId, userId: state.userId };
+    if (cmd.kind === 'edit') {
+      if (state.userId !== cmd.userId) throw refused('forbidden', COMMENT_TEXTS.notAuthor);
+      if (state.message === cmd.message) return [];
+      return [{ type: EngagementEvents.CommentEdited.type, data: { ...ids, message: cmd.message } }];
+    }
+    if (state.userId !== cmd.userId && cmd.role !== 'admin')
+      throw refused('forbidden', COMMENT_TEXTS.notAuthorDelete);
+    return [{ type: EngagementEvents.CommentDeleted.type, data: { ...ids, by: cmd.userId } }];
+  },
+};

@@ -1,7 +1,9 @@
 import {
   CheckinIssueBatchRequest,
   CheckinIssueRequest,
+  ClaimSendsRequest,
   RecordSendsRequest,
+  ReleaseSendsRequest,
   SendsRecordedRequest,
 } from '@nudge/contracts';
 import { answerJson, parseBody, requireInternal } from '@nudge/platform';
@@ -34,6 +36,16 @@ export function internalRoutes(deps: {
   router.post('/internal/reminders/recorded', async (req, res) => {
     const { sendIds } = parseBody(SendsRecordedRequest, req);
     answerJson(res, { status: true, ...(await deps.reminders.recorded(sendIds)) });
+  });
+
+  /** The reminder sender: claim a batch's send keys for its slot before delivering them. */
+  router.post('/internal/reminders/claim', async (req, res) => {
+    answerJson(res, { status: true, ...(await deps.reminders.claim(parseBody(ClaimSendsRequest, req))) });
+  });
+
+  /** The reminder sender: give back the claims of sends that did not go (its retry takes them again). */
+  router.post('/internal/reminders/release', async (req, res) => {
+    answerJson(res, { status: true, ...(await deps.reminders.release(parseBody(ReleaseSendsRequest, req))) });
   });
 
   /** The reminder sender: record a delivered batch (ReminderSent once per send key). */

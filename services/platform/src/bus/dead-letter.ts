@@ -54,6 +54,23 @@ export class PoisonMessageError extends Error {
 export const errorText = (err: unknown): string =>
   err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 
+/**
+ * Thrown by a handler when the engine it writes to is down (reporting's ClickHouse), not because of the message:
+ * the bus then waits and tries the same message or batch again, for as long as it takes, without counting attempts,
+ * splitting the batch or dead-lettering anything. An outage pauses a consumer; it never empties it into its
+ * dead-letter topic.
+ */
+export class EngineUnavailableError extends Error {
+  readonly unavailable = true;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'EngineUnavailableError';
+  }
+}
+/** By its mark rather than instanceof: the error may come from another copy of this module. */
+export const isEngineUnavailable = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && (err as { unavailable?: unknown }).unavailable === true;
+
 export type Attempted = { ok: true } | { ok: false; error: unknown; attempts: number; firstFailedAt: string };
 
 export interface RetryHooks {
@@ -75,12 +92,22 @@ export async function attempt(
   hooks: RetryHooks,
 ): Promise<Attempted | undefined> {
   let firstFailedAt: string | undefined;
+  let waits = 0;
   for (let n = 1; ; n++) {
     if (hooks.stopped()) return undefined;
     try {
       await fn();
       return { ok: true };
     } catch (error) {
+      if (isEngineUnavailable(error)) {
+        // Not an attempt: the same again once the engine answers (the backoff capped as for attempts).
+        n -= 1;
+        waits += 1;
+        const wait = backoffMs(waits, policy.baseMs, policy.maxMs);
+        hooks.onRetry(error, n, wait);
+        await hooks.sleep(wait);
+        continue;
+      }
       firstFailedAt ??= new Date().toISOString();
       if (n >= policy.maxAttempts || error instanceof PoisonMessageError)
         return { ok: false, error, attempts: n, firstFailedAt };
@@ -110,11 +137,19 @@ export async function splitBatch<T>(
   const middle = Math.ceil(items.length / 2);
   for (const half of [items.slice(0, middle), items.slice(middle)]) {
     if (half.length === 0) continue;
-    if (stopped()) return false;
-    try {
-      await handle(half);
-    } catch (halfError) {
-      if (!(await splitBatch(half, halfError, handle, deadLetter, stopped))) return false;
+    for (;;) {
+      if (stopped()) return false;
+      try {
+        await handle(half);
+      } catch (halfError) {
+        // An outage that began while splitting: wait for the engine rather than blame the messages.
+        if (isEngineUnavailable(halfError)) {
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+          continue;
+        }
+        if (!(await splitBatch(half, halfError, handle, deadLetter, stopped))) return false;
+      }
+      break;
     }
   }
   return true;

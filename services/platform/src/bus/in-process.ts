@@ -716,10 +716,11 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     }
   }
 
-  const publish = async (batch: BusMessage[]): Promise<void> => {
+  /** Nothing is refused: a message that passes assertWireMessage is one the log takes. */
+  const publish = async (batch: BusMessage[]): Promise<undefined> => {
     if (closed) throw new Error('in-process bus is closed');
     for (const message of batch) assertWireMessage(message);
-    if (batch.length === 0) return;
+    if (batch.length === 0) return undefined;
     await ready();
     const byTopic = new Map<string, BusMessage[]>();
     for (const message of batch) {
@@ -777,6 +778,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
     });
     const topics = new Set(byTopic.keys());
     for (const wake of shared.wakers) wake(topics);
+    return undefined;
   };
 
   const join = async (groupId: string, topics: string[], member: Member): Promise<Subscription> => {

@@ -2,12 +2,13 @@ import type { Logger } from 'pino';
 import type { EventBus } from '../events/types';
 import type { DocumentStore } from '../store/types';
 import { createInProcessBus } from './in-process';
-import { createKafkaBus } from './kafka';
 
 export {
   countDeadLetters,
   deadLetterTopic,
+  EngineUnavailableError,
   errorText,
+  isEngineUnavailable,
   PoisonMessageError,
   REPLAY_GROUP_HEADER,
 } from './dead-letter';
@@ -22,8 +23,11 @@ export {
   type InProcessBusOptions,
   trimBusLog,
 } from './in-process';
-export { createKafkaBus, type KafkaBusOptions } from './kafka';
+
+import { createKafkaBus, type KafkaBusOptions } from './kafka';
+
 export { assertWireMessage, headersToStrings } from './serialise';
+export { createKafkaBus, type KafkaBusOptions };
 
 export interface EventBusOptions {
   kind: 'inprocess' | 'kafka';
@@ -43,6 +47,11 @@ export interface EventBusOptions {
   logRetentionMs?: number;
   /** Keys (in-process) or partitions (Kafka) a per-message subscription handles at the same time (BUS_LANES). */
   lanes?: number;
+  /** Kafka: TLS and SASL (KAFKA_SSL*, KAFKA_SASL_*). */
+  ssl?: KafkaBusOptions['ssl'];
+  sasl?: KafkaBusOptions['sasl'];
+  /** Kafka: how the topics it creates are laid out (KAFKA_TOPIC_PARTITIONS, KAFKA_REPLICATION_FACTOR, ...). */
+  topics?: Pick<KafkaBusOptions, 'partitions' | 'replicationFactor' | 'minInsyncReplicas'>;
 }
 
 /** Builds the configured bus adapter (called from the composition root). */
@@ -68,6 +77,9 @@ export function createEventBus(opts: EventBusOptions): EventBus {
     return createKafkaBus({
       brokers: opts.brokers,
       clientId: opts.clientId,
+      ...(opts.ssl ? { ssl: opts.ssl } : {}),
+      ...(opts.sasl ? { sasl: opts.sasl } : {}),
+      ...opts.topics,
       ...retry,
       log: opts.log.child({ component: 'bus' }),
     });

@@ -10,6 +10,7 @@ import {
   logLevel,
   Partitioners,
   type Producer,
+  type SASLOptions,
 } from 'kafkajs';
 import type { Logger } from 'pino';
 import type {
@@ -19,8 +20,10 @@ import type {
   DeadLetter,
   EventBus,
   MessageHandler,
+  PublishResult,
   Subscription,
 } from '../events/types';
+import { processMetrics } from '../metrics';
 import {
   attempt,
   deadLetterTopic,
@@ -36,9 +39,23 @@ import { assertWireMessage, headersToStrings } from './serialise';
 export interface KafkaBusOptions {
   brokers: string[];
   clientId: string;
+  /** The kafkajs client to use (tests watch it); default one made from the options below. */
+  client?: Kafka;
+  /** TLS to the brokers: true (system CAs) or the CA's PEM. */
+  ssl?: true | { ca: string[] };
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
   log: Logger;
-  /** Partitions of topics this bus creates (default 3). */
+  /** Partitions of topics this bus creates (default 3): at least the most replicas a consumer group runs. */
   partitions?: number;
+  /** Replicas of each partition of topics this bus creates (default -1: the broker's default.replication.factor). */
+  replicationFactor?: number;
+  /** min.insync.replicas of topics this bus creates (unset: the broker's default). */
+  minInsyncReplicas?: number;
+  /**
+   * A consumer with no progress for this long (a handler in progress, no fetch) is stalled and started again
+   * (default 5 minutes: longer than a handler's retries with their backoff take).
+   */
+  stallMs?: number;
   /** Backoff after a throwing handler: starts at retryBaseMs, doubles, capped at retryMaxMs. */
   retryBaseMs?: number;
   retryMaxMs?: number;
@@ -79,6 +96,26 @@ const toPinoLogCreator =
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** kafkajs errors (and the errors behind a KafkaJSNumberOfRetriesExceeded or an aggregate), innermost last. */
+function errorChain(err: unknown): { type?: string; retriable?: boolean; name?: string }[] {
+  const out: { type?: string; retriable?: boolean; name?: string }[] = [];
+  const walk = (e: unknown, depth: number) => {
+    if (!e || typeof e !== 'object' || depth > 5) return;
+    out.push(e as { type?: string; retriable?: boolean });
+    walk((e as { cause?: unknown }).cause, depth + 1);
+    for (const inner of (e as { errors?: unknown[] }).errors ?? []) walk(inner, depth + 1);
+  };
+  walk(err, 0);
+  return out;
+}
+
+/** Whether kafkajs would try the operation again (its KafkaJSError class is not a named export under ESM). */
+const retriable = (err: unknown) => errorChain(err).every((e) => e.retriable !== false);
+
+/** The broker's answers that no retry changes: the message itself is refused. */
+const REFUSED_FOR_GOOD = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD']);
+const refusedForGood = (err: unknown) => errorChain(err).some((e) => REFUSED_FOR_GOOD.has(e.type ?? ''));
+
 /**
  * The production event bus on Kafka (kafkajs).
  * - One idempotent producer (acks = all, one request in flight so retries cannot reorder a partition).
@@ -92,18 +129,27 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * - Dead-letter topics are compacted and keyed by the dead letter's id; a replay re-publishes the message to its
  *   topic (for its group only) and then writes a tombstone, so a dead letter is pending while its id's last
  *   record has a value. Listing reads the topic to its end with a throwaway consumer.
- * - Topics are created on first use (admin createTopics) with `partitions` partitions.
+ * - Topics are created on first use (admin createTopics) with `partitions` partitions, `replicationFactor` replicas and
+ *   `minInsyncReplicas` (KAFKA_TOPIC_PARTITIONS, KAFKA_REPLICATION_FACTOR, KAFKA_MIN_INSYNC_REPLICAS).
  */
 export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   const { log } = opts;
   const partitions = opts.partitions ?? 3;
+  const stallMs = opts.stallMs ?? 5 * 60_000;
+  // -1: the broker's default.replication.factor.
+  const replicationFactor = opts.replicationFactor ?? -1;
+  const { minInsyncReplicas } = opts;
   const policy = retryPolicy(opts);
-  const kafka = new Kafka({
-    clientId: opts.clientId,
-    brokers: opts.brokers,
-    logLevel: logLevel.WARN,
-    logCreator: toPinoLogCreator(log.child({ component: 'kafkajs' })),
-  });
+  const kafka =
+    opts.client ??
+    new Kafka({
+      clientId: opts.clientId,
+      brokers: opts.brokers,
+      ...(opts.ssl ? { ssl: opts.ssl } : {}),
+      ...(opts.sasl ? { sasl: opts.sasl as SASLOptions } : {}),
+      logLevel: logLevel.WARN,
+      logCreator: toPinoLogCreator(log.child({ component: 'kafkajs' })),
+    });
   const knownTopics = new Set<string>();
   const consumers = new Set<Consumer>();
   /** The groups this process consumes for, and their topics (what lag() reports). */
@@ -160,32 +206,63 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     }
   };
 
+  /**
+   * Creates the topics that do not exist yet. Every replica of every service does this at start, at the same moment
+   * when a deployment rolls out: a topic another process is creating right now answers "already exists" or has no
+   * leader for a moment, so a retriable answer is tried again (metadata refreshed, with a backoff) rather than
+   * failing the start.
+   */
   const ensureTopics = async (topics: string[]) => {
     const missing = topics.filter((t) => !knownTopics.has(t));
     if (missing.length === 0) return;
     const client = await admin();
-    const existing = new Set(await client.listTopics());
-    const toCreate = missing.filter((t) => !existing.has(t));
-    if (toCreate.length > 0) {
-      await client.createTopics({
-        topics: toCreate.map((topic) => ({
-          topic,
-          numPartitions: partitions,
-          ...(topic.startsWith(DLQ_PREFIX)
-            ? { configEntries: [{ name: 'cleanup.policy', value: 'compact' }] }
-            : {}),
-        })),
-        waitForLeaders: true,
-      });
-      log.info({ topics: toCreate, partitions }, 'kafka: topics created');
+    for (let attemptNo = 1; ; attemptNo++) {
+      try {
+        const existing = new Set(await client.listTopics());
+        const toCreate = missing.filter((t) => !existing.has(t));
+        if (toCreate.length > 0) {
+          const created = await client.createTopics({
+            topics: toCreate.map((topic) => ({
+              topic,
+              numPartitions: partitions,
+              replicationFactor,
+              configEntries: [
+                ...(minInsyncReplicas !== undefined
+                  ? [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }]
+                  : []),
+                ...(topic.startsWith(DLQ_PREFIX) ? [{ name: 'cleanup.policy', value: 'compact' }] : []),
+              ],
+            })),
+            waitForLeaders: true,
+          });
+          if (created) log.info({ topics: toCreate, partitions, replicationFactor }, 'kafka: topics created');
+        }
+        // Another process may have created them a moment ago: answered once each has a leader.
+        await client.fetchTopicMetadata({ topics: missing });
+        break;
+      } catch (err) {
+        if (attemptNo >= 8 || (err as { retriable?: unknown }).retriable !== true) throw err;
+        log.warn({ err, topics: missing, attempt: attemptNo }, 'kafka: topics not ready yet; trying again');
+        await sleep(100 * 2 ** attemptNo);
+      }
     }
     for (const t of missing) knownTopics.add(t);
   };
 
-  const publish = async (batch: BusMessage[]): Promise<void> => {
-    if (closed) throw new Error('kafka bus is closed');
-    for (const message of batch) assertWireMessage(message);
-    if (batch.length === 0) return;
+  /** Drops the cached producer (a new one gets a new producer id and fresh sequence numbers). */
+  const resetProducer = async () => {
+    const current = producerConnection;
+    producerConnection = undefined;
+    await current?.then((p) => p.disconnect()).catch(() => undefined);
+  };
+
+  /**
+   * One batch to Kafka. A non-retriable error can leave the idempotent producer's state out of step with the broker's
+   * (a refused batch's sequence numbers, an expired producer id: UNKNOWN_PRODUCER_ID, OUT_OF_ORDER_SEQUENCE_NUMBER),
+   * and every later send of a cached producer would then fail the same way: the producer is dropped, and the next send
+   * starts a new one.
+   */
+  const send = async (batch: BusMessage[]) => {
     const byTopic = new Map<string, BusMessage[]>();
     for (const message of batch) {
       const list = byTopic.get(message.topic) ?? [];
@@ -194,46 +271,145 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     }
     await ensureTopics([...byTopic.keys()]);
     const client = await producer();
-    await client.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
-        messages: list.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers } })),
-      })),
-    });
+    try {
+      await client.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, list]) => ({
+          topic,
+          messages: list.map((m) => ({ key: m.key, value: m.value, headers: { ...m.headers } })),
+        })),
+      });
+    } catch (err) {
+      if (!retriable(err)) {
+        log.warn({ err }, 'kafka: a send failed for good; the producer is replaced');
+        await resetProducer();
+      }
+      throw err;
+    }
+  };
+
+  /**
+   * Publishes a batch. When the broker refuses a message for good (too large for the topic, a malformed record), the
+   * batch is sent again one message at a time, in order, and the messages it refuses are returned as refused: they
+   * would be refused at every retry, and must not hold back the messages behind them.
+   */
+  const publish = async (batch: BusMessage[]): Promise<PublishResult | undefined> => {
+    if (closed) throw new Error('kafka bus is closed');
+    for (const message of batch) assertWireMessage(message);
+    if (batch.length === 0) return undefined;
+    try {
+      await send(batch);
+      return undefined;
+    } catch (err) {
+      if (!refusedForGood(err)) throw err;
+    }
+    const refused: PublishResult['refused'] = [];
+    for (const message of batch) {
+      try {
+        await send([message]);
+      } catch (err) {
+        if (!refusedForGood(err)) throw err;
+        refused.push({ message, error: errorText(err) });
+      }
+    }
+    return { refused };
   };
 
   /**
    * One consumer per subscription: joins the group, subscribes from the beginning, and runs the given run config
-   * (which reads `stopping` to tell a shutdown from a failure).
+   * (which reads `stopping` to tell a shutdown from a failure, and calls `progress` as it handles messages).
+   *
+   * It keeps running whatever happens to it: kafkajs restarts a consumer after a retriable error but leaves it stopped
+   * after any other (a CRASH event with restart: false), and nothing else would notice that the group no longer
+   * consumes. Such a consumer is started again, as a new member of the group, with a backoff. A consumer that has a
+   * handler in progress, or has fetched nothing, for `stallMs` is stalled (a handler waiting on a call that never
+   * answers): logged, counted and started again the same way; the message it held is redelivered (handlers are
+   * idempotent by event id).
    */
   const joinGroup = async (
     groupId: string,
     topics: string[],
     consumerConfig: Partial<ConsumerConfig>,
-    runConfig: (isStopping: () => boolean) => ConsumerRunConfig,
+    runConfig: (isStopping: () => boolean, progress: () => void) => ConsumerRunConfig,
   ): Promise<Subscription> => {
     if (closed) throw new Error('kafka bus is closed');
     await ensureTopics(topics);
-    const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, ...consumerConfig });
     let stopping = false;
-    consumer.on(consumer.events.CRASH, (event) => {
-      log.error(
-        { err: event.payload.error, groupId, restart: event.payload.restart },
-        'kafka: consumer crashed',
-      );
-    });
-    await consumer.connect();
-    consumers.add(consumer);
+    let consumer: Consumer | undefined;
+    let lastProgress = Date.now();
+    let restarts = 0;
+    let restartTimer: NodeJS.Timeout | undefined;
+    const progress = () => {
+      lastProgress = Date.now();
+    };
+    const start = async () => {
+      const current = kafka.consumer({ groupId, allowAutoTopicCreation: false, ...consumerConfig });
+      consumer = current;
+      current.on(current.events.CRASH, (event) => {
+        log.error(
+          { err: event.payload.error, groupId, restart: event.payload.restart },
+          'kafka: consumer crashed',
+        );
+        if (!event.payload.restart && consumer === current) restart('it stopped after an error');
+      });
+      // A fetch (with or without messages) is progress: the consumer is alive and not held by a handler.
+      current.on(current.events.FETCH_START, progress);
+      await current.connect();
+      consumers.add(current);
+      try {
+        await current.subscribe({ topics, fromBeginning: true });
+        await current.run(runConfig(() => stopping, progress));
+        progress();
+      } catch (err) {
+        consumers.delete(current);
+        await current.disconnect().catch(() => undefined);
+        throw err;
+      }
+    };
+    const restart = (why: string) => {
+      if (stopping || closed || restartTimer) return;
+      restarts += 1;
+      const wait = Math.min(30_000, 500 * 2 ** Math.min(restarts, 6));
+      processMetrics().consumerRestarts.inc({ group: groupId });
+      log.error({ groupId, why, retryInMs: wait }, 'kafka: consumer stopped; starting it again');
+      const old = consumer;
+      consumer = undefined;
+      if (old) consumers.delete(old);
+      restartTimer = setTimeout(() => {
+        restartTimer = undefined;
+        // Not awaited: a stalled consumer's disconnect waits for its handler, which may never return. The new
+        // member gets the partitions once the old one's session times out.
+        void old?.disconnect().catch(() => undefined);
+        void (async () => {
+          if (stopping || closed) return;
+          lastProgress = Date.now();
+          await start().then(
+            () => {
+              restarts = 0;
+            },
+            (err: unknown) => {
+              log.error({ err, groupId }, 'kafka: starting the consumer again failed');
+              restart('its restart failed');
+            },
+          );
+        })();
+      }, wait);
+      restartTimer.unref();
+    };
+    const watchdog = setInterval(
+      () => {
+        if (consumer && Date.now() - lastProgress > stallMs) restart(`no progress for ${stallMs} ms`);
+      },
+      Math.min(stallMs, 30_000),
+    );
+    watchdog.unref();
     const groupTopics = joined.get(groupId) ?? new Set<string>();
     for (const topic of topics) groupTopics.add(topic);
     joined.set(groupId, groupTopics);
     try {
-      await consumer.subscribe({ topics, fromBeginning: true });
-      await consumer.run(runConfig(() => stopping));
+      await start();
     } catch (err) {
-      consumers.delete(consumer);
-      await consumer.disconnect().catch(() => undefined);
+      clearInterval(watchdog);
       throw err;
     }
     let left = false;
@@ -242,8 +418,14 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
         if (left) return;
         left = true;
         stopping = true;
-        consumers.delete(consumer);
-        await consumer.disconnect();
+        clearInterval(watchdog);
+        if (restartTimer) clearTimeout(restartTimer);
+        const current = consumer;
+        consumer = undefined;
+        if (current) {
+          consumers.delete(current);
+          await current.disconnect();
+        }
       },
     };
   };
@@ -300,9 +482,12 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     heartbeat: () => Promise<void>,
     fields: Record<string, unknown>,
     text: string,
+    progress: () => void,
   ): RetryHooks => ({
     async sleep(ms) {
       await sleep(ms);
+      // Retrying (or waiting out an outage) is progress: the stall watchdog is for handlers that never return.
+      progress();
       // heartbeat throws when the group rebalances: the message then goes to the new owner
       if (!stopping()) await heartbeat();
     },
@@ -311,11 +496,12 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   });
 
   const subscribe = (groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> =>
-    joinGroup(groupId, topics, {}, (stopping) => ({
+    joinGroup(groupId, topics, {}, (stopping, progress) => ({
       partitionsConsumedConcurrently: Math.max(1, Math.floor(opts.lanes ?? 1)),
       autoCommit: true,
       autoCommitInterval: 1_000,
       eachMessage: async ({ topic, partition, message, heartbeat }) => {
+        progress();
         const delivered = forGroup(toBus(topic, message), groupId);
         if (!delivered) return; // a replay for another group
         // Retried here rather than thrown to kafkajs (which would redeliver only after restarting the
@@ -328,6 +514,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
             heartbeat,
             { groupId, topic, partition, offset: message.offset },
             'kafka: handler failed; redelivering',
+            progress,
           ),
         );
         if (!result) throw new Error('kafka: the subscription closed before the message was handled');
@@ -351,7 +538,8 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   ): Promise<Subscription> => {
     const maxMessages = Math.max(1, options.maxMessages ?? 10_000);
     const maxWaitMs = Math.max(0, options.maxWaitMs ?? 1_000);
-    return joinGroup(groupId, topics, { maxWaitTimeInMs: maxWaitMs }, (stopping) => ({
+    const minBytes = Math.max(1, options.minBytes ?? 1);
+    return joinGroup(groupId, topics, { maxWaitTimeInMs: maxWaitMs, minBytes }, (stopping, progress) => ({
       // Only resolved offsets are committed, and an offset is resolved after its batch's handler resolved.
       autoCommit: true,
       autoCommitThreshold: 1,
@@ -359,6 +547,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
       eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning }) => {
         const all = batch.messages;
         for (let start = 0; start < all.length && isRunning(); start += maxMessages) {
+          progress();
           const slice = all.slice(start, start + maxMessages);
           const mine = slice.flatMap((message) => {
             const delivered = forGroup(toBus(batch.topic, message), groupId);
@@ -371,6 +560,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
             heartbeat,
             { groupId, topic: batch.topic, partition: batch.partition, size: mine.length },
             'kafka: batch handler failed; redelivering',
+            progress,
           );
           if (mine.length > 0) {
             const result = await attempt(() => handle(mine), policy, hooks);
@@ -427,12 +617,31 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     };
   };
 
-  /** Reads a dead-letter topic to its current end (throwaway group): the pending dead letters, oldest first. */
+  /** Each dead-letter topic's letters as last read, with the offsets they were read up to. */
+  const readCache = new Map<string, { offsets: string; letters: DeadLetter[] }>();
+
+  /**
+   * Reads a dead-letter topic to its current end (throwaway group): the pending dead letters, oldest first. A topic
+   * whose offsets have not moved since the last read is answered from that read: every /metrics scrape asks, and
+   * reading joins a consumer group (a join, a rebalance and a group to delete on the broker each time).
+   */
   const readDeadLetters = async (topic: string): Promise<DeadLetter[]> => {
+    const offsets = await topicOffsets(topic);
+    const signature = JSON.stringify(offsets.map((p) => [p.partition, p.low, p.high]));
+    const cached = readCache.get(topic);
+    if (cached?.offsets === signature) return cached.letters;
+    const letters = await readDeadLetterTopic(topic, offsets);
+    readCache.set(topic, { offsets: signature, letters });
+    return letters;
+  };
+
+  const readDeadLetterTopic = async (
+    topic: string,
+    offsets: { partition: number; low: string; high: string }[],
+  ): Promise<DeadLetter[]> => {
     const client = await admin();
     const ends = new Map<number, bigint>();
-    for (const p of await topicOffsets(topic))
-      if (BigInt(p.high) > BigInt(p.low)) ends.set(p.partition, BigInt(p.high));
+    for (const p of offsets) if (BigInt(p.high) > BigInt(p.low)) ends.set(p.partition, BigInt(p.high));
     const latest = new Map<string, DeadLetter | null>();
     if (ends.size === 0) return [];
     const readerGroup = `nudge.dlq-reader.${randomUUID()}`;

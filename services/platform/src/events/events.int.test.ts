@@ -226,7 +226,7 @@ for (const leg of legs) {
             refused += 1;
             throw new Error('bus unavailable (simulated)');
           }
-          await w.bus.publish(messages);
+          return w.bus.publish(messages);
         },
       };
       const events = w.makeEventStore();

@@ -1,4 +1,15 @@
 export {
+  CONFLICT_RETRIES,
+  type CommandOptions,
+  type CommandResult,
+  type DecidedEvent,
+  type Decider,
+  handleCommand,
+  type SnapshotCommand,
+  snapshotDecider,
+  stateOf,
+} from './command';
+export {
   type CommitDoc,
   EVENTS,
   EVENTS_META,
@@ -15,5 +26,4 @@ export { createEventStore, type EventStoreOptions, type ServiceEventStore } from
 export { eventHistoryHandler, type HistoryPage, readHistoryPage } from './history';
 export { createProjectionRunner, type ProjectionRunner, type ProjectionRunnerOptions } from './projections';
 export { createRelay, type Relay, type RelayOptions, toBusMessage } from './relay';
-export { CONFLICT_ATTEMPTS, retryOnConflict } from './retry';
 export * from './types';

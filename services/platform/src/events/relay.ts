@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { createLease, type Lease } from '../lease';
+import { processMetrics } from '../metrics';
 import type { DocumentStore } from '../store/types';
 import {
   type CommitDoc,
@@ -63,6 +64,17 @@ export interface RelayOptions {
 /** Commits kept by the relay between their append and their publish (see `appended`). */
 const APPENDED_KEPT = 5_000;
 
+/** Events the bus refused for good, by event id (see setAside in createRelay). */
+export const RELAY_REFUSED = 'relay_refused';
+interface RefusedEventDoc {
+  _id: string;
+  topic: string;
+  key: string;
+  bytes: number;
+  error: string;
+  at: string;
+}
+
 /** The lease document's _id in the service's store. */
 export const RELAY_LEASE = 'relay';
 
@@ -92,6 +104,7 @@ export function createRelay(opts: RelayOptions): Relay {
   const topic = topicFor(opts.service);
   const events = opts.store.collection<CommitDoc>(EVENTS);
   const pending = opts.store.collection<PendingDoc>(PENDING);
+  const refusedEvents = opts.store.collection<RefusedEventDoc>(RELAY_REFUSED);
   const pollMs = opts.pollMs ?? 1_000;
   const batchSize = opts.batchSize ?? 100;
   const retryBaseMs = opts.retryBaseMs ?? 200;
@@ -182,7 +195,10 @@ export function createRelay(opts: RelayOptions): Relay {
           else if (row.commits && waiting.length < row.commits.length)
             narrowed.push({ ...row, commits: waiting });
         }
-        if (messages.length > 0) await bus.publish(messages);
+        if (messages.length > 0) {
+          const result = await bus.publish(messages);
+          for (const { message, error } of result?.refused ?? []) await setAside(message, error);
+        }
         for (const row of narrowed) await pending.replaceOne({ _id: row._id }, row);
         if (done.length > 0) await pending.deleteMany({ _id: { $in: done } });
         for (const row of page) for (const { commit } of entriesOf(row)) appended.delete(commit);
@@ -192,6 +208,32 @@ export function createRelay(opts: RelayOptions): Relay {
         if (rows.length < batchSize && page.length === rows.length) return published;
       }
     });
+
+  /**
+   * An event the bus refused for good (too large for the topic): kept with the bus's reason in `relay_refused`,
+   * logged and counted (nudge_relay_refused_events_total), so the events behind it go on. It stays in the event
+   * store; once the cause is fixed (the topic's max.message.bytes raised), a replay from there publishes it.
+   */
+  const setAside = async (message: BusMessage, error: string) => {
+    const eventId = message.headers['event-id'] ?? `${message.key}:${clock()}`;
+    await refusedEvents.replaceOne(
+      { _id: eventId },
+      {
+        _id: eventId,
+        topic,
+        key: message.key,
+        bytes: Buffer.byteLength(message.value),
+        error,
+        at: new Date(clock()).toISOString(),
+      },
+      { upsert: true },
+    );
+    processMetrics().relayRefused.inc({ service: opts.service });
+    log.error(
+      { topic, eventId, key: message.key, error },
+      'relay: the bus refused an event for good; set aside in relay_refused',
+    );
+  };
 
   let started = false;
   let running: Promise<void> | undefined;

@@ -112,6 +112,11 @@ export interface BatchOptions {
   maxMessages?: number;
   /** A batch that is not full waits at most this long for more (ms, default 1,000). */
   maxWaitMs?: number;
+  /**
+   * Kafka: a fetch waits (up to maxWaitMs) until this many bytes are there (default 1: at once). The in-process bus
+   * gathers a batch over maxWaitMs anyway.
+   */
+  minBytes?: number;
 }
 
 /** A message a group's handler kept failing on, set aside so the group moves on (docs/ARCHITECTURE.md, "Events"). */
@@ -131,6 +136,11 @@ export interface DeadLetter {
   deadAt: string;
 }
 
+/** Messages a publish could never deliver, each with the bus's reason. */
+export interface PublishResult {
+  refused: { message: BusMessage; error: string }[];
+}
+
 /** How far a consumer group is behind on one topic. */
 export interface ConsumerLag {
   groupId: string;
@@ -145,8 +155,12 @@ export interface Subscription {
 /** The bus port: Kafka in production, in-process (durable, file-backed) embedded. */
 export interface EventBus {
   readonly kind: string;
-  /** Resolves once the bus has durably accepted every message (Kafka: acks from all in-sync replicas). */
-  publish(messages: BusMessage[]): Promise<void>;
+  /**
+   * Resolves once the bus has durably accepted every message (Kafka: acks from all in-sync replicas), except the ones
+   * it names as refused: messages the bus will never accept (too large for the topic, malformed), which a retry would
+   * only refuse again. Rejects when it could not say (an outage): then any of them may have to be sent again.
+   */
+  publish(messages: BusMessage[]): Promise<PublishResult | undefined>;
   /**
    * Delivers each topic's messages in order per key to one member of the group, at least once; a handler
    * that throws gets the message again after a backoff, up to the bus's max attempts: then the message is

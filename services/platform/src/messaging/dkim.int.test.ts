@@ -91,7 +91,7 @@ describe('DKIM signing of every e-mail', () => {
   it('signs what goes out over SMTP, and a message changed on the way fails verification', async () => {
     const { key, resolver } = dkimKeys();
     const server = await smtpServer();
-    await createSmtpMailSender(server.url, FROM, key).send(reminder);
+    await createSmtpMailSender(server.url, FROM, { dkim: key }).send(reminder);
     const [raw = ''] = server.received;
     expect((await dkimVerify(Buffer.from(raw), { resolver })).results[0]?.status.result).toBe('pass');
     expect(raw).toContain('Subject: Your nudge for today');
@@ -105,7 +105,7 @@ describe('DKIM signing of every e-mail', () => {
       .toString();
     const key: DkimKey = { domainName: 'nudge.test', keySelector: 'nudge1', privateKey: ed25519 };
     const server = await smtpServer();
-    await expect(createSmtpMailSender(server.url, FROM, key).send(reminder)).rejects.toThrow(
+    await expect(createSmtpMailSender(server.url, FROM, { dkim: key }).send(reminder)).rejects.toThrow(
       /not sent unsigned/,
     );
     expect(server.received).toEqual([]);

@@ -52,8 +52,10 @@ export const captureMail = (outbox: DevOutbox, signing?: { from: string; dkim: D
           raw: await composeRaw(message, signing.from, signing.dkim),
         })
     : (message) => outbox.record({ channel: 'email', ...message }),
+  idempotent: true,
 });
 
 export const captureWhatsApp = (outbox: DevOutbox): WhatsAppSender => ({
   send: (message) => outbox.record({ channel: 'whatsapp', ...message }),
+  idempotent: true,
 });

@@ -21,10 +21,13 @@ export interface WhatsAppMessage {
 
 export interface MailSender {
   send(message: MailMessage): Promise<void>;
+  /** The transport stores a message once per idempotency key (the capture outbox): a re-delivery is harmless. */
+  readonly idempotent?: boolean;
 }
 
 export interface WhatsAppSender {
   send(message: WhatsAppMessage): Promise<void>;
+  readonly idempotent?: boolean;
 }
 
 export interface OutboxMessage {

@@ -11,6 +11,7 @@ import {
   type Filter as DriverFilter,
   type FindOptions as DriverFindOptions,
   MongoClient,
+  type MongoClientOptions,
   type UpdateFilter,
 } from 'mongodb';
 import { DuplicateKeyError } from '../errors';
@@ -193,9 +194,32 @@ class MongoCollection<T extends Doc> implements Collection<T> {
   }
 }
 
+/**
+ * What a write waits for and how long a call may wait, unless the connection string says otherwise: a write is
+ * acknowledged once a majority of the replica set journaled it (it survives a primary's failover), within 10 s; a
+ * server is chosen within 10 s and a call that hears nothing for a minute fails, instead of a request hanging on a
+ * replica set that lost its primary.
+ */
+export function mongoClientOptions(url: string): MongoClientOptions {
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  const given = new Set([...new URLSearchParams(query).keys()].map((k) => k.toLowerCase()));
+  const unless = <T extends object>(keys: string[], value: T): T | object =>
+    keys.some((k) => given.has(k.toLowerCase())) ? {} : value;
+  return {
+    ignoreUndefined: true,
+    ...unless(['w', 'journal', 'wtimeoutMS'], {
+      writeConcern: { w: 'majority', journal: true, wtimeoutMS: 10_000 },
+    }),
+    ...unless(['retryWrites'], { retryWrites: true }),
+    ...unless(['serverSelectionTimeoutMS'], { serverSelectionTimeoutMS: 10_000 }),
+    ...unless(['connectTimeoutMS'], { connectTimeoutMS: 10_000 }),
+    ...unless(['socketTimeoutMS'], { socketTimeoutMS: 60_000 }),
+  };
+}
+
 /** Connects to MongoDB; `dbName` is the service's own database (e.g. `nudge_auth`). */
 export async function createMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
-  const client = new MongoClient(options.url, { ignoreUndefined: true });
+  const client = new MongoClient(options.url, mongoClientOptions(options.url));
   await client.connect();
   const db: Db = client.db(options.dbName);
   const collections = new Map<string, MongoCollection<Doc>>();

@@ -179,3 +179,4 @@ export const submitSimulatedCheckout = (base: string, checkoutUrl: string, outco
     body: new URLSearchParams({ outcome }).toString(),
     redirect: 'manual',
   });
+export { given, history } from './decider';

@@ -6,6 +6,8 @@ export interface ClickHouseOptions {
   username: string;
   password: string;
   database: string;
+  /** How long one request may take (the client's default is 30 s; the migration step's copies take longer). */
+  requestTimeoutMs?: number;
 }
 
 /** A ClickHouse server over HTTP (@clickhouse/client); the database is created if missing. */
@@ -27,6 +29,7 @@ export async function openClickHouseStore(opts: ClickHouseOptions): Promise<Anal
     password: opts.password,
     database: opts.database,
     clickhouse_settings: settings,
+    ...(opts.requestTimeoutMs ? { request_timeout: opts.requestTimeoutMs } : {}),
   });
   return {
     kind: 'clickhouse',

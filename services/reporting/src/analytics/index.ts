@@ -1,5 +1,5 @@
 export { openChdbStore } from './chdb';
 export { type ClickHouseOptions, openClickHouseStore } from './clickhouse';
-export { ACTIVITY_TYPES, MIGRATIONS, type Migration, migrate } from './migrations';
-export { connectAnalytics, openAnalytics } from './open';
+export { ACTIVITY_TYPES, MIGRATIONS, type Migration, migrate, pendingMigrations } from './migrations';
+export { connectAnalytics, openAnalytics, prepareSchema } from './open';
 export type { AnalyticsStore, QueryParams } from './types';

@@ -278,6 +278,22 @@ export const MIGRATIONS: Migration[] = [
   },
 ];
 
+/** The migrations not applied to this store yet, in order (all of them when it has none). */
+export async function pendingMigrations(
+  store: AnalyticsStore,
+  migrations: Migration[] = MIGRATIONS,
+): Promise<Migration[]> {
+  const exists = await store.query<{ result: number }>('EXISTS TABLE schema_migrations');
+  const done = Number(exists[0]?.result ?? 0)
+    ? new Set(
+        (await store.query<{ version: number }>('SELECT version FROM schema_migrations FINAL')).map((r) =>
+          Number(r.version),
+        ),
+      )
+    : new Set<number>();
+  return [...migrations].sort((a, b) => a.version - b.version).filter((m) => !done.has(m.version));
+}
+
 /** Applies every migration not yet recorded, in order (all of MIGRATIONS unless told). Returns the versions applied now. */
 export async function migrate(
   store: AnalyticsStore,
@@ -288,14 +304,8 @@ export async function migrate(
     name String,
     applied_at DateTime64(3, 'UTC')
   ) ENGINE = ReplacingMergeTree ORDER BY version`);
-  const done = new Set(
-    (await store.query<{ version: number }>('SELECT version FROM schema_migrations FINAL')).map((r) =>
-      Number(r.version),
-    ),
-  );
   const applied: number[] = [];
-  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (done.has(migration.version)) continue;
+  for (const migration of await pendingMigrations(store, migrations)) {
     for (const statement of migration.statements) await store.exec(statement);
     await store.insert('schema_migrations', [
       { version: migration.version, name: migration.name, applied_at: new Date().toISOString() },

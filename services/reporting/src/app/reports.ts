@@ -3,19 +3,25 @@ import {
   AppError,
   badRequest,
   type DocumentStore,
+  handleCommand,
   isId,
   newId,
-  retryOnConflict,
   type ServiceEventStore,
 } from '@nudge/platform';
 import type { AnalyticsStore } from '../analytics';
-import { decideAddReport, decideUpdateReport, type ReportFields, reportStream } from '../domain/reports';
+import {
+  REPORT_NOT_FOUND,
+  type ReportCommand,
+  type ReportFields,
+  reportDecider,
+  reportStream,
+} from '../domain/reports';
 import { type ReportDoc, reportsCollection } from '../events/reports-projection';
 
 export const REPORT_TEXTS = {
   added: 'Report Added Successfully',
   updated: 'Report updated successfully',
-  invalidId: 'Invalid report id',
+  invalidId: REPORT_NOT_FOUND,
   accessDenied: 'Access Denied',
 } as const;
 
@@ -29,8 +35,6 @@ export const reportView = (doc: ReportDoc): Report => ({
   createdAt: doc.createdAt,
   updatedAt: doc.updatedAt,
 });
-
-const snapshotOf = ({ _id, updatedAt: _u, version: _v, ...rest }: ReportDoc) => ({ ...rest, reportId: _id });
 
 /** Reports, event-sourced in reporting's document store (streams `report-<id>`). */
 export function createReports(deps: {
@@ -50,6 +54,9 @@ export function createReports(deps: {
     if (!doc) throw new AppError('not_found', REPORT_TEXTS.invalidId);
     return doc;
   };
+
+  const command = (id: string, cmd: ReportCommand, actor: string) =>
+    handleCommand(deps.events, reportStream(id), reportDecider, cmd, { actor });
 
   /** Every id must be a registered user (reporting's `users` table, fed by auth's events). */
   const refuseUnknownUsers = async (ids: string[]) => {
@@ -75,9 +82,7 @@ export function createReports(deps: {
       await refuseUnknownUsers([...new Set([...fields.monitoredUsers, ...fields.accessUsers])]);
       const now = deps.clock();
       const id = newId(now);
-      await deps.events.append(reportStream(id), 0, decideAddReport(id, fields, now.toISOString()), {
-        actor,
-      });
+      await command(id, { kind: 'add', reportId: id, fields, createdAt: now.toISOString() }, actor);
       return reportView(await load(id));
     },
     async details(id: string) {
@@ -88,11 +93,7 @@ export function createReports(deps: {
       await refuseUnknownUsers([
         ...new Set([...(changes.monitoredUsers ?? []), ...(changes.accessUsers ?? [])]),
       ]);
-      await retryOnConflict(async () => {
-        const current = await load(id);
-        const decided = decideUpdateReport(snapshotOf(current), changes);
-        if (decided.length) await deps.events.append(reportStream(id), current.version, decided, { actor });
-      });
+      await command(id, { kind: 'update', changes }, actor);
       const updated = await load(id);
       if (updated.monitoredUsers.join('\n') !== doc.monitoredUsers.join('\n'))
         await deps.onMonitoredChanged?.();

@@ -1,6 +1,7 @@
 import type { BusMessage, EventBus, Logger, Subscription } from '@nudge/platform';
 import {
   AppError,
+  EngineUnavailableError,
   errorText,
   illFormedTextAt,
   illFormedTextMessage,
@@ -21,6 +22,12 @@ export const REPORTING_SETTINGS_GROUP = 'reporting-settings';
 export const INGESTED_TOPICS = ['auth', 'content', 'engagement', 'billing'].map(topicFor);
 export const BATCH_MAX = 10_000;
 export const BATCH_WAIT_MS = 1_000;
+/**
+ * Kafka answers a fetch once it has this much (or BATCH_WAIT_MS passed): with Kafka's default of one byte every
+ * fetch returns the few events that arrived since the last, and each becomes a small insert into the events table
+ * and every materialized view on it; ClickHouse wants few large inserts.
+ */
+export const BATCH_MIN_BYTES = 1024 * 1024;
 
 /** Appends rows to `events`. A repeat of an event id is harmless: ReplacingMergeTree folds it, counts use uniqExact(id). */
 export async function writeEvents(
@@ -88,7 +95,10 @@ export function createEventWriter(deps: { analytics: AnalyticsStore; setAside: S
     try {
       await writeEvents(analytics, rows, source);
     } catch (err) {
-      if (!(await engineUp(err))) throw err;
+      // The engine is down: the caller waits with the whole batch (the bus pauses the consumer: no split, no dead
+      // letter) and tries it again once the engine answers.
+      if (!(await engineUp(err)))
+        throw new EngineUnavailableError(`ClickHouse does not answer: ${errorText(err)}`, { cause: err });
       if (rows.length === 1) return put(source, [{ row: rows[0] as EventRow, error: errorText(err) }]);
       const middle = Math.ceil(rows.length / 2);
       await insert(rows.slice(0, middle), source);
@@ -152,7 +162,7 @@ export function createIngester(deps: { writer: EventWriter; bus: EventBus }) {
             await deps.writer.notRows('bus', notEvents, 'not an event envelope');
             await deps.writer.write(rows, 'bus');
           }),
-        { maxMessages: BATCH_MAX, maxWaitMs: BATCH_WAIT_MS },
+        { maxMessages: BATCH_MAX, maxWaitMs: BATCH_WAIT_MS, minBytes: BATCH_MIN_BYTES },
       );
     },
     async stop() {

@@ -1,0 +1,132 @@
+// What the distributed scenarios share: the engines, one topology per file (scripts/topology), and a reader's and an
+// admin's calls through the gateway. Captured messages are read from the files of the process that sent them (the
+// container topology has no dev outbox route): auth's sign-in codes, billing's notices, the worker's reminders.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type OutboxMessage, openFileOutbox } from '@nudge/platform';
+import { jsonCall } from '@nudge/platform/testing';
+import { engine } from '@nudge/platform/testing/engines';
+import { startTopology, type Topology, type TopologyOptions } from '../../scripts/topology/launcher';
+import type { ProcessName } from '../../scripts/topology/manifests';
+
+/** Kafka's and Temporal's addresses for this run, or why they cannot be had (the file then skips). */
+export async function sharedEngines(): Promise<{
+  kafkaBrokers: string[];
+  temporalAddress: string;
+  reason?: string;
+}> {
+  const [kafka, temporal] = await Promise.all([engine('kafka'), engine('temporal')]);
+  const none = { kafkaBrokers: [], temporalAddress: '' };
+  if (!kafka.available) return { ...none, reason: `Kafka: ${kafka.reason}` };
+  if (!temporal.available) return { ...none, reason: `Temporal: ${temporal.reason}` };
+  return {
+    kafkaBrokers: (kafka.env.KAFKA_BROKERS ?? '').split(','),
+    temporalAddress: temporal.env.TEMPORAL_ADDRESS ?? '',
+  };
+}
+
+export async function openTopology(
+  prefix: string,
+  opts: Omit<TopologyOptions, 'dir'>,
+): Promise<{ topology: Topology; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  try {
+    const topology = await startTopology({ ...opts, dir });
+    return {
+      topology,
+      async remove() {
+        await topology.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until check() is true; the bus delivers between processes asynchronously. */
+export async function eventually(
+  check: () => Promise<boolean>,
+  what: string | (() => string),
+  ms = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
+    await sleep(100);
+  }
+}
+
+/** The messages a process captured (newest first). */
+export async function captured(topology: Topology, name: ProcessName): Promise<OutboxMessage[]> {
+  const outbox = await openFileOutbox(join(topology.dataDirOf(name), 'outbox'));
+  try {
+    return await outbox.list(100_000);
+  } finally {
+    await outbox.close();
+  }
+}
+
+/** A browser's calls through the gateway of a topology. */
+export function client(topology: () => Topology) {
+  const call = (method: string, path: string, body?: unknown, token?: string) =>
+    jsonCall(topology().url, method, path, body, token);
+  const ok = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await call(method, path, body, token);
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  /** Repeats a call until it answers 200 (a service learns of a new user or admin from auth's events). */
+  const once200 = async (method: string, path: string, body?: unknown, token?: string) => {
+    let answer: any;
+    await eventually(async () => {
+      const res = await call(method, path, body, token);
+      answer = res.body;
+      return res.status === 200;
+    }, `${method} ${path} to answer 200`);
+    return answer;
+  };
+  /** Signs in with the code auth mailed (read from auth's captured messages); names the reader unless told not to. */
+  const signIn = async (email: string, opts: { timeZone?: string; names?: boolean } = {}) => {
+    await ok('POST', '/api/user/auth', { email });
+    let otp: string | undefined;
+    await eventually(async () => {
+      otp = (await captured(topology(), 'auth'))
+        .find((m) => m.to === email && m.channel === 'email')
+        ?.text.match(/\b(\d{6})\b/)?.[1];
+      return otp !== undefined;
+    }, `the sign-in code for ${email}`);
+    const { token, user } = await ok('POST', '/api/user/verify', {
+      email,
+      otp,
+      ...(opts.timeZone ? { timeZone: opts.timeZone } : {}),
+    });
+    if (opts.names !== false)
+      await ok('POST', '/api/user/update', {
+        email,
+        token,
+        info: { email, firstname: 'Rae', lastname: 'Reader' },
+      });
+    return { token: token as string, id: user._id as string, email };
+  };
+  return { call, ok, once200, signIn };
+}
+
+/** POST to a service's internal API with the topology's internal credential. */
+export async function internal(topology: Topology, service: ProcessName, path: string, body: unknown) {
+  const res = await fetch(`${topology.urlOf(service)}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-internal-token': topology.secrets.INTERNAL_SERVICE_TOKEN as string,
+    },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${service} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
