@@ -3,7 +3,7 @@
 // Counts the document-store operations one command costs in the standalone process (embedded store), including
 // what follows it asynchronously: projection, relay, bus and the consumers of every service. It signs in, creates a
 // post, waits for the services to settle, then toggles likes one at a time and reports the operations per like,
-// by collection and operation. A debug tool for the write path (issue 13), not part of the product.
+// by collection and operation. A debug tool for the write path, not part of the product.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // The reminder scenario: N readers due in one slot, rendered and handed to the capture transport by the embedded
 // scheduler of the standalone process (started in-process, its own data directory).
 //   npm run bench:reminders -- --readers 1000        (npm run bench runs it too, with --readers 100000 by default)
-// Target (issue 11): 100,000 readers in <= 30 s with resident memory <= 300 MB.
+// Target: 100,000 readers in <= 30 s with resident memory <= 300 MB.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,7 +112,7 @@ export interface ReminderMeasurement {
   /**
    * The slot within REMINDER_TARGET: its seconds, and the standalone process's own peak RSS (the process that sends).
    * The tree's peak (peakRssMb) is not held to it: the chDB child is reporting's analytics engine, about 320 MB at
-   * rest before a slot starts (see docs/ARCHITECTURE.md "Reminders", Speed).
+   * rest before a slot starts (see bench/RESULTS.md, "The reminder slot").
    */
   withinTarget: boolean;
   /**
@@ -151,7 +151,7 @@ async function settled(metricsUrl: string, started: number): Promise<number | nu
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 /** A process's resident memory in MB (/proc/<pid>/status VmRSS), 0 when it is gone. */
-async function rssMbOf(pid: number): Promise<number> {
+export async function rssMbOf(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
   return Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
 }

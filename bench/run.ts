@@ -81,9 +81,9 @@ interface Measurement {
 }
 
 const CEILING = 'ceiling (bare express)';
-/** Issue budget: the reader's first load ships at most 200 KB of gzipped JavaScript. */
+/** Budget: the reader's first load ships at most 200 KB of gzipped JavaScript. */
 const FIRST_LOAD_BUDGET = 200 * 1024;
-/** Issue 13: the reader's first load, everything over the wire as Chromium counts it, at most 150 KB. */
+/** Budget: the reader's first load, everything over the wire as Chromium counts it, at most 150 KB. */
 const WIRE_BUDGET = 150 * 1024;
 const resultsDir = join(dirname(fileURLToPath(import.meta.url)), 'results');
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -123,7 +123,7 @@ const bodyFeeder = join(dirname(fileURLToPath(import.meta.url)), 'body-feeder.cj
 
 /**
  * Writes bodies(from) .. bodies(from + BODY_COUNT - 1) as JSON texts for body-feeder.cjs, which autocannon's worker
- * loads by path (a function cannot be cloned into the worker: that is why like/add used to fail).
+ * loads by path (a function cannot be cloned into the worker, so like/add's bodies cannot be made there).
  */
 async function writeBodies(dir: string, bodies: (i: number) => unknown, from: number): Promise<string> {
   const file = join(dir, `bodies-${from}.json`);

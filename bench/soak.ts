@@ -1,6 +1,6 @@
 // npm run soak [-- --minutes 10 --rate 20 --warmup 1]
 //
-// Issue 14: the soak. Starts `npm start` as a process of its own on a fresh data directory, then sends mixed traffic
+// The soak. Starts `npm start` as a process of its own on a fresh data directory, then sends mixed traffic
 // (feed pages, post reads, comment lists, likes, comments, web events, sign-in codes, admin lists) at a fixed rate
 // for N minutes. Reports the errors (any answer other than the request's success status, or no answer; target 0)
 // and the drift of the process's resident memory after the warm-up (target at most 10%): the mean of the samples of

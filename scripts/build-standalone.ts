@@ -1,8 +1,8 @@
 // Builds the standalone process (`npm start`) into plain JavaScript that `node` runs without a loader:
 // deploy/standalone/dist/main.mjs, the analytics engine's process (chdb-server.mjs), and for the benches, so that they
 // measure what `npm start` runs, the host of `npm run bench`'s standalone process (standalone-host.mjs) and
-// `npm run bench:reminders` (reminders-bench.mjs). See docs/ARCHITECTURE.md,
-// "Performance (issue 13)", "Session 9: base memory".
+// `npm run bench:reminders` (reminders-bench.mjs). See bench/RESULTS.md, "The core bench and memory" ("base
+// memory").
 //
 // Run by `npm run build:standalone` (and `prestart`); the bench and the system tests call buildStandalone() first.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';

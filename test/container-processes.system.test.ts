@@ -1,4 +1,4 @@
-// The container entry files (docker-compose, Kubernetes) of the gateway and a service (issue 15): /metrics answers on
+// The container entry files (docker-compose, Kubernetes) of the gateway and a service: /metrics answers on
 // METRICS_PORT and nowhere else, and SIGTERM lets a request in flight finish before the process exits 0.
 // The service runs on its embedded adapters here (no MongoDB or Kafka on this machine): the code paths of the
 // metrics server and the shutdown are the same as on the production adapters.

@@ -16,9 +16,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const k8s = join(root, 'deploy', 'k8s');
 
 /**
- * Configuration keys the manifests use that other work of issue 15 adds to services/platform/src/config.ts (reporting:
- * ClickHouse; workflows: Temporal). The lead removes them from this list when that work is merged; a test below
- * fails as soon as one of them is in the schema, so the list cannot go stale.
+ * Configuration keys the manifests use that services/platform/src/config.ts does not have yet. A key leaves this list
+ * when the schema gets it; a test below fails as soon as one of them is in the schema, so the list cannot go stale.
  */
 const PENDING_KEYS: string[] = [];
 /** Entry files being written by the reporting and workflows work; removed from this list like PENDING_KEYS. */

@@ -1,4 +1,4 @@
-// NODE_ENV=production refuses to start on an embedded adapter, a generated key or a missing secret (issue 15): each
+// NODE_ENV=production refuses to start on an embedded adapter, a generated key or a missing secret: each
 // case starts the real entry file of a process and expects it to exit 1 before it opens anything, with a message
 // naming the variable.
 import { spawn } from 'node:child_process';

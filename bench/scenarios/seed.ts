@@ -1,4 +1,4 @@
-// The data set the content and engagement scenarios measure against (issue 3: 1,000 posts and 10,000 users),
+// The data set the content and engagement scenarios measure against (1,000 posts and 10,000 users),
 // created once per standalone process through the public API, as an admin would.
 import { type SignedIn, signIn } from './sign-in';
 
@@ -144,8 +144,8 @@ const seeded = new Map<string, Promise<Seeded>>();
 
 /**
  * The seeded data set of this standalone process (created on first use). A seed that failed is not remembered: the
- * next scenario seeds again instead of failing at once with the first one's error (one 503 during the seed used to
- * fail every later scenario with that same 503, which read as a service unreachable for the rest of the run).
+ * next scenario seeds again instead of failing at once with the first one's error (otherwise one 503 during the seed
+ * would fail every later scenario with that same 503, which reads as a service unreachable for the rest of the run).
  */
 export function seededData(url: string, run: (url: string) => Promise<Seeded> = seed): Promise<Seeded> {
   let data = seeded.get(url);

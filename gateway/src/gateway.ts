@@ -120,7 +120,7 @@ export function createGateway(opts: GatewayOptions): Express {
   /**
    * The calls of the contract's routes (every /api and /auth call a service answers) skip the rest of this app's
    * router: its health, docs and dev-outbox routes (none of them a contract route) are each a step of the router that
-   * every API call used to pass. What they get: the rate limit, the bound per client, the whole body within the
+   * an API call would otherwise pass. What they get: the rate limit, the bound per client, the whole body within the
    * route's limit (bodyGate), load shedding, the proxy, and on an error this app's error handler. The proxy answers
    * every request it takes (a service's app answers its own 404s), so nothing comes back to this app's later steps.
    */
@@ -204,7 +204,7 @@ export function createGateway(opts: GatewayOptions): Express {
  * every contract call itself (apiLane). The request gets what `app.handle` and the router give it (the app's request
  * and response prototypes, `res.locals`, `req.originalUrl` and `req.baseUrl`), the same steps in the same order,
  * and an error or a throw goes to the gateway's error handler as express would send it. Every other request (web
- * assets, probes, docs, the dev outbox, an unknown path) goes through `app.handle` as before.
+ * assets, probes, docs, the dev outbox, an unknown path) goes through `app.handle`.
  */
 function enterApiCallsDirectly(app: Express, firstStep: RequestHandler, onError: ErrorRequestHandler): void {
   type Handle = (req: Request, res: Response, callback?: (err?: unknown) => void) => void;

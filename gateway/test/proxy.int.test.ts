@@ -229,7 +229,7 @@ describe('a service built on the http kit, handed requests in process', () => {
       expect(reply.headers.get('x-content-type-options')).toBe('nosniff');
       expect(reply.headers.get('ratelimit')).toMatch(/^limit=1000, remaining=\d+, reset=\d+$/);
     }
-    // Not a contract route: the gateway's own router and 404, as before.
+    // Not a contract route: the gateway's own router and 404.
     const unknown = await fetch(`${gateway}/api/user/no-such-call`, { method: 'POST' });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('x-request-id')).toBeTruthy();

@@ -1,5 +1,5 @@
 /**
- * Issue 15: two gateway replicas on one store share the rate limit (the count is the cluster's, not each pod's).
+ * Two gateway replicas on one store share the rate limit (the count is the cluster's, not each pod's).
  * Embedded store here (one store object for both, as one MongoDB database would be for two pods).
  */
 import { once } from 'node:events';

@@ -11,7 +11,7 @@ import {
   trackingSecret,
 } from '@nudge/platform';
 import { Context } from '@temporalio/activity';
-import { Client, Connection, ScheduleAlreadyRunning, ScheduleNotFoundError } from '@temporalio/client';
+import { Client, Connection, ScheduleAlreadyRunning } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import {
@@ -33,8 +33,6 @@ export function scheduleIds(config: Pick<Config, 'TEMPORAL_TASK_QUEUE'>) {
   return { reminders: `nudge-reminder-slots${suffix}`, refunds: `nudge-refund-reconcile${suffix}` };
 }
 const DEFAULT_TASK_QUEUE = 'nudge-reminders';
-/** The renewal tick's Schedule of earlier versions: renewals are a workflow per subscription now (deleted at start). */
-export const RETIRED_RENEWAL_SCHEDULE_ID = 'nudge-renewal-ticks';
 
 /** Business refusals (4xx from a service) are non-retryable on Temporal; everything else is retried. */
 export function forTemporal<A extends Record<string, (...args: never[]) => Promise<unknown>>>(
@@ -87,15 +85,6 @@ export async function ensureSchedules(client: Client, config: Config, log: Logge
   await create(ids.reminders, 'reminderSlotWorkflow', [slotSettings(config)]);
   // One reconciliation at a time: a run still going when the next is due is skipped.
   await create(ids.refunds, 'refundReconcileWorkflow', [], 'SKIP');
-  await client.schedule
-    .getHandle(RETIRED_RENEWAL_SCHEDULE_ID)
-    .delete()
-    .then(
-      () => log.info({ scheduleId: RETIRED_RENEWAL_SCHEDULE_ID }, 'retired schedule deleted'),
-      (err: unknown) => {
-        if (!(err instanceof ScheduleNotFoundError)) throw err;
-      },
-    );
 }
 
 /** A slot run's settings (the Schedule's argument; its slot is the nominal time). */

@@ -52,7 +52,7 @@ export interface Standalone {
   /** Each service's own store and event store (the crash suite compares read models with a rebuild). */
   runtimes: Partial<Record<BuiltService, Pick<ServiceRuntime, 'store' | 'events'>>>;
   /**
-   * The embedded scheduler (issue 11): `runDue()` runs every reminder slot due by its clock now, then the renewal
+   * The embedded scheduler: `runDue()` runs every reminder slot due by its clock now, then the renewal
    * workflows' due steps.
    */
   reminders: Pick<EmbeddedReminders, 'runDue'>;

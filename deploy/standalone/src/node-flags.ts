@@ -6,7 +6,7 @@ const ROOT_PACKAGE = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '
 
 /**
  * The node flags `npm start` runs the standalone process with: those between `node` and the script (or an `--import`)
- * in the root package.json's `start` script (V8's heap settings, see docs/ARCHITECTURE.md "Performance (issue 13)"). The bench and
+ * in the root package.json's `start` script (V8's heap settings, see bench/RESULTS.md, "The core bench and memory"). The bench and
  * the soak start the process with the same flags, so they measure what a user runs.
  */
 export function standaloneNodeFlags(startScript?: string): string[] {

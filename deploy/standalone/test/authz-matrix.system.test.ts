@@ -9,7 +9,7 @@ import {
   type World,
 } from './security-world';
 
-// Issue 14: the authorisation matrix. Every route of the routing table, called by each identity below with the one
+// The authorisation matrix. Every route of the routing table, called by each identity below with the one
 // request its row builds; the status each identity must get is written in the one table MATRIX. A 5xx fails every
 // cell, and no response to an identity that may not read premium posts carries the premium post's body.
 //

@@ -6,7 +6,7 @@ import type { Standalone } from '../src/index';
 import { gatewayClient } from './helpers';
 import { type StandaloneProcess, spawnStandalone } from './standalone-process';
 
-// Issue 14: the burst suite. 1,000 concurrent requests of mixed kinds against the standalone process (`npm start`,
+// The burst suite. 1,000 concurrent requests of mixed kinds against the standalone process (`npm start`,
 // a process of its own), with the gateway's in-flight limit (GATEWAY_MAX_IN_FLIGHT) set low so that load shedding
 // must happen. The process stays up, every request gets an HTTP answer (its kind's success, or 503 with Retry-After
 // and the contract's error body), and the next request after the burst succeeds. (Once, 400 concurrent feed reads

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Crash suite (issue 14): mixed commands through the gateway of the standalone process, with some concurrency;
+// Crash suite: mixed commands through the gateway of the standalone process, with some concurrency;
 // SIGKILL of the process group at three points (20%, 50%, 80% of the commands), a start on the same data directory
 // after each. After every restart: each command that got a 2xx has its effect, every event reached every consumer
 // exactly once in effect (content's counts = engagement's, the user directories = auth's users), and every read model

@@ -3,7 +3,7 @@ import type { RouteContract } from '@nudge/contracts';
 import fc from 'fast-check';
 import { z } from 'zod';
 
-// fast-check arbitraries for the fuzz suite (issue 14), built from each route's zod contract. zod-fast-check only
+// fast-check arbitraries for the fuzz suite, built from each route's zod contract. zod-fast-check only
 // knows zod 3 (and fast-check 3); our zod 4 schemas go through zod's own JSON Schema export (input side), and the
 // arbitraries are written from that shape: valid-shaped values, and hostile ones (wrong types, huge strings, nested
 // objects, MongoDB operators, __proto__, NUL bytes, bad ids, paging extremes).

@@ -1,4 +1,4 @@
-// /metrics of the standalone topology (issue 15): one Prometheus registry for the process, every service's series
+// /metrics of the standalone topology: one Prometheus registry for the process, every service's series
 // told apart by a `service` label, served on the scrape port only (never through the gateway's public port).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -168,7 +168,7 @@ describe('daily reminders in the standalone process', () => {
     expect(wa[0]?.to).toBe('+919876543210'); // stored as E.164 (India the default country)
     expect(wa[0]?.text).toMatch(/Breathe \d/);
     expect(wa[0]?.text).toContain(`${PUBLIC_URL}/api/reminder/go/`);
-    // /metrics counts what went out, per channel (issue 15).
+    // /metrics counts what went out, per channel.
     const metrics = await (await fetch(app.metricsUrl)).text();
     const sent = (channel: string) =>
       Number(

@@ -1,4 +1,4 @@
-// Graceful shutdown (issue 15): a rolling restart of the standalone process under continuous writes loses no accepted
+// Graceful shutdown: a rolling restart of the standalone process under continuous writes loses no accepted
 // request. Process A gets SIGTERM while writers keep calling; B starts on the same port and DATA_DIR once A is gone.
 // Every request either gets a 2xx or is refused before any byte of an answer (the listener is closed), never a 5xx or a
 // connection dropped after it was accepted; every acknowledged write is there after the restart; A and B exit 0.

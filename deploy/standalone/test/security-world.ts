@@ -6,7 +6,7 @@ import { SERVICES, type ServiceName } from '@nudge/contracts';
 import { type Standalone, startStandalone } from '../src/index';
 import { gatewayClient } from './helpers';
 
-// The world the security suites (issue 14: authorisation matrix, fuzz, burst) run against: one standalone process
+// The world the security suites (authorisation matrix, fuzz, burst) run against: one standalone process
 // with an admin, a plain reader, a premium reader, a premium post whose body is a marker that must reach no one who
 // may not read it, and one of each object a route can address (post, promotion, check-in question, report,
 // comment), plus e-mail link tokens of each purpose.

@@ -1,4 +1,4 @@
-// Trace context (issue 15): a caller's W3C traceparent reaches the gateway, the service it routes to, the events that
+// Trace context: a caller's W3C traceparent reaches the gateway, the service it routes to, the events that
 // service appends (bus header `traceparent`) and the consumers of those events in other services; the spans are
 // exported over OTLP/HTTP to OTEL_EXPORTER_OTLP_ENDPOINT (a fake collector here).
 import { mkdtemp, rm } from 'node:fs/promises';

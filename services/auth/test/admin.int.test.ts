@@ -93,6 +93,51 @@ describe('admin routes', () => {
     expect(ids.size).toBe(page1.body.data.length + page2.body.data.length);
   });
 
+  it('getallusers filters by name, role, type, status and sign-up day, and sorts on the asked column', async () => {
+    await auth.post('/api/user/add', { info: { emails: 'zed.filter@example.com', type: 1 } }, admin);
+    await auth.post('/api/user/add', { info: { emails: 'amy.filter@example.com' } }, admin);
+    const amy = (await auth.get('/api/user/getallusers?email=amy.filter@', admin)).body.data[0];
+    await auth.post(
+      `/api/user/update/${amy._id}`,
+      { info: { firstname: 'Amélie', lastname: 'Müller' } },
+      admin,
+    );
+    const list = (query: string) => auth.get(`/api/user/getallusers?${query}`, admin);
+
+    const byName = await list('q=am%C3%A9lie%20M%C3%9CLL');
+    expect(byName.body.data.map((u: { email: string }) => u.email)).toEqual(['amy.filter@example.com']);
+    const cold = await list('q=.filter%40&type=1');
+    expect(cold.body).toMatchObject({ total: 1, data: [{ email: 'zed.filter@example.com' }] });
+    expect((await list('q=.filter%40&role=admin')).body.total).toBe(0);
+    expect((await list('q=.filter%40&status=active')).body.total).toBe(2);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await list(`q=.filter%40&from=${today}&to=${today}`)).body.total).toBe(2);
+    expect((await list('q=.filter%40&to=2020-01-01')).body.total).toBe(0);
+
+    const asc = await list('q=.filter%40&sort=email&order=asc');
+    const desc = await list('q=.filter%40&sort=email&order=desc');
+    expect(asc.body.data.map((u: { email: string }) => u.email)).toEqual([
+      'amy.filter@example.com',
+      'zed.filter@example.com',
+    ]);
+    expect(desc.body.data.map((u: { email: string }) => u.email)).toEqual([
+      'zed.filter@example.com',
+      'amy.filter@example.com',
+    ]);
+  });
+
+  it('getallusers refuses an unknown sort, a bad date and a range that ends before it starts, with the reason', async () => {
+    const bad = async (query: string, text: string) => {
+      const res = await auth.get(`/api/user/getallusers?${query}`, admin);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(text);
+    };
+    await bad('sort=password', 'sort must be one of');
+    await bad('from=yesterday', 'must be a date like');
+    await bad('from=2026-02-01&to=2026-01-01', 'The start date must not be after the end date');
+    await bad('type=2', 'type must be 0 (normal) or 1 (cold)');
+  });
+
   it('details and update of one user; a role change applies at once', async () => {
     const details = await auth.get(`/api/user/details/${userId}`, admin);
     expect(details.body).toMatchObject({ status: true, user: { email: 'plain@example.com', role: 'user' } });

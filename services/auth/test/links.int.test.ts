@@ -150,7 +150,8 @@ describe('signed e-mail links and internal token minting', () => {
     const minted = await mint('/internal/tokens/unsubscribe', { userId }, auth.internalToken);
     const [header = '', payload = ''] = minted.token.split('.');
     expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toEqual({ alg: 'HS256' });
-    // Signed with auth's private key as every link was before, a year ago minus a day.
+    // An EdDSA link signed with auth's private key, which verification still accepts until its exp; issued a year ago
+    // minus a day.
     const keys = await loadOrCreateSigningKeys(auth.dataDir);
     const legacy = (audience: string) =>
       new SignJWT({ typ: 'link' })

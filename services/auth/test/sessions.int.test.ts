@@ -2,7 +2,7 @@ import { createTokenIssuer, loadOrCreateSigningKeys } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthHarness, startAuth } from './harness';
 
-// Issue 14: a session ends on the server (logout, or an admin ends a user's sessions), and a role downgrade applies
+// A session ends on the server (logout, or an admin ends a user's sessions), and a role downgrade applies
 // to old tokens at once.
 let auth: AuthHarness;
 let admin: string;

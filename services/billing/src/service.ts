@@ -15,6 +15,7 @@ import { type BillingContext, simulatedCheckoutUrl } from './app/context';
 import { createExpiry } from './app/expiry';
 import { createTransactions } from './app/history';
 import { createPremiumClaims } from './app/premium-claims';
+import { createReceiptsProjection } from './app/receipts';
 import { createRefunds, type ReconcileReport } from './app/refunds';
 import { createRenewal } from './app/renewal';
 import { createRenewalNotices, type NoticeMail } from './app/renewal-notices';
@@ -83,6 +84,9 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
   const clock = deps.clock ?? (() => new Date());
   const projection = createSubscriptionsProjection(deps.store);
   deps.events.register(projection);
+  deps.events.register(
+    createReceiptsProjection({ directory: deps.directory, notices: deps.notices, clock, log: deps.log }),
+  );
   const repo = createSubscriptionRepository(deps.store, deps.events);
   const users: UserRecords = deps.users ?? { get: async () => null };
   const ctx: BillingContext = {

@@ -93,6 +93,21 @@ describe('POST /api/payment/alldata (admin Transactions)', () => {
 
     const tooMany = await h.post('/api/payment/alldata?limit=1000', { token: admin.token });
     expect(tooMany.status).toBe(400);
+
+    const oldest = await h.post('/api/payment/alldata?order=asc&limit=2', { token: admin.token });
+    expect(oldest.body.data.map((t: any) => t.email)).toEqual(['buyer00@example.com', 'buyer01@example.com']);
+    const day = first.body.data[0].createdAt.slice(0, 10);
+    const oneDay = await h.post(`/api/payment/alldata?from=${day}&to=${day}`, { token: admin.token });
+    expect(oneDay.body.data.map((t: any) => t.email)).toEqual(['buyer11@example.com']);
+    const halted = await h.post('/api/payment/alldata?status=halted', { token: admin.token });
+    expect(halted.body.total).toBe(0);
+    const active = await h.post('/api/payment/alldata?status=active', { token: admin.token });
+    expect(active.body.total).toBe(12);
+    const backwards = await h.post('/api/payment/alldata?from=2026-02-01&to=2026-01-01', {
+      token: admin.token,
+    });
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.message).toContain('The start date must not be after the end date');
   });
 
   it('is for admins only', async () => {

@@ -15,7 +15,7 @@ afterEach(async () => {
 
 const REFUNDED = 'Your subscription has been cancelled and a refund of ₹2500 has been issued.';
 
-describe('refund idempotency across billing instances (issue 15)', () => {
+describe('refund idempotency across billing instances', () => {
   it('two pods cancelling the same subscription within the refund window at once: Razorpay refunds once', async () => {
     const pod2 = await h.replica();
     const user = await h.user();

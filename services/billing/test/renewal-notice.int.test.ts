@@ -10,7 +10,7 @@ import {
   subscribe,
 } from './harness';
 
-// The renewal notice e-mail (issue 11): an HTML part rendered by React Email in the site settings' dress (e-mail
+// The renewal notice e-mail: an HTML part rendered by React Email in the site settings' dress (e-mail
 // logo, colours, subject prefix) and a plain-text part, with the wording of reader.md for renewal on and off and a
 // link to the reader's Subscription page.
 
@@ -44,7 +44,9 @@ const noticeStep = (subscriptionId: string, iso: string) =>
     { subscriptionId, kind: 'notice', endAt: END, at: iso },
     BILLING_INTERNAL_TOKEN,
   );
-const mailsTo = async (to: string) => (await h.outbox.list()).filter((m) => m.to === to);
+/** The notices to this reader (the payment's receipt aside). */
+const mailsTo = async (to: string) =>
+  (await h.outbox.list()).filter((m) => m.to === to && !m.idempotencyKey?.startsWith('receipt-'));
 /** The HTML's visible text, tags dropped and entities of the texts we check decoded. */
 const visible = (html: string) =>
   html

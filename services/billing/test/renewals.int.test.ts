@@ -42,7 +42,9 @@ const step = (
     { subscriptionId, kind, endAt: END, at: iso },
     credential,
   );
-const notices = async (to: string) => (await h.outbox.list()).filter((m) => m.to === to);
+/** The notices to this reader (receipts of payments aside). */
+const notices = async (to: string) =>
+  (await h.outbox.list()).filter((m) => m.to === to && !m.idempotencyKey?.startsWith('receipt-'));
 const lastPlan = (id: string) => plans.filter((p) => p.subscriptionId === id).at(-1);
 
 describe('renewal workflow steps (POST /internal/subscriptions/renewal-step)', () => {

@@ -96,7 +96,7 @@ describe('premium gating on the server (DESIGN.md §6)', () => {
       }
       expect(reply.status).toBe(200);
       if (!mayReadPremium(who)) {
-        // A reader who is not premium gets a free post first (issue 16), even from a topic they did not pick.
+        // A reader who is not premium gets a free post first, even from a topic they did not pick.
         expect([freePost._id, otherPost._id]).toContain(reply.body.template._id);
         expect(reply.body.template.locked).toBeUndefined();
         expect(reply.text).not.toContain('PREMIUM-SECRET');

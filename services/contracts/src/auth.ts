@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  DAY_RANGE_ORDER,
+  DayRangeQuery,
+  dayRangeInOrder,
   Email,
   Id,
   LimitQuery,
@@ -10,6 +13,7 @@ import {
   PHONE_MESSAGE,
   Phone,
   Role,
+  SortOrderQuery,
   TimeZone,
 } from './common';
 
@@ -121,11 +125,30 @@ export const NotificationDetails = z.object({
 export const NotificationDetailsResponse = z.object({ status: z.literal(true), user: NotificationDetails });
 
 // Admin
-export const GetAllUsersQuery = z.object({
-  page: PageQuery,
-  limit: LimitQuery(100, 10),
-  email: z.string().trim().max(254).optional(),
-});
+/** The Users table's sortable columns (the e-mail figures are reporting's, so not sortable here). */
+export const USER_SORTS = ['createdAt', 'email', 'firstname', 'lastname', 'last_app_login'] as const;
+
+/**
+ * admin.md §7's page and e-mail search, and the table's optional filters and sort: `q` matches e-mail or name, the
+ * others match exactly; from/to bound the sign-up day.
+ */
+export const GetAllUsersQuery = z
+  .object({
+    page: PageQuery,
+    limit: LimitQuery(100, 10),
+    email: z.string().trim().max(254).optional(),
+    q: z.string().trim().max(254).optional(),
+    role: Role.optional(),
+    topic: Id.optional(),
+    status: NotificationStatus.optional(),
+    type: z.enum(['0', '1'], { error: 'type must be 0 (normal) or 1 (cold)' }).optional(),
+    timeZone: TimeZone.optional(),
+    ...DayRangeQuery,
+    sort: z.enum(USER_SORTS, { error: `sort must be one of ${USER_SORTS.join(', ')}` }).default('createdAt'),
+    order: SortOrderQuery,
+  })
+  .refine(dayRangeInOrder, DAY_RANGE_ORDER);
+export type GetAllUsersQuery = z.infer<typeof GetAllUsersQuery>;
 export const UserListResponse = z.object({ status: z.literal(true), total: z.number(), data: z.array(User) });
 
 export const RangeExportRequest = z.object({

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { User } from './auth';
-import { LimitQuery, PageQuery } from './common';
+import {
+  DAY_RANGE_ORDER,
+  DayRangeQuery,
+  dayRangeInOrder,
+  LimitQuery,
+  PageQuery,
+  SortOrderQuery,
+} from './common';
 import type { RouteSchemas } from './route-types';
 
 const Token = z.string().optional().describe('Session token (or send Authorization: Bearer)');
@@ -100,11 +107,18 @@ export const PaymentHistoryResponse = z.object({
   history: z.array(PaymentHistoryEntry),
 });
 
-export const TransactionsQuery = z.object({
-  page: PageQuery,
-  limit: LimitQuery(100, 10),
-  email: z.string().trim().max(254).optional(),
-});
+/** admin.md §7's page and e-mail filter, and the table's optional status and creation-day filters and order. */
+export const TransactionsQuery = z
+  .object({
+    page: PageQuery,
+    limit: LimitQuery(100, 10),
+    email: z.string().trim().max(254).optional(),
+    status: BillingStatus.optional(),
+    ...DayRangeQuery,
+    sort: z.enum(['createdAt'], { error: 'sort must be createdAt' }).optional(),
+    order: SortOrderQuery,
+  })
+  .refine(dayRangeInOrder, DAY_RANGE_ORDER);
 
 /** admin.md §3 Transaction / subscription; amount: what was paid on it, net of refunds, in paise. */
 export const TransactionRow = z.object({

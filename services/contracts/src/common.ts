@@ -27,7 +27,7 @@ export const PHONE_MESSAGE =
   'Please enter a valid WhatsApp number: 10 digits for India, or + and the country code for another country';
 
 /**
- * A WhatsApp number, stored as E.164 ('+919876543210') since Twilio needs the country code (issue 16; reader.md §5
+ * A WhatsApp number, stored as E.164 ('+919876543210') since Twilio needs the country code (reader.md §5
  * says 'digits only, at most 10', which is an Indian national number: such a number is read as Indian). Spaces,
  * dashes and brackets are allowed in the input; libphonenumber-js checks the number is valid for its country.
  * Empty means no number.
@@ -90,6 +90,35 @@ export const LimitQuery = (max: number, fallback: number) =>
     .min(1)
     .max(max, `limit must be at most ${max}`)
     .default(fallback);
+
+/** The page sizes an admin table offers (admin.md §9's 10 is the default); a list's limit takes any of them. */
+export const ADMIN_PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** An admin list's sort direction: newest (largest) first unless asked. */
+export const SortOrderQuery = z
+  .enum(['asc', 'desc'], { error: "order must be 'asc' or 'desc'" })
+  .default('desc');
+
+const DAY_MESSAGE = 'must be a date like 2026-11-28';
+/** A day bound of an admin list's date filter ('2026-11-28'), read in UTC. */
+export const DayQuery = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_MESSAGE)
+  .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), DAY_MESSAGE)
+  .optional();
+
+/** The from/to day filter of an admin list: both optional, from not after to. */
+export const DayRangeQuery = { from: DayQuery, to: DayQuery };
+export const dayRangeInOrder = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
+export const DAY_RANGE_ORDER = { message: 'The start date must not be after the end date', path: ['from'] };
+
+/** The ISO instants [from 00:00, the day after to 00:00) of a day range, for a createdAt-style filter. */
+export function dayRangeBounds(q: { from?: string; to?: string }): { gte?: string; lt?: string } {
+  const bounds: { gte?: string; lt?: string } = {};
+  if (q.from) bounds.gte = `${q.from}T00:00:00.000Z`;
+  if (q.to) bounds.lt = new Date(Date.parse(`${q.to}T00:00:00Z`) + 86_400_000).toISOString();
+  return bounds;
+}
 
 /** The contract's error body. */
 export const ErrorBody = z.object({ status: z.literal(false), message: z.string() });

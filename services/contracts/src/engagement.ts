@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Id, LimitQuery, PageQuery } from './common';
+import { WEB_LOG_TYPES } from './event-log-types';
 import type { RouteSchemas } from './route-types';
 import {
   SuppressionLiftRequest,
@@ -89,7 +90,7 @@ export const CommentText = z
 
 export const CommentsParams = z.object({ templateId: PostIdRef });
 export const CommentsQuery = EngagementPageQuery;
-/** email is the author's address for the author's own comments and '' for everyone else's. */
+/** email is always '' (kept for the contract's shape): an address never travels with a comment; see `mine`. */
 export const CommentAuthor = z.object({ email: z.string(), firstname: z.string(), lastname: z.string() });
 export const CommentView = z.object({
   _id: z.string(),
@@ -100,6 +101,8 @@ export const CommentView = z.object({
   updatedAt: z.string().optional(),
   /** The author as the user directory knows them now (a name change shows everywhere). */
   userDetails: CommentAuthor,
+  /** True when the caller's session is the author's: the web offers edit and delete on these only. */
+  mine: z.boolean(),
 });
 export const CommentsResponse = z.object({
   status: z.literal(true),
@@ -284,13 +287,7 @@ export const CheckinIssueResponse = z.object({
 // ── event intake ────────────────────────────────────────────────────────────────────────────────────────────
 
 /** reader.md §7 and admin.md §3: the analytics events the web sends. */
-export const WEB_EVENT_TYPES = [
-  'page_visit',
-  'web_comment_click',
-  'web_like_click',
-  'email_like_click',
-  'email_continue_reading',
-] as const;
+export const WEB_EVENT_TYPES = WEB_LOG_TYPES;
 export const WEB_EVENT_VALUE_MAX = 2000;
 export const WEB_EVENT_METADATA_MAX_ENTRIES = 10;
 /** The metadata of one event in all (keys and values): a URL and a few short facts. */

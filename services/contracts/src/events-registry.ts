@@ -9,7 +9,7 @@ import { SuppressionEvents } from './suppressions';
 
 /**
  * Every event type of every service, in one place: append refuses a type that is not here or data that does not
- * parse, and consumers parse what they receive with the same schemas (docs/ARCHITECTURE.md, "Events": version rule).
+ * parse, and consumers parse what they receive with the same schemas (version rule: docs/decisions/0001).
  */
 export interface EventDef<S extends z.ZodType = z.ZodType> {
   readonly type: string;

@@ -1,5 +1,6 @@
 import type { Role } from './common';
 import { plainText } from './html-text';
+import { textPreview } from './preview';
 
 /** Characters of a gated post's body that readers without access get as `preview` (the card preview length), at most. */
 export const PREVIEW_LENGTH = 150;
@@ -8,11 +9,8 @@ export const PREVIEW_LENGTH = 150;
 export const canReadPremium = (role: Role | null | undefined): boolean =>
   role === 'premium' || role === 'admin';
 
-/** The first `max` characters (whole code points) of the plain text, with '...' when cut. */
-export function previewOf(body: string, max = PREVIEW_LENGTH): string {
-  const chars = Array.from(plainText(body));
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max).join('').trimEnd()}...`;
-}
+/** The first words of the plain text within `max` characters, with '...' when cut. */
+export const previewOf = (body: string, max = PREVIEW_LENGTH): string => textPreview(plainText(body), max);
 
 export type Gated<T> = Omit<T, 'body'> & { body?: string; locked?: true; preview?: string };
 

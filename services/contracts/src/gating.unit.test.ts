@@ -27,7 +27,8 @@ describe('gatePost: premium bodies only for premium readers and admins', () => {
     expect(gated.preview).toBe('The fourth breath is...');
   });
 
-  it('previews plain text, whole characters only', () => {
-    expect(previewOf('<b>Hi</b> &amp; 😀😀😀', 6)).toBe('Hi & 😀...');
+  it('previews plain text, whole words only', () => {
+    expect(previewOf('<b>Hi</b> &amp; 😀😀😀', 6)).toBe('Hi &...');
+    expect(previewOf('<p>Rest after dinner, then walk.</p>', 16)).toBe('Rest after...');
   });
 });

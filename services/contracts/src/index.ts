@@ -6,6 +6,7 @@ export * from './csv';
 export * from './days';
 export * from './engagement';
 export * from './event-history';
+export * from './event-log-types';
 export * from './events-auth';
 export * from './events-billing';
 export * from './events-content';

@@ -95,7 +95,7 @@ export const internalApi: InternalRouteContract[] = [
     body: CheckinIssueRequest,
     response: CheckinIssueResponse,
   }),
-  // ── reporting (issue 10) ──
+  // ── reporting ──
   ...(['auth', 'content', 'engagement', 'billing', 'reporting'] as const).map((service) =>
     internal(
       'GET',
@@ -115,7 +115,7 @@ export const internalApi: InternalRouteContract[] = [
     'E-mail figures per post, subject line and user, for the admin lists of auth and content',
     { body: EmailStatsRequest, response: EmailStatsResponse },
   ),
-  // ── reminders (issue 11) ──
+  // ── reminders ──
   internal('POST', '/internal/reminders/due', 'auth', 'The readers due at a slot instant, paged', {
     body: DueReadersRequest,
     response: DueReadersResponse,

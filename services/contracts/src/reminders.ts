@@ -7,7 +7,7 @@ export { TrackingParams };
 
 import { ReminderEvents, ReminderLinkKind } from './events-reminders';
 
-// ── internal routes of the daily reminders (issue 11); all batch: one call per batch of readers ──
+// ── internal routes of the daily reminders; all batch: one call per batch of readers ──
 
 const Instant = z.iso.datetime({ error: 'at must be an ISO instant' });
 const LocalDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'localDate must be YYYY-MM-DD');
@@ -189,7 +189,7 @@ export type TrackingClaims = z.infer<typeof TrackingClaims>;
 export const RenewalStepKind = z.enum(['notice', 'charge', 'expiry']);
 
 /**
- * billing: what a subscription's renewal workflow waits for next (issue 11): the notice 7 days before `endAt`, then
+ * billing: what a subscription's renewal workflow waits for next: the notice 7 days before `endAt`, then
  * the expiry at `endAt` plus the grace period (none with renewal off). With the simulated Razorpay (standalone), also
  * its charge at `endAt`, where Razorpay would charge by itself. `next` null: nothing left to do (not entitled yet,
  * or ended); the workflow ends and a later change starts it again.

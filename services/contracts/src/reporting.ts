@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { LimitQuery, PageQuery } from './common';
+import {
+  DAY_RANGE_ORDER,
+  DayRangeQuery,
+  dayRangeInOrder,
+  LimitQuery,
+  PageQuery,
+  SortOrderQuery,
+} from './common';
 import { EventLogRequest } from './engagement';
 import { ReportSnapshot } from './events-reporting';
 import type { RouteSchemas } from './route-types';
@@ -37,7 +44,18 @@ export const WebEventIntakeResponse = z.object({ status: z.literal(true), accept
 
 // ── event log (admin) ─────────────────────────────────────────────────────────────────────────────────────
 
-export const EventLogsQuery = z.object({ page: PageQuery, limit: LimitQuery(100, 10) });
+/** admin.md §7's page, and the log's optional filters: event type, the user's e-mail, the day range; time order. */
+export const EventLogsQuery = z
+  .object({
+    page: PageQuery,
+    limit: LimitQuery(100, 10),
+    eventType: z.string().trim().max(100).optional(),
+    email: z.string().trim().toLowerCase().max(254).optional(),
+    ...DayRangeQuery,
+    order: SortOrderQuery,
+  })
+  .refine(dayRangeInOrder, DAY_RANGE_ORDER);
+export type EventLogsQuery = z.infer<typeof EventLogsQuery>;
 export const EventLogRow = z.object({
   _id: z.string(),
   userId: z.string().nullable(),

@@ -75,7 +75,7 @@ export const apiRoutes: RouteContract[] = [
     '/api/user/logout',
     'auth',
     'user',
-    'Sign out: ends every session of the signed-in user on the server (issue 14)',
+    'Sign out: ends every session of the signed-in user on the server',
     'ours',
   ),
   route('POST', '/api/user/update', 'auth', 'user', 'Update the signed-in user’s profile and preferences', R),
@@ -145,7 +145,7 @@ export const apiRoutes: RouteContract[] = [
     '/api/user/revokesessions/:id',
     'auth',
     'admin',
-    'End every session of a user: their tokens are refused by every service (issue 14)',
+    'End every session of a user: their tokens are refused by every service',
     'ours',
   ),
 

@@ -193,15 +193,16 @@ describe('comment list, edit and delete', () => {
       templateId: post,
       userDetails: { email: '', firstname: 'Ann', lastname: 'Lee' },
     });
-    expect(asAuthor.body.comments[0].userDetails).toEqual({
-      email: 'ann@example.com',
-      firstname: 'Ann',
-      lastname: 'Lee',
-    });
+    // The author's own comments are marked by the server from the session; no address travels, not even to them.
+    expect(asAuthor.text).not.toContain('ann@example.com');
+    expect(asAuthor.body.comments.map((c: any) => c.mine)).toEqual([true, true, true, true, true]);
+    expect(asOther.body.comments.map((c: any) => c.mine)).toEqual([false, false, false, false, false]);
+    expect(page1.body.comments[0].mine).toBe(false);
     expect(Object.keys(page1.body.comments[0]).sort()).toEqual([
       '_id',
       'createdAt',
       'message',
+      'mine',
       'templateId',
       'userDetails',
     ]);

@@ -1,4 +1,4 @@
-// drainServer: the HTTP half of graceful shutdown (issue 15).
+// drainServer: the HTTP half of graceful shutdown.
 import { once } from 'node:events';
 import { Agent, createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

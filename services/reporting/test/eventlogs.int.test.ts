@@ -289,6 +289,40 @@ describe('the admin event log', () => {
     expect(first.body.total).toBeGreaterThanOrEqual(6);
   });
 
+  it("filters by event type, by the user's e-mail (stamped or registered) and by day, oldest first on asking", async () => {
+    const { AuthEvents } = await import('@nudge/contracts');
+    const other = await h.user({ email: 'filtered.reader@example.com' });
+    await h.publish('auth', [
+      h.event(AuthEvents.UserSignedIn, { userId: other.userId, method: 'code' }, '2026-03-01T10:00:00.000Z'),
+      h.event(AuthEvents.UserSignedIn, { userId: other.userId, method: 'link' }, '2026-03-02T10:00:00.000Z'),
+      h.event(
+        AuthEvents.UserSignedIn,
+        { userId: other.userId, method: 'google' },
+        '2026-03-03T10:00:00.000Z',
+      ),
+    ]);
+    await h.post('/api/eventlogs', { eventType: 'web_like_click', eventValue: 'p9' }, other.token);
+    await h.service.intake.flush();
+    const values = (body: { data: Array<{ eventValue: string }> }) => body.data.map((r) => r.eventValue);
+
+    const signIns = await logs('email=Filtered.Reader%40example.com&eventType=sign_in');
+    expect(signIns.body.total).toBe(3);
+    expect(values(signIns.body)).toEqual(['google', 'link', 'code']);
+    const oldest = await logs('email=filtered.reader%40example.com&eventType=sign_in&order=asc');
+    expect(values(oldest.body)).toEqual(['code', 'link', 'google']);
+    const oneDay = await logs('email=filtered.reader%40example.com&from=2026-03-02&to=2026-03-02');
+    expect(oneDay.body).toMatchObject({ total: 1, data: [{ eventValue: 'link' }] });
+    const likes = await logs('email=filtered.reader%40example.com&eventType=web_like_click');
+    expect(likes.body).toMatchObject({
+      total: 1,
+      data: [{ eventValue: 'p9', userEmail: 'filtered.reader@example.com' }],
+    });
+    expect((await logs('email=nobody%40example.com')).body).toMatchObject({ total: 0, data: [] });
+    const backwards = await logs('from=2026-03-03&to=2026-03-01');
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.message).toContain('The start date must not be after the end date');
+  });
+
   it('is for admins only; bad page or limit is a 400', async () => {
     expect((await logs('page=1', reader.token)).status).toBe(403);
     expect((await h.post('/api/eventlogs/logs?page=1', {})).status).toBe(401);

@@ -6,7 +6,7 @@ import type { AnalyticsStore } from '../src/analytics';
 import { createSetAside } from '../src/app/set-aside';
 import { createEventWriter, createIngester } from '../src/events/ingest';
 
-// Issue 15: reporting's batch ingest flush runs in a span of its own, with the batch size and the flush time, linked
+// Reporting's batch ingest flush runs in a span of its own, with the batch size and the flush time, linked
 // to the traces of the events it carries.
 
 const { exporter, stop } = startInMemoryTracing();

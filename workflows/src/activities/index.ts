@@ -27,7 +27,7 @@ export function createActivities(deps: ReminderDeps) {
       return deps.call<RenewalStepResult>('billing', '/internal/subscriptions/renewal-step', input);
     },
     /**
-     * The refund reconciliation (issue 15): billing settles the refunds left pending with Razorpay. Idempotent (the
+     * The refund reconciliation: billing settles the refunds left pending with Razorpay. Idempotent (the
      * refund ledger and Razorpay's idempotency key), so a retried activity never refunds twice.
      */
     async reconcileRefunds(_input: Record<string, never> = {}) {

@@ -1,5 +1,5 @@
-import { AuthEvents, toCsv } from '@nudge/contracts';
-import { badRequest, type EmailStatsReader, forbidden, notFound } from '@nudge/platform';
+import { AuthEvents, dayRangeBounds, type GetAllUsersQuery, toCsv } from '@nudge/contracts';
+import { badRequest, type EmailStatsReader, type Filter, forbidden, notFound } from '@nudge/platform';
 import { z } from 'zod';
 import {
   decideProfileChange,
@@ -39,6 +39,33 @@ const CSV_HEADERS = [
 ];
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const contains = (text: string) => ({ $regex: escapeRegex(text.toLowerCase()), $options: 'i' });
+
+export type UserListQuery = Pick<GetAllUsersQuery, 'page' | 'limit' | 'sort' | 'order'> &
+  Partial<Omit<GetAllUsersQuery, 'page' | 'limit' | 'sort' | 'order'>>;
+
+/** The Users table's filters as one store filter: every given filter must match. */
+export function userListFilter(q: Omit<UserListQuery, 'page' | 'limit' | 'sort' | 'order'>): Filter {
+  const all: Filter[] = [];
+  if (q.email) all.push({ email: contains(q.email) });
+  if (q.q) {
+    const words = q.q.split(/\s+/).filter(Boolean);
+    // Every word in the e-mail, the first name or the last name ("ada love" finds Ada Lovelace).
+    for (const word of words)
+      all.push({
+        $or: [{ email: contains(word) }, { firstname: contains(word) }, { lastname: contains(word) }],
+      });
+  }
+  if (q.role) all.push({ role: q.role });
+  if (q.topic) all.push({ topics: q.topic });
+  if (q.status) all.push({ notification_status: q.status });
+  if (q.type) all.push({ type: Number(q.type) });
+  if (q.timeZone) all.push({ timeZone: q.timeZone });
+  const { gte, lt } = dayRangeBounds(q);
+  if (gte || lt) all.push({ createdAt: { ...(gte ? { $gte: gte } : {}), ...(lt ? { $lt: lt } : {}) } });
+  if (all.length === 0) return {};
+  return all.length === 1 ? (all[0] as Filter) : { $and: all };
+}
 const emailShape = z.email();
 
 /**
@@ -85,11 +112,16 @@ export function createAdminUsers(users: UserRepository, emailStats?: EmailStatsR
   };
 
   return {
-    async list(page: number, limit: number, email?: string) {
-      const filter = email ? { email: { $regex: escapeRegex(email.toLowerCase()), $options: 'i' } } : {};
+    async list(query: UserListQuery) {
+      const filter = userListFilter(query);
+      const dir = query.order === 'asc' ? 1 : -1;
       const [total, data] = await Promise.all([
         users.users.countDocuments(filter),
-        users.users.find(filter, { sort: { createdAt: -1, _id: -1 }, skip: (page - 1) * limit, limit }),
+        users.users.find(filter, {
+          sort: { [query.sort]: dir, _id: dir },
+          skip: (query.page - 1) * query.limit,
+          limit: query.limit,
+        }),
       ]);
       return { status: true as const, total, data: await views(data) };
     },

@@ -10,7 +10,7 @@ const registered: StoredEvent = {
   data: userRegisteredData('u1', 'ann@example.com'),
 };
 
-describe('sessions revoked (issue 14)', () => {
+describe('sessions revoked', () => {
   it('a new user has no revocation; SessionsRevoked sets it to the event’s time', () => {
     const state = foldUser([registered]);
     expect(state?.sessionsRevokedBefore ?? null).toBeNull();

@@ -39,10 +39,11 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       await users.createIndex({ createdAt: 1 });
       // The due readers of a slot: per (time, zone), in _id order (app/due-readers).
       await users.createIndex({ 'notiinfo.time': 1, timeZone: 1, _id: 1 });
-      // Replaced by the one above: a data directory from before still has it, and each user write paid it.
-      await users.dropIndex({ 'notiinfo.time': 1, timeZone: 1 });
-      // Whether anyone is still in a zone a reader left.
+      // Whether anyone is still in a zone a reader left; the Users table's time-zone filter.
       await users.createIndex({ timeZone: 1 });
+      // The Users table: its sortable columns read a page in index order; its exact filters look rows up.
+      for (const field of ['firstname', 'lastname', 'last_app_login', 'role', 'notification_status', 'type'])
+        await users.createIndex({ [field]: 1 });
     },
     async apply(event: EventEnvelope) {
       if (!event.stream.startsWith('user-')) return;

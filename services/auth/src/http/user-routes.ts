@@ -175,8 +175,7 @@ export function userRoutes(deps: UserRoutesDeps): Router {
 
   // Admin (admin.md §7)
   router.get('/api/user/getallusers', admins, async (req, res) => {
-    const { page, limit, email } = parseQuery(GetAllUsersQuery, req);
-    res.json(await admin.list(page, limit, email));
+    res.json(await admin.list(parseQuery(GetAllUsersQuery, req)));
   });
 
   router.get('/api/user/getalluserdata', admins, async (_req, res) => {

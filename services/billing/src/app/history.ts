@@ -1,4 +1,4 @@
-import type { BillingStatus } from '@nudge/contracts';
+import { type BillingStatus, dayRangeBounds } from '@nudge/contracts';
 import type { SubscriptionState } from '../domain/subscription';
 import type { SubscriptionRepository } from './subscription-repository';
 
@@ -54,7 +54,15 @@ const netPaid = (s: SubscriptionState) =>
 /** admin.md Transactions: subscriptions that were paid or are authorised (abandoned checkouts are left out). */
 export function createTransactions(repo: SubscriptionRepository) {
   return {
-    async page(query: { page: number; limit: number; email?: string | undefined }) {
+    async page(query: {
+      page: number;
+      limit: number;
+      email?: string | undefined;
+      status?: string | undefined;
+      from?: string | undefined;
+      to?: string | undefined;
+      order?: 'asc' | 'desc';
+    }) {
       const filter: Record<string, unknown> = {
         $or: [
           { paidCount: { $gt: 0 } },
@@ -62,9 +70,13 @@ export function createTransactions(repo: SubscriptionRepository) {
         ],
       };
       if (query.email) filter.email = { $regex: escapeRegex(query.email.toLowerCase()), $options: 'i' };
+      if (query.status) filter.status = query.status;
+      const { gte, lt } = dayRangeBounds(query);
+      if (gte || lt) filter.createdAt = { ...(gte ? { $gte: gte } : {}), ...(lt ? { $lt: lt } : {}) };
+      const dir = query.order === 'asc' ? 1 : -1;
       const total = await repo.subscriptions.countDocuments(filter);
       const docs = await repo.subscriptions.find(filter, {
-        sort: { createdAt: -1, _id: 1 },
+        sort: { createdAt: dir, _id: 1 },
         skip: (query.page - 1) * query.limit,
         limit: query.limit,
       });

@@ -23,7 +23,7 @@ export interface NoticeMail {
 }
 
 /**
- * The notice e-mail's wording (issue 11, reader.md §4): renewal on, the date and amount of the next charge;
+ * The notice e-mail's wording (reader.md §4): renewal on, the date and amount of the next charge;
  * renewal off, 'You will not be charged again on {date} because subscription renewal is disabled.'
  */
 export function renewalNotice(

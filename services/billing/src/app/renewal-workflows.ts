@@ -6,7 +6,7 @@ import { NOTICE_MS, type RenewalNotices } from './renewal-notices';
 import type { SubscriptionRepository } from './subscription-repository';
 
 /**
- * The port to a subscription's renewal workflow (issue 11): hand it the subscription's new plan, starting it when it
+ * The port to a subscription's renewal workflow: hand it the subscription's new plan, starting it when it
  * is not running. Temporal in production (signalWithStart); the embedded scheduler's durable timers standalone.
  */
 export interface RenewalScheduler {

@@ -1,7 +1,7 @@
 import { type EmailBrand, EmailFooter, EmailLayout, emailStyles, footerLinkStyle } from '@nudge/email';
 import { Button, Heading, Link, Section, Text } from '@react-email/components';
 
-/** Everything the renewal notice shows (issue 11): the facts are already worded in the reader's time zone. */
+/** Everything the renewal notice shows: the facts are already worded in the reader's time zone. */
 export interface RenewalNoticeModel {
   settings: EmailBrand;
   firstname: string;

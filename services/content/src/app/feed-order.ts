@@ -3,7 +3,7 @@ import { type ContentCollections, FEED_ORDER, type FeedEntry } from '../events/c
 
 /**
  * Reads of the feed order (active posts, newest first) and the posts it names. The order (one entry per active post)
- * is read from the store only when its version changed since the last read: every feed page used to copy all of it
+ * is read from the store only when its version changed since the last read, so a feed page does not copy all of it
  * out of the store. What `active()` returns is shared between requests and frozen.
  */
 export function createFeedOrder(c: ContentCollections) {

@@ -68,15 +68,8 @@ export async function ensureContentIndexes(c: ContentCollections): Promise<void>
   await c.templates.createIndex({ createdAt: -1 });
   await c.topics.createIndex({ key: 1 }, { unique: true });
   await c.reads.createIndex({ templateId: 1 });
-  // Like states are read by their _ids only (likeStateId: the feed, one post, the projection), and counts move by
-  // $inc: the secondary indexes of before (session 8's feed read by {userId, templateId}, the recounts' {templateId,
-  // liked}, the older {userId}) only cost each like two more index writes. A data directory from before drops them.
-  const retired: Array<Record<string, 1>> = [
-    { userId: 1 },
-    { userId: 1, templateId: 1 },
-    { templateId: 1, liked: 1 },
-  ];
-  for (const keys of retired) await c.likes.dropIndex(keys);
+  // Like states are read by their _ids only (likeStateId: the feed, one post, the projection) and counts move by
+  // $inc: no secondary index, so a like costs no index write.
   await c.comments.createIndex({ templateId: 1, deleted: 1 });
   await c.todayPicks.createIndex({ userId: 1, day: 1 });
 }

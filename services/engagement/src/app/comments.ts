@@ -39,9 +39,9 @@ export function createComments(deps: {
   const comments = commentsCollection(deps.store);
 
   /**
-   * Author names come from the directory at read time, so a name change shows on every comment. The author's e-mail
-   * goes only to the author (the web shows edit/delete when it matches theirs); anyone else sees a name, never an
-   * address.
+   * Author names come from the directory at read time, so a name change shows on every comment. No address leaves
+   * the server: `mine` tells the caller which comments are theirs (from the verified session), so the web offers
+   * edit and delete on those.
    */
   async function views(docs: CommentDoc[], viewerId: string | undefined) {
     const authors = await deps.directory.byIds(docs.map((d) => d.userId));
@@ -53,11 +53,8 @@ export function createComments(deps: {
         message: doc.message,
         createdAt: doc.createdAt,
         ...(doc.updatedAt ? { updatedAt: doc.updatedAt } : {}),
-        userDetails: {
-          email: viewerId !== undefined && viewerId === doc.userId ? (author?.email ?? '') : '',
-          firstname: author?.firstname ?? '',
-          lastname: author?.lastname ?? '',
-        },
+        userDetails: { email: '', firstname: author?.firstname ?? '', lastname: author?.lastname ?? '' },
+        mine: viewerId !== undefined && viewerId === doc.userId,
       };
     });
   }

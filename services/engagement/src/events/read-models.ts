@@ -25,9 +25,6 @@ export const ENGAGEMENT_READ_MODEL_COLLECTIONS = [
  * plus the post's counts (post-counts.ts), which it only moves with `$inc` (commutative: no read of them before the
  * write). So the projection declares `concurrency: 'stream'`: commits of different streams are applied at once, each
  * stream's in order.
- *
- * The name carries a version: a data directory written before the post counts existed has no "built" marker for it,
- * so the first start replays every event into these read models once (the runner's rebuild of a new read model).
  */
 export function createReadModels(store: DocumentStore): Projection & { ensureIndexes(): Promise<void> } {
   const parts = [
@@ -38,7 +35,7 @@ export function createReadModels(store: DocumentStore): Projection & { ensureInd
     createRemindersProjection(store),
   ];
   return {
-    name: 'engagement.read-models.v2',
+    name: 'engagement.read-models',
     concurrency: 'stream',
     async ensureIndexes() {
       for (const part of parts) await part.ensureIndexes();

@@ -39,13 +39,8 @@ export function createRemindersProjection(
     });
   const projection = {
     name: 'engagement.reminders',
-    /**
-     * Reads are by `_id` only (the sender's recorded check, an open or a click). The `userId` index an older version
-     * created is dropped: nothing queried it, and each send paid its entry.
-     */
-    async ensureIndexes() {
-      await sends.dropIndex({ userId: 1 });
-    },
+    /** Reads are by `_id` only (the sender's recorded check, an open or a click): no secondary index. */
+    async ensureIndexes() {},
     /** A batch's sends in one insertMany; a clash (a replay) falls back to one insert each, duplicates skipped. */
     async applyMany(events: EventEnvelope[]) {
       const sent = events.filter(isSent);

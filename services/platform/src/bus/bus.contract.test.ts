@@ -202,7 +202,7 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
           waitMs,
           'the dead letter',
         );
-        // later messages of the poison one's key still flow (the rule in docs/ARCHITECTURE.md, "Events")
+        // later messages of the poison one's key still flow (the rule in docs/decisions/0006)
         expect(done.filter((n) => n !== 4)).toEqual([1, 3]);
         expect(done).toContain(4);
         expect(attempts.filter((n) => n === 2)).toHaveLength(MAX_ATTEMPTS);

@@ -56,14 +56,9 @@ describe('in-process bus publish', () => {
   const offsetsOf = async (store: DocumentStore, topic: string) =>
     (
       await store
-        .collection<{ _id: string; topic: string; offset: number; first?: number }>(BUS_LOG)
+        .collection<{ _id: string; topic: string; offset: number; first: number }>(BUS_LOG)
         .find({ topic }, { sort: { offset: 1 } })
-    ).flatMap((row) =>
-      Array.from(
-        { length: row.offset - (row.first ?? row.offset) + 1 },
-        (_, i) => (row.first ?? row.offset) + i,
-      ),
-    );
+    ).flatMap((row) => Array.from({ length: row.offset - row.first + 1 }, (_, i) => row.first + i));
   const counterOf = async (store: DocumentStore, topic: string) =>
     (await store.collection<{ _id: string; value: number }>(BUS_META).findOne({ _id: `offset:${topic}` }))
       ?.value;
@@ -172,9 +167,8 @@ describe('in-process bus publish', () => {
       _id: 't:4',
       topic: 't',
       offset: 4,
-      key: 'x',
-      value: 'x',
-      headers: '{}',
+      first: 4,
+      messages: [['x', 'x', '{}']],
       publishedAt: new Date().toISOString(),
     });
     await expect(bus.publish([message('t', 'c'), message('t', 'd')])).rejects.toThrow(/duplicate key/);

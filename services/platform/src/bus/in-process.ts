@@ -68,9 +68,7 @@ type LogDoc = {
 };
 /**
  * A row of `bus_log`: the messages of one publish to one topic, at the offsets `first`..`offset` (`_id`:
- * `<topic>:<first>`), each as [key, value, headers' JSON]. A row of one message keeps its fields at the top (key,
- * value, headers; no `first`): the format of every row before publishes were stored together, still read. `offset`
- * is the row's last offset: the index `{topic, offset, publishedAt}` finds a consumer's next rows and the trim the
+ * `<topic>:<first>`), each as [key, value, headers' JSON]. `offset` is the row's last offset: the index `{topic, offset, publishedAt}` finds a consumer's next rows and the trim the
  * rows every group consumed whole.
  */
 type LogRow = {
@@ -78,11 +76,8 @@ type LogRow = {
   topic: string;
   offset: number;
   publishedAt: string;
-  first?: number;
-  messages?: Array<[key: string, value: string, headers: string]>;
-  key?: string;
-  value?: string;
-  headers?: string;
+  first: number;
+  messages: Array<[key: string, value: string, headers: string]>;
 };
 
 /**
@@ -95,19 +90,7 @@ const ROW_CHARS = 1 << 20;
 
 /** The messages of a row, in offset order. */
 const messagesOf = (row: LogRow): LogDoc[] => {
-  const { topic, publishedAt } = row;
-  if (row.messages === undefined || row.first === undefined)
-    return [
-      {
-        topic,
-        offset: row.offset,
-        key: row.key as string,
-        value: row.value as string,
-        headers: row.headers as string,
-        publishedAt,
-      },
-    ];
-  const first = row.first;
+  const { topic, publishedAt, first } = row;
   return row.messages.map(([key, value, headers], i) => ({
     topic,
     offset: first + i,
@@ -118,7 +101,7 @@ const messagesOf = (row: LogRow): LogDoc[] => {
   }));
 };
 
-/** The rows of a publish's messages to one topic (consecutive offsets): a row of one message in the older format. */
+/** The rows of a publish's messages to one topic (consecutive offsets). */
 function rowsOf(docs: LogDoc[]): LogRow[] {
   const rows: LogRow[] = [];
   for (let start = 0; start < docs.length; ) {
@@ -132,21 +115,14 @@ function rowsOf(docs: LogDoc[]): LogRow[] {
     }
     const first = docs[start] as LogDoc;
     const last = docs[end - 1] as LogDoc;
-    const row: LogRow = {
+    rows.push({
       _id: `${first.topic}:${first.offset}`,
       topic: first.topic,
       offset: last.offset,
       publishedAt: first.publishedAt,
-    };
-    if (end - start === 1) {
-      row.key = first.key;
-      row.value = first.value;
-      row.headers = first.headers;
-    } else {
-      row.first = first.offset;
-      row.messages = docs.slice(start, end).map((d) => [d.key, d.value, d.headers]);
-    }
-    rows.push(row);
+      first: first.offset,
+      messages: docs.slice(start, end).map((d) => [d.key, d.value, d.headers]),
+    });
     start = end;
   }
   return rows;
@@ -350,14 +326,11 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
 
   let indexes: Promise<void> | undefined;
   const ready = () => {
-    // `_id` (`<topic>:<offset>`) keeps a message once; a unique index on the same pair cost a lookup per message.
-    indexes ??= messages
-      .dropIndex({ topic: 1, offset: 1 })
-      .then(() => messages.createIndex({ topic: 1, offset: 1, publishedAt: 1 }))
-      .catch((err: unknown) => {
-        indexes = undefined;
-        throw err;
-      });
+    // `_id` (`<topic>:<first>`) keeps a message once: no unique index on the same pair (a lookup per message).
+    indexes ??= messages.createIndex({ topic: 1, offset: 1, publishedAt: 1 }).catch((err: unknown) => {
+      indexes = undefined;
+      throw err;
+    });
     return indexes;
   };
 
@@ -484,7 +457,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
           // The page goes out by key (deliverPage); its offset is committed once, for the longest prefix of the page
           // whose messages were all delivered or dead-lettered: a crash or a stop delivers the rest again (at least
           // once; consumers deduplicate). A failing handler commits that prefix before its backoff (see
-          // retryHooks), so a group stuck on one message keeps its position (for the trim and the lag) as before.
+          // retryHooks), so a group stuck on one message keeps its position (for the trim and the lag).
           const whole = await this.deliverPage(page);
           await this.commitDelivered();
           if (!whole) continue; // stopped (the loop ends), or the rest of the page is read again
@@ -756,7 +729,7 @@ export function createInProcessBus(opts: InProcessBusOptions): EventBus {
             // (counted first: a few µs, where a sorted read of the next row cost 20).
             const after = { topic, offset: { $gte: first } };
             const later = (await messages.countDocuments(after)) > 0 ? await messages.find(after) : [];
-            if (later.some((row) => (row.first ?? row.offset) <= counter.value))
+            if (later.some((row) => row.first <= counter.value))
               throw new DuplicateKeyError(
                 `E11000 duplicate key error collection: ${BUS_LOG} dup key: { topic: ${JSON.stringify(topic)}, offset: ${first} }`,
               );

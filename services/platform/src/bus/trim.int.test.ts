@@ -52,14 +52,11 @@ describe('in-process bus: bounded storage', () => {
     };
     let store = createEmbeddedStore({ dir });
     let bus = createInProcessBus({ ...options, store });
-    const log = () => store.collection<{ _id: string; offset: number; first?: number }>(BUS_LOG);
+    const log = () => store.collection<{ _id: string; offset: number; first: number }>(BUS_LOG);
     /** The offsets of the messages in the log: a row holds one publish's, `first`..`offset` (or `offset` alone). */
     const logged = async () =>
       (await log().find({}, { sort: { offset: 1 } })).flatMap((row) =>
-        Array.from(
-          { length: row.offset - (row.first ?? row.offset) + 1 },
-          (_, i) => (row.first ?? row.offset) + i,
-        ),
+        Array.from({ length: row.offset - row.first + 1 }, (_, i) => row.first + i),
       );
 
     // "fast" consumes everything through an idempotent consumer (processed ids in the same store here).

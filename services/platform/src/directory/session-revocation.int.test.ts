@@ -11,7 +11,7 @@ import { jsonCall, userRegisteredData } from '../testing';
 import { createTokenIssuer, createTokenVerifier, type Role, TOKEN_ALG, type TokenIssuer } from '../tokens';
 import { createUserDirectory, type UserDirectory } from './user-directory';
 
-// Issue 14, as every service other than auth sees it: authenticate() over the service's user copy refuses a token
+// Sessions ended on the server, as every service other than auth sees it: authenticate() over the service's user copy refuses a token
 // of an ended session, and applies a role downgrade to old tokens at once.
 const ENDED = 'Your session has ended; please sign in again';
 

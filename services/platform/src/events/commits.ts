@@ -32,13 +32,6 @@ export type CommitDoc = Doc & {
   committedAt: string;
   /** Global commit order (from a counter; may have gaps). */
   seq: number;
-  /**
-   * Only on commits written before the pending rows (PENDING) replaced them: the relay's and the
-   * projections' marks as they were then. Read once, by the migration at start (event-store.ts), never written.
-   */
-  published?: boolean;
-  projected?: boolean;
-  projectedBy?: string[];
 };
 
 /**

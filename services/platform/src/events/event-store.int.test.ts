@@ -440,7 +440,7 @@ describe('event store on the embedded document store', () => {
           published.push(...messages);
         },
       }) as unknown as EventBus;
-    const commitOf = (stream: string, fromVersion: number, seq: number, extra: Partial<CommitDoc> = {}) => {
+    const commitOf = (stream: string, fromVersion: number, seq: number) => {
       const event: EventEnvelope = {
         id: `e-${stream}-${fromVersion}`,
         type: 'Old',
@@ -459,47 +459,8 @@ describe('event store on the embedded document store', () => {
         events: [toStored(event)],
         committedAt: event.occurredAt,
         seq,
-        ...extra,
       } satisfies CommitDoc;
     };
-
-    it('a store whose commits carry the marks of an older version gets their pending rows at start', async () => {
-      // What an older version left: marks in the commits (and their indexes); b and c pending, c already applied by
-      // the counter projection (a later projection failed on it).
-      const commits = store.collection<CommitDoc>(EVENTS);
-      await commits.createIndex({ published: 1, seq: 1 });
-      await commits.createIndex({ projected: 1, seq: 1 });
-      await commits.insertMany([
-        commitOf('old-a', 0, 1, { published: true, projected: true }),
-        commitOf('old-b', 0, 2, { published: false, projected: false }),
-        commitOf('old-c', 0, 3, { published: false, projected: false, projectedBy: ['test.counter'] }),
-      ]);
-      await store
-        .collection(EVENTS_META)
-        .insertOne({ _id: 'projection:test.counter', projection: 'test.counter', builtAt: 'then' } as never);
-
-      const projection = counterProjection(store);
-      events.register(projection);
-      expect(await events.catchUp()).toBe(2);
-      // b applied; c not again (its projectedBy said so): the counter projection is not idempotent.
-      expect(projection.applied).toBe(1);
-      expect((await readCounters(store)).map((c) => c._id)).toEqual(['old-b']);
-      expect(await pendingCommits(store)).toEqual({ unpublished: ['old-b@0', 'old-c@0'], unprojected: [] });
-
-      const published: BusMessage[] = [];
-      const relay = createRelay({ store, bus: recordingBus(published), service: 'test', log: silentLog() });
-      expect(await relay.flush()).toBe(2);
-      expect(published.map((m) => m.key)).toEqual(['old-b', 'old-c']);
-      await relay.stop();
-
-      // Once per store: a restart neither migrates again nor finds anything pending.
-      const restarted = createEventStore({ store, service: 'test', log: silentLog(), validate: () => {} });
-      restarted.register(counterProjection(store));
-      expect(await restarted.catchUp()).toBe(0);
-      expect(await pendingCommits(store)).toEqual({ unpublished: [], unprojected: [] });
-      expect(await store.collection(EVENTS_META).findOne({ _id: 'marks' })).toMatchObject({ value: 2 });
-      restarted.close();
-    });
 
     it('orphan rows are deleted (a clashed commit) or skipped until ORPHAN_MS (a commit not written yet)', async () => {
       const projection = counterProjection(store);

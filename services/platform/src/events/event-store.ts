@@ -79,9 +79,6 @@ export interface EventStoreOptions {
 
 type CounterDoc = Doc & { value: number };
 
-/** The `events_meta` document that says the commits' marks are pending rows (see migrateMarks). */
-const MARKS = 'marks';
-
 /** Sequence numbers a counter advance reserves beyond what the waiting appends need (see reserveSeqs). */
 const SEQ_BLOCK = 64;
 
@@ -106,13 +103,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
 
   let indexes: Promise<void> | undefined;
   const ready = () => {
-    indexes ??= (async () => {
-      // A stream's commits are found by their `_id`s (streamCommits, headAt): the index on {stream, toVersion} an
-      // older version created is dropped (each append paid an entry in it, at a random place of the B-tree).
-      await events.dropIndex({ stream: 1, toVersion: 1 });
-      await seqIndex();
-      await migrateMarks();
-    })().catch((err: unknown) => {
+    // A stream's commits are found by their `_id`s (streamCommits, headAt): no index on the stream (each append would
+    // pay an entry in it, at a random place of the B-tree).
+    indexes ??= seqIndex().catch((err: unknown) => {
       indexes = undefined;
       throw err;
     });
@@ -123,41 +116,10 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
    * The index on `seq` (readAll's pages). Seqs are unique by construction (blocks of one counter, see reserveSeqs), and
    * MongoDB keeps the index unique as a guard. On the embedded store a unique index costs a lookup per insert (its
    * adapter checks MongoDB's semantics before each write) and guards nothing the counter does not: a plain index
-   * there, and a unique one left by an older version is replaced once.
+   * there.
    */
-  const seqIndex = async (): Promise<void> => {
-    if (store.kind !== 'embedded') return events.createIndex({ seq: 1 }, { unique: true });
-    try {
-      await events.createIndex({ seq: 1 });
-    } catch (err) {
-      if (!(err instanceof Error && /different options/.test(err.message))) throw err;
-      await events.dropIndex({ seq: 1 });
-      await events.createIndex({ seq: 1 });
-    }
-  };
-
-  /**
-   * A store written before the pending rows marked its commits in place (`published`, `projected`, `projectedBy`,
-   * each mark a rewrite of the commit): the commits those marks leave pending get their rows, and the marks' indexes
-   * are dropped. Once per store (the MARKS document); a crash midway runs it again (the rows are upserted).
-   */
-  const migrateMarks = async (): Promise<void> => {
-    if (await meta.findOne({ _id: MARKS })) return;
-    const at = Date.now();
-    const fields = { _id: 1, seq: 1, stream: 1, toVersion: 1, projectedBy: 1 } as const;
-    for (const commit of await events.find({ published: false }, { projection: fields })) {
-      const row = pendingOf(commit, 'pub', at);
-      await pending.replaceOne({ _id: row._id }, row, { upsert: true });
-    }
-    for (const commit of await events.find({ projected: false }, { projection: fields })) {
-      const row = pendingOf(commit, 'proj', at);
-      if (commit.projectedBy?.length) row.projectedBy = commit.projectedBy;
-      await pending.replaceOne({ _id: row._id }, row, { upsert: true });
-    }
-    await events.dropIndex({ published: 1, seq: 1 });
-    await events.dropIndex({ projected: 1, seq: 1 });
-    await meta.replaceOne({ _id: MARKS }, { _id: MARKS, value: 2 }, { upsert: true });
-  };
+  const seqIndex = (): Promise<void> =>
+    events.createIndex({ seq: 1 }, store.kind === 'embedded' ? {} : { unique: true });
 
   /** Deletes pending rows of commits that were not written (best effort: a row left behind is an orphan). */
   const dropPending = async (rows: PendingDoc[]): Promise<void> => {

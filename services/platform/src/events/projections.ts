@@ -431,7 +431,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
   const catchUpLocked = async (): Promise<number> => {
     // The marks of commits applied just before are written first (or, if that fails, the commits are applied again).
     await flushMarks().catch(() => undefined);
-    // Checkpoints used to be kept per stream; one per projection replaces them.
+    // Per-stream checkpoints a store may still hold are deleted: each projection keeps one checkpoint.
     await checkpoints.deleteMany({ stream: { $exists: true } });
     const unbuilt: Projection[] = [];
     for (const projection of projections) {

@@ -1,5 +1,5 @@
 /**
- * Two replicas of one service on one store (issue 15): each "pod" has its own event store and relay; the relay lease
+ * Two replicas of one service on one store: each "pod" has its own event store and relay; the relay lease
  * admits one publisher. Runs on the embedded store (one process, the same store object) and on MongoDB when
  * MONGODB_URL is set (two clients on one database, as two pods would have).
  */

@@ -1,5 +1,5 @@
 /**
- * The event mechanism (docs/ARCHITECTURE.md, "Events"). One envelope shape everywhere:
+ * The event mechanism (docs/ARCHITECTURE.md, "Event flow"). One envelope shape everywhere:
  * in the event store, on the bus and in consumers.
  */
 export interface EventEnvelope<D = unknown> {
@@ -119,7 +119,7 @@ export interface BatchOptions {
   minBytes?: number;
 }
 
-/** A message a group's handler kept failing on, set aside so the group moves on (docs/ARCHITECTURE.md, "Events"). */
+/** A message a group's handler kept failing on, set aside so the group moves on (docs/decisions/0006). */
 export interface DeadLetter {
   /** Unique per group and original position, e.g. `${groupId}:${topic}:${partition}:${offset}`. */
   id: string;

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { access, mkdir, open, rename } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { checkFolderFormat } from '../store/format';
 import type { DevOutbox, OutboxMessage } from './types';
 
 /**
  * The embedded topology's dev outbox on disk, for any number of messages. Two append-only files in `dir`:
  * - `messages.dat`: each message as a JSON line of its fields and headers, then its text and HTML parts as they
  *   are, their byte lengths in the line's `parts` (a JSON-escaped 6 KB e-mail cost more than a quarter of its whole
- *   send); an entry of an older version is the message as one JSON line, text and HTML included, and still read.
- *   The file was named `messages.jsonl` while every entry was one JSON line: a directory of that time has it
- *   renamed at open (the index's offsets stay valid);
+ *   send);
  * - `index.bin`: one fixed-size record per message, in arrival order: where its line starts, how long it is, and
  *   the hash of its idempotency key (zero without one).
  * Only the key hashes stay in memory (for the once-per-key rule); a page is read from the index's end (newest
@@ -17,29 +16,22 @@ import type { DevOutbox, OutboxMessage } from './types';
  * the messages handed over in one turn of the event loop or while the last group was written (nextTurn), and a message's record is written after its line, so a crash between
  * leaves an unindexed line (never listed) and the re-delivery of that key stores it again.
  */
-/** The file of the messages' entries, and its name before its entries stopped being pure JSON lines. */
+/** The file of the messages' entries. */
 const DATA_FILE = 'messages.dat';
-const OLD_DATA_FILE = 'messages.jsonl';
-
-/** Renames a `messages.jsonl` of an older version to DATA_FILE, unless DATA_FILE exists already. */
-async function adoptOldDataFile(dir: string): Promise<void> {
-  const exists = (name: string) =>
-    access(join(dir, name)).then(
-      () => true,
-      () => false,
-    );
-  if (!(await exists(DATA_FILE)) && (await exists(OLD_DATA_FILE)))
-    await rename(join(dir, OLD_DATA_FILE), join(dir, DATA_FILE));
-}
 
 export async function openFileOutbox(dir: string, clock: () => Date = () => new Date()): Promise<FileOutbox> {
   await mkdir(dir, { recursive: true });
+  const size = (name: string) =>
+    stat(join(dir, name)).then(
+      (s) => s.size,
+      () => 0,
+    );
+  await checkFolderFormat(dir, (await size(DATA_FILE)) + (await size('index.bin')) > 0);
   // Read-write, not append mode: positional writes (Linux ignores the position in append mode).
   const openRw = async (name: string) => {
     await (await open(join(dir, name), 'a')).close();
     return open(join(dir, name), 'r+');
   };
-  await adoptOldDataFile(dir);
   const data = await openRw(DATA_FILE);
   const index = await openRw('index.bin');
   let dataSize = (await data.stat()).size;
@@ -209,23 +201,21 @@ function writeEntry(e: Entry, into: Buffer, at: number): number {
 /**
  * Resolves once this turn's promise jobs have run (setImmediate): a group starts to be written only then, so the
  * messages handed over in one turn form one group. The reminder batch's lanes resume together when their group is
- * written and each hands over its next message in that same turn; a write started at the first of them took that
- * one message alone and the others formed the next group (groups of 1 and 31 in turn for 32 lanes: 16 messages a
- * write on average, 31 now), and each write costs the main thread its request, its promises and its callback.
+ * written and each hands over its next message in that same turn; a write started at the first of them would take
+ * that one message alone and the others would form the next group (groups of 1 and 31 in turn for 32 lanes: 16
+ * messages a write on average instead of 31), and each write costs the main thread its request, its promises and its
+ * callback.
  */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** A group's buffer above this size is not kept for the next group. */
 const SCRATCH_KEPT = 4 * 1024 * 1024;
 
-/** The message of an entry (or of an older version's JSON line). */
+/** The message of an entry: its JSON line, then its text and HTML parts. */
 function parseEntry(entry: Buffer): OutboxMessage {
   const end = entry.indexOf(NEWLINE);
-  const head = JSON.parse(entry.toString('utf8', 0, end < 0 ? entry.length : end)) as OutboxMessage & {
-    parts?: number[];
-  };
+  const head = JSON.parse(entry.toString('utf8', 0, end)) as OutboxMessage & { parts: number[] };
   const { parts, ...message } = head;
-  if (!parts) return message;
   const [textBytes = 0, htmlBytes] = parts;
   const textAt = end + 1;
   message.text = entry.toString('utf8', textAt, textAt + textBytes);

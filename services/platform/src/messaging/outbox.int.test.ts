@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, truncate, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEmbeddedStore } from '../store';
+import { createEmbeddedStore, DATA_FORMAT, DataFormatError } from '../store';
 import { openFileOutbox } from './file-outbox';
 import { captureMail, captureWhatsApp, createDevOutbox } from './outbox';
 import type { DevOutbox } from './types';
@@ -109,18 +109,8 @@ describe('dev outbox on files', () => {
     await second.close();
   });
 
-  it("keeps text and HTML exactly (new lines, quotes, non-ASCII) and still reads an older version's JSON lines", async () => {
+  it('keeps text and HTML exactly (new lines, quotes, non-ASCII)', async () => {
     const dir = await tempDir();
-    // An entry as an older version wrote it: the whole message as one JSON line in messages.jsonl (the data file's
-    // name then), and its index record.
-    const old = Buffer.from(
-      `${JSON.stringify({ channel: 'email', to: 'old@example.com', subject: 'Old', text: 'old\ntext', html: '<p>"old"</p>', createdAt: '2026-01-01T00:00:00.000Z' })}\n`,
-    );
-    const record = Buffer.alloc(28);
-    record.writeBigUInt64BE(0n, 0);
-    record.writeUInt32BE(old.length, 8);
-    await writeFile(join(dir, 'messages.jsonl'), old);
-    await writeFile(join(dir, 'index.bin'), record);
     const outbox = await openFileOutbox(dir, () => new Date('2026-01-02T00:00:00Z'));
     const mail = {
       to: 'new@example.com',
@@ -132,22 +122,33 @@ describe('dev outbox on files', () => {
     };
     await captureMail(outbox).send(mail);
     await captureWhatsApp(outbox).send({ to: '919876543210', text: 'no html\n' });
-    // The old file now has the new name, the old entry first in it; nothing is left under the old name.
-    expect((await readFile(join(dir, 'messages.dat'))).subarray(0, old.length)).toEqual(old);
-    await expect(stat(join(dir, 'messages.jsonl'))).rejects.toThrow(/ENOENT/);
     expect(await outbox.list()).toEqual([
       { channel: 'whatsapp', to: '919876543210', text: 'no html\n', createdAt: '2026-01-02T00:00:00.000Z' },
       { channel: 'email', ...mail, createdAt: '2026-01-02T00:00:00.000Z' },
-      {
-        channel: 'email',
-        to: 'old@example.com',
-        subject: 'Old',
-        text: 'old\ntext',
-        html: '<p>"old"</p>',
-        createdAt: '2026-01-01T00:00:00.000Z',
-      },
     ]);
     await outbox.close();
+  });
+
+  it('records its data format and refuses a folder written in another format, or with messages and none', async () => {
+    const dir = await tempDir();
+    const outbox = await openFileOutbox(dir);
+    await captureMail(outbox).send({ to: 'a@example.com', subject: 'A', text: 'a' });
+    await outbox.close();
+    expect(await readFile(join(dir, 'data-format'), 'utf8')).toBe(`${DATA_FORMAT}\n`);
+
+    await writeFile(join(dir, 'data-format'), `${DATA_FORMAT + 1}\n`);
+    const other = openFileOutbox(dir);
+    await expect(other).rejects.toBeInstanceOf(DataFormatError);
+    await expect(other).rejects.toThrow(
+      `The data folder ${dir} was written in data format ${DATA_FORMAT + 1}`,
+    );
+    await rm(join(dir, 'data-format'));
+    await expect(openFileOutbox(dir)).rejects.toThrow('with no data format recorded');
+    // Refused without a change: with its format back, the folder opens with its message.
+    await writeFile(join(dir, 'data-format'), `${DATA_FORMAT}\n`);
+    const again = await openFileOutbox(dir);
+    expect((await again.list()).map((m) => m.to)).toEqual(['a@example.com']);
+    await again.close();
   });
 
   it('pages 100,000 messages newest first, reading only the page from disk', async () => {

@@ -33,7 +33,7 @@ export interface TrackingFacts {
 const SHORT_MAC = 16;
 
 /**
- * The tokens of one send (version 2, session 11): the payload is a JSON array in a fixed order, `[sendId, userId,
+ * The tokens of one send (version 2): the payload is a JSON array in a fixed order, `[sendId, userId,
  * channel, localDate, templateId, subjectId]`, and for a click `[..., link, to]`; the MAC is HMAC-SHA256 cut to its
  * first 128 bits. The facts' JSON is written once per send. A version-1 token (`signTracking`: a JSON object and
  * the whole MAC) is still verified: the links of e-mails sent before stay valid. The key names and the second

@@ -18,17 +18,14 @@
  * null, a compound index is unique across the whole key; an array is one key as a whole, as the contract suite
  * defines it), through the same indexed lookup. Every call runs synchronously inside the promise it returns (libsql does not yield), so findOneAndUpdate
  * and every read-modify-write are atomic within the process.
- *
- * A folder that still holds the nedb datafiles of an older version (`<collection>.db`) is imported once, at first
- * open (see ./nedb-import); the files are then renamed `<collection>.db.imported`.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve as resolvePath } from 'node:path';
 import Database from 'libsql';
 import { resolve } from 'mingo/util';
 import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
-import { importNedbFiles, nedbFilesIn } from './nedb-import';
+import { DATA_FORMAT, mustRecordFormat } from './format';
 import {
   assertFilterDefined,
   compileFilter,
@@ -399,35 +396,6 @@ interface IndexSpec {
   unique: boolean;
 }
 
-/**
- * The wall time of this process's group commits (see embeddedCommitStats): how many, in total and the longest; how
- * many took over 2 ms (and their total) and over 5 ms.
- */
-const commitTimes = { commits: 0, totalMs: 0, maxMs: 0, over2ms: 0, over2msTotalMs: 0, over5ms: 0 };
-
-function noteCommit(ms: number): void {
-  commitTimes.commits += 1;
-  commitTimes.totalMs += ms;
-  if (ms > 2) {
-    commitTimes.over2ms += 1;
-    commitTimes.over2msTotalMs += ms;
-  }
-  if (ms > 5) commitTimes.over5ms += 1;
-  if (ms > commitTimes.maxMs) commitTimes.maxMs = ms;
-}
-
-/**
- * The group commits of this process's embedded stores since the last call (then counted afresh): how many, their
- * wall time, and the stalls among them (over 2 ms and over 5 ms: a COMMIT that ran SQLite's WAL checkpoint, or
- * waited for the disk). For the bench's breakdown; every request in flight waits for a stall.
- */
-export function embeddedCommitStats(): typeof commitTimes {
-  const out = { ...commitTimes };
-  for (const key of Object.keys(commitTimes) as Array<keyof typeof commitTimes>) commitTimes[key] = 0;
-  return out;
-}
-
-/** The open database of one store folder (or in memory), shared by its collections. */
 /** A document as SQLite holds it: its rowid (natural order) and JSON. */
 interface StoredDoc {
   rowid: number;
@@ -473,6 +441,7 @@ function idsOnly(filter: Filter): Param[] | undefined {
  */
 const openFiles = new Map<string, Set<SqliteDatabase>>();
 
+/** The open database of one store folder (or in memory), shared by its collections. */
 class SqliteDatabase {
   readonly db: Db;
   private readonly statements = new Map<string, Stmt>();
@@ -489,6 +458,12 @@ class SqliteDatabase {
   constructor(readonly file: string) {
     this.path = file === ':memory:' ? file : resolvePath(file);
     this.db = new Database(file);
+    try {
+      this.checkFormat();
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
     if (file !== ':memory:') {
       // Pages freed by deletions go back to the file system (see vacuum), so the file follows the live data.
       this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
@@ -506,6 +481,15 @@ class SqliteDatabase {
     this.db.exec(
       'CREATE TABLE IF NOT EXISTS "_nudge_meta" (coll TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL, value TEXT, PRIMARY KEY (coll, kind, name))',
     );
+  }
+
+  /** The data format, in SQLite's user_version (0: none recorded): recorded in a new database, else checked. */
+  private checkFormat(): void {
+    const version = (this.db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+    const tables = (this.db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n;
+    const where = this.file === ':memory:' ? 'The in-memory store' : `The data folder ${dirname(this.path)}`;
+    if (mustRecordFormat(where, version === 0 ? undefined : version, tables === 0))
+      this.db.exec(`PRAGMA user_version = ${DATA_FORMAT}`);
   }
 
   /**
@@ -635,9 +619,7 @@ class SqliteDatabase {
     this.group = null;
     try {
       if (group.failed !== undefined) throw group.failed;
-      const started = performance.now();
       this.db.exec('COMMIT');
-      noteCommit(performance.now() - started);
       const sharing = openFiles.get(this.path);
       if (sharing && sharing.size > 1) for (const other of sharing) if (other !== this) other.generation += 1;
       group.resolve();
@@ -736,8 +718,6 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   constructor(
     readonly name: string,
     private readonly sql: SqliteDatabase,
-    /** The import of older datafiles under way, if any: operations wait for it. */
-    private readonly ready: () => Promise<void> | null,
   ) {
     this.table = quoteId(`doc:${name}`);
     this.insertSql = `INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`;
@@ -773,15 +753,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     openCollections.delete(this as unknown as EmbeddedCollection<Doc>);
   }
 
-  /** Runs a task once the store is open (and any import is done); errors become rejections. */
+  /** Runs a task on the open store; errors become rejections. */
   private run<R>(task: () => R): Promise<R> {
     if (this.closed) return Promise.reject(new Error(`document store is closed (collection ${this.name})`));
-    const importing = this.ready();
-    if (!importing) return this.sql.settle(task);
-    return importing.then(() => {
-      if (this.closed) throw new Error(`document store is closed (collection ${this.name})`);
-      return this.sql.settle(task);
-    });
+    return this.sql.settle(task);
   }
 
   // --- reading -------------------------------------------------------------------------------
@@ -891,14 +866,16 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
       }`;
       return `${this.selectSql(plan)} ${order} LIMIT ? OFFSET ?`;
     });
-    const want = skip + limit;
+    // An exact plan's rows all match: SQLite skips through the index, so a far page parses only its own documents.
+    const skipInSql = plan.exact ? skip : 0;
+    const want = skip - skipInSql + limit;
     const found: Raw[] = [];
     const foundTexts: string[] = [];
     const page = (): Raw[] => {
-      if (texts) texts.push(...foundTexts.slice(skip));
-      return found.slice(skip);
+      if (texts) texts.push(...foundTexts.slice(skip - skipInSql));
+      return found.slice(skip - skipInSql);
     };
-    let offset = 0;
+    let offset = skipInSql;
     let batch = plan.exact ? want : Math.max(want, 16);
     for (;;) {
       const rows = this.sql.docs(sql, [...params, batch, offset]);
@@ -1167,12 +1144,10 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
   private prepareInsert(doc: T): { doc: Raw; text?: string } {
     if (!isPlainObject(doc)) throw new Error('A document has to be an object');
     const text = JSON.stringify(doc);
-    // With its _id, no unique index to check and the insert running now (no import under way, so before the caller
-    // can change the document): only its indexed fields' shapes are read from it (noteShapes), which the JSON text
+    // With its _id, no unique index to check and the insert running now (before the caller can change the document): only its indexed fields' shapes are read from it (noteShapes), which the JSON text
     // holds alike when those fields hold plain data (or more loosely: a non-finite number is noted a number, which
     // only makes plans less exact), so it is not copied.
-    if (!this.hasUnique && isIdValue(doc._id) && !this.ready() && this.plainIndexed(doc))
-      return { doc, text };
+    if (!this.hasUnique && isIdValue(doc._id) && this.plainIndexed(doc)) return { doc, text };
     const copy = JSON.parse(text) as Raw;
     if (copy._id === undefined || copy._id === null) return { doc: { _id: newId(), ...copy } };
     return { doc: copy, text };
@@ -1417,26 +1392,6 @@ class EmbeddedCollection<T extends Doc> implements Collection<T> {
     }
   }
 
-  async dropIndex(keys: Record<string, 1 | -1>): Promise<void> {
-    const key = Object.keys(keys).join(',');
-    if (key === '_id') throw new Error("The index on '_id' cannot be dropped");
-    return this.run(() => {
-      if (!this.indexes.has(key)) return;
-      this.sql.batch(() => {
-        this.sql.db.exec(`DROP INDEX IF EXISTS ${quoteId(`ix:${this.name}:${key}`)}`);
-        this.sql.run('DELETE FROM "_nudge_meta" WHERE coll = ? AND kind = ? AND name = ?', [
-          this.name,
-          'index',
-          key,
-        ]);
-      });
-      this.indexes.delete(key);
-      // indexedFields stays a superset (its fields' shapes keep being noted: harmless, and plans stay correct).
-      this.hasUnique = [...this.indexes.values()].some((spec) => spec.unique);
-      this.plans.clear();
-    });
-  }
-
   async drop(): Promise<void> {
     return this.run(() =>
       this.sql.batch(() => {
@@ -1468,17 +1423,8 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Documen
   const sql = new SqliteDatabase(dir ? join(dir, STORE_FILE) : ':memory:');
   const collections = new Map<string, EmbeddedCollection<Doc>>();
   let closed = false;
-  // An older version's nedb datafiles in the folder are imported once before any operation runs.
-  let importing: Promise<void> | null =
-    dir && existsSync(dir) && nedbFilesIn(dir).length > 0
-      ? importNedbFiles(dir, sql.db).finally(() => {
-          importing = null;
-        })
-      : null;
-  importing?.catch(() => undefined);
   const vacuum = dir ? setInterval(() => sql.vacuum(), VACUUM_EVERY_MS) : null;
   vacuum?.unref();
-  const ready = (): Promise<void> | null => importing;
 
   return {
     kind: 'embedded',
@@ -1488,7 +1434,7 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Documen
       let c = collections.get(name);
       if (!c) {
         if (!COLLECTION_NAME.test(name)) throw new Error(`Invalid collection name '${name}'`);
-        c = new EmbeddedCollection<Doc>(name, sql, ready);
+        c = new EmbeddedCollection<Doc>(name, sql);
         collections.set(name, c);
       }
       return c as unknown as Collection<T>;
@@ -1501,7 +1447,6 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Documen
       if (closed) return;
       closed = true;
       if (vacuum) clearInterval(vacuum);
-      await importing?.catch(() => undefined);
       for (const c of collections.values()) c.markClosed();
       collections.clear();
       sql.close();

@@ -7,12 +7,8 @@ import type { MongoStoreOptions } from './mongo';
 import type { DocumentStore } from './types';
 
 export { moveCount } from './counts';
-export {
-  createEmbeddedStore,
-  type EmbeddedStoreOptions,
-  embeddedCommitStats,
-  embeddedStoreStats,
-} from './embedded';
+export { createEmbeddedStore, type EmbeddedStoreOptions, embeddedStoreStats } from './embedded';
+export { DATA_FORMAT, DataFormatError } from './format';
 export type { MongoStoreOptions } from './mongo';
 export type * from './types';
 

@@ -16,6 +16,7 @@ import {
 } from 'mongodb';
 import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
+import { DATA_FORMAT, mustRecordFormat } from './format';
 import { assertFilterDefined, compileFilter, compileUpdate, idFromFilter, isPlainObject } from './query';
 import type {
   Collection,
@@ -178,15 +179,6 @@ class MongoCollection<T extends Doc> implements Collection<T> {
     });
   }
 
-  dropIndex(keys: Record<string, 1 | -1>): Promise<void> {
-    if (Object.keys(keys).join(',') === '_id') throw new Error("The index on '_id' cannot be dropped");
-    return run(async () => {
-      const existing = await this.c.indexes().catch(() => []);
-      const same = existing.find((ix) => JSON.stringify(ix.key) === JSON.stringify(keys));
-      if (same?.name) await this.c.dropIndex(same.name);
-    });
-  }
-
   drop(): Promise<void> {
     return run(async () => {
       await this.c.deleteMany({});
@@ -217,11 +209,32 @@ export function mongoClientOptions(url: string): MongoClientOptions {
   };
 }
 
+/** The collection holding the database's data format (`{ _id: 'format', version }`). */
+const META = 'nudge_meta';
+
+/**
+ * Records the data format in a new (empty) database, else checks it. Two processes opening a new database at once
+ * both upsert the same document.
+ */
+async function checkMongoFormat(db: Db, dbName: string): Promise<void> {
+  const meta = db.collection<{ _id: string; version: number }>(META);
+  const found = (await meta.findOne({ _id: 'format' }))?.version;
+  const others = await db.listCollections({ name: { $ne: META } }, { nameOnly: true }).toArray();
+  if (mustRecordFormat(`The MongoDB database ${dbName}`, found, others.length === 0))
+    await meta.updateOne({ _id: 'format' }, { $setOnInsert: { version: DATA_FORMAT } }, { upsert: true });
+}
+
 /** Connects to MongoDB; `dbName` is the service's own database (e.g. `nudge_auth`). */
 export async function createMongoStore(options: MongoStoreOptions): Promise<DocumentStore> {
   const client = new MongoClient(options.url, mongoClientOptions(options.url));
   await client.connect();
   const db: Db = client.db(options.dbName);
+  try {
+    await checkMongoFormat(db, options.dbName);
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
   const collections = new Map<string, MongoCollection<Doc>>();
   return {
     kind: 'mongodb',

@@ -4,12 +4,14 @@
  * Expectations are MongoDB's behaviour; the embedded adapter has to match it.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuplicateKeyError } from '../errors';
 import { createEmbeddedStore, STORE_FILE } from './embedded';
+import { DATA_FORMAT, DataFormatError } from './format';
 import { createMongoStore, dropMongoDatabase } from './mongo';
 import type { Collection, Doc, DocumentStore, Filter } from './types';
 
@@ -961,26 +963,6 @@ export function describeStoreContract(
         await c.createIndex({ k: 1 }); // a plain index is fine
         expect(await c.countDocuments({ k: 'same' })).toBe(3);
       });
-
-      it('drops an index by its keys: a dropped unique index refuses nothing, queries answer as before, twice is fine', async () => {
-        const c = fresh();
-        await c.createIndex({ email: 1 }, { unique: true });
-        await c.createIndex({ email: 1, n: 1 });
-        await c.insertMany([
-          { _id: '1', email: 'a', n: 1 },
-          { _id: '2', email: 'b', n: 2 },
-        ]);
-        await c.dropIndex({ email: 1 });
-        await c.dropIndex({ email: 1 }); // idempotent
-        await c.dropIndex({ nothing: 1 }); // no such index: nothing to do
-        await c.insertOne({ _id: '3', email: 'a', n: 3 });
-        expect((await c.find({ email: 'a' }, { sort: { _id: 1 } })).map((d) => d._id)).toEqual(['1', '3']);
-        expect(await c.countDocuments({ email: 'a', n: { $gt: 1 } })).toBe(1);
-        await expect(c.dropIndex({ _id: 1 })).rejects.toThrow(/_id/);
-        // The same keys can be indexed again (not unique now: the documents hold a duplicate).
-        await c.createIndex({ email: 1 });
-        expect(await c.countDocuments({ email: 'a' })).toBe(2);
-      });
     });
 
     if (options.persistent) {
@@ -1006,7 +988,6 @@ export function describeStoreContract(
             { _id: '3', email: 'c', n: 0 },
           ]);
           await expect(c2.insertOne({ _id: '4', email: 'a' })).rejects.toBeInstanceOf(DuplicateKeyError);
-          await c2.dropIndex({ email: 1 });
           await c2.drop();
         } finally {
           await second.close();
@@ -1015,12 +996,10 @@ export function describeStoreContract(
         try {
           const c3 = third.collection<Loose>(name);
           expect(await c3.countDocuments()).toBe(0);
-          // The dropped index stays dropped after a reopen.
-          await c3.insertMany([
-            { _id: '5', email: 'a' },
-            { _id: '6', email: 'a' },
-          ]);
-          expect(await c3.countDocuments({ email: 'a' })).toBe(2);
+          // drop keeps the indexes, across a reopen too.
+          await c3.insertOne({ _id: '5', email: 'a' });
+          await expect(c3.insertOne({ _id: '6', email: 'a' })).rejects.toBeInstanceOf(DuplicateKeyError);
+          expect(await c3.countDocuments({ email: 'a' })).toBe(1);
         } finally {
           await third.close();
         }
@@ -1059,12 +1038,62 @@ describe('embedded (directory)', () => {
     // Closing checkpoints the write-ahead log into the database and empties it (a stopped process leaves no WAL).
     const wal = join(dir, `${STORE_FILE}-wal`);
     expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.db'))).toEqual([]);
     expect(() => store.collection('x')).toThrow(/closed/);
     await expect(c.findOne({ _id: 'a' })).rejects.toThrow(/closed/);
     const reopened = createEmbeddedStore({ dir });
     expect(await reopened.collection<Loose>('files_check').find({})).toEqual([{ _id: 'a', n: 5 }]);
     await reopened.close();
+  });
+
+  it('records its data format in a new folder and refuses, saying why, a folder written in another format or none', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'nudge-store-format-'));
+    const file = join(folder, STORE_FILE);
+    const userVersion = () => {
+      const db = new Database(file);
+      const { user_version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+      db.close();
+      return user_version;
+    };
+    const setUserVersion = (version: number) => {
+      const db = new Database(file);
+      db.exec(`PRAGMA user_version = ${version}`);
+      db.close();
+    };
+    try {
+      const store = createEmbeddedStore({ dir: folder });
+      await store.collection<Loose>('kept').insertOne({ _id: 'a', n: 1 });
+      await store.close();
+      expect(userVersion()).toBe(DATA_FORMAT);
+      const reopened = createEmbeddedStore({ dir: folder });
+      expect(await reopened.collection<Loose>('kept').find({})).toEqual([{ _id: 'a', n: 1 }]);
+      await reopened.close();
+
+      for (const [version, says] of [
+        [DATA_FORMAT + 1, `in data format ${DATA_FORMAT + 1}`],
+        [0, 'with no data format recorded'],
+      ] as const) {
+        setUserVersion(version);
+        const refusal = (() => {
+          try {
+            createEmbeddedStore({ dir: folder });
+          } catch (err) {
+            return err;
+          }
+          return undefined;
+        })();
+        expect(refusal).toBeInstanceOf(DataFormatError);
+        expect((refusal as Error).message).toContain(`The data folder ${folder} was written ${says}`);
+        expect((refusal as Error).message).toContain(`reads data format ${DATA_FORMAT} only`);
+        // Nothing was changed: the recorded format stays what it was.
+        expect(userVersion()).toBe(version);
+      }
+      setUserVersion(DATA_FORMAT);
+      const again = createEmbeddedStore({ dir: folder });
+      expect(await again.collection<Loose>('kept').find({})).toEqual([{ _id: 'a', n: 1 }]);
+      await again.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('keeps the files proportional to the live data when one large document is rewritten again and again', async () => {
@@ -1107,43 +1136,6 @@ describe('embedded (directory)', () => {
     await store.close();
     expect(statSync(join(dir, STORE_FILE)).size - before).toBeLessThan(256 * 1024);
   });
-
-  it('imports the nedb datafiles of an older version once, at first open, and keeps them renamed', async () => {
-    const old = mkdtempSync(join(tmpdir(), 'nudge-store-nedb-'));
-    try {
-      const users = [
-        { _id: 'u1', email: 'a@x.io', tags: ['x'], n: 1 },
-        { _id: 'u2', email: 'b@x.io', nested: { at: 'now' }, n: 2 },
-      ];
-      const lines = [
-        ...users.map((u) => JSON.stringify(u)),
-        JSON.stringify({ _id: 'u3', email: 'gone@x.io' }),
-        JSON.stringify({ $$deleted: true, _id: 'u3' }),
-        JSON.stringify({ _id: 'u1', email: 'a@x.io', tags: ['x'], n: 1 }),
-        JSON.stringify({ $$indexCreated: { fieldName: 'email', unique: true } }),
-      ];
-      writeFileSync(join(old, 'users.db'), `${lines.join('\n')}\n`);
-      writeFileSync(join(old, 'empty.db'), '');
-      const store = createEmbeddedStore({ dir: old });
-      const c = store.collection<Loose>('users');
-      await c.createIndex({ email: 1 }, { unique: true });
-      expect(await c.find({}, { sort: { _id: 1 } })).toEqual(users);
-      await expect(c.insertOne({ _id: 'u9', email: 'a@x.io' })).rejects.toBeInstanceOf(DuplicateKeyError);
-      await c.updateOne({ _id: 'u2' }, { $inc: { n: 1 } });
-      await store.close();
-      expect(readdirSync(old).sort()).toEqual(
-        expect.arrayContaining(['empty.db.imported', 'users.db.imported', STORE_FILE]),
-      );
-      expect(existsSync(join(old, 'users.db'))).toBe(false);
-      // Once: the renamed files are not read again, the change made after the import stays.
-      const reopened = createEmbeddedStore({ dir: old });
-      expect(await reopened.collection<Loose>('users').findOne({ _id: 'u2' })).toMatchObject({ n: 3 });
-      expect(await reopened.collection<Loose>('users').countDocuments()).toBe(2);
-      await reopened.close();
-    } finally {
-      rmSync(old, { recursive: true, force: true });
-    }
-  });
 });
 
 const mongoUrlFromEnv = process.env.MONGODB_URL;
@@ -1176,4 +1168,33 @@ describe.runIf(mongoAvailable)('mongodb', () => {
   }, 60_000);
 
   describeStoreContract('mongodb', () => createMongoStore({ url, dbName }), { persistent: true });
+
+  it('records its data format in a new database and refuses one written in another format or none', async () => {
+    const name = `${dbName}_format`;
+    try {
+      const store = await createMongoStore({ url, dbName: name });
+      await store.collection<Loose>('kept').insertOne({ _id: 'a', n: 1 });
+      await store.close();
+      const meta = async (update: (c: Collection<Loose>) => Promise<unknown>) => {
+        const s = await createMongoStore({ url, dbName: name });
+        await update(s.collection<Loose>('nudge_meta'));
+        await s.close();
+      };
+      await meta(async (c) =>
+        expect(await c.findOne({ _id: 'format' })).toEqual({ _id: 'format', version: DATA_FORMAT }),
+      );
+      await meta((c) => c.updateOne({ _id: 'format' }, { $set: { version: DATA_FORMAT + 1 } }));
+      await expect(createMongoStore({ url, dbName: name })).rejects.toThrow(
+        `The MongoDB database ${name} was written in data format ${DATA_FORMAT + 1}`,
+      );
+      const raw = await createMongoStore({ url, dbName: `${name}_raw` });
+      await raw.collection<Loose>('kept').insertOne({ _id: 'a' });
+      await raw.collection<Loose>('nudge_meta').deleteMany({});
+      await raw.close();
+      await expect(createMongoStore({ url, dbName: `${name}_raw` })).rejects.toBeInstanceOf(DataFormatError);
+    } finally {
+      await dropMongoDatabase(url, name);
+      await dropMongoDatabase(url, `${name}_raw`);
+    }
+  });
 });

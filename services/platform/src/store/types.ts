@@ -54,11 +54,6 @@ export interface Collection<T extends Doc = Doc> {
   deleteMany(filter?: Filter): Promise<{ deletedCount: number }>;
   /** Idempotent. Keys are field paths with 1 or -1; unique across the whole key. */
   createIndex(keys: Record<string, 1 | -1>, options?: { unique?: boolean }): Promise<void>;
-  /**
-   * Idempotent: drops the index on exactly these keys (an index a newer one replaced), if there is one. Its documents
-   * stay. `_id`'s own index cannot be dropped.
-   */
-  dropIndex(keys: Record<string, 1 | -1>): Promise<void>;
   /** Removes every document (and keeps the indexes). */
   drop(): Promise<void>;
 }

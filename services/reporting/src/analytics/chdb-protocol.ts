@@ -1,6 +1,6 @@
 // The messages between the services' process (chdb.ts) and the analytics engine's process (chdb-server.ts), over
 // the fork's IPC channel (advanced serialization: strings are copied, not JSON-escaped). Results are the engine's
-// JSONEachRow text, parsed by the parent as before.
+// JSONEachRow text, parsed by the parent.
 import type { QueryParams } from './types';
 
 export type ParentMessage =

@@ -1,5 +1,5 @@
-import { csvLine, EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts';
-import type { AnalyticsStore } from '../analytics';
+import { csvLine, dayRangeBounds, EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts';
+import type { AnalyticsStore, QueryParams } from '../analytics';
 
 interface LogRow {
   id: string;
@@ -11,17 +11,58 @@ interface LogRow {
   metadata: Record<string, string>;
 }
 
+/** The event log's filters (all optional) and time order. */
+export interface EventLogFilter {
+  eventType?: string;
+  /** The user's e-mail: the one stamped at intake or the user's registered one. */
+  email?: string;
+  from?: string;
+  to?: string;
+  order?: 'asc' | 'desc';
+}
+
+/** The WHERE conditions of a filter, its values as query parameters only. */
+function whereOf(filter: EventLogFilter): { sql: string; params: QueryParams } {
+  const conditions = ["log_type != ''"];
+  const params: QueryParams = {};
+  if (filter.eventType) {
+    conditions.push('log_type = {eventType:String}');
+    params.eventType = filter.eventType;
+  }
+  if (filter.email) {
+    conditions.push(
+      "(user_email = {email:String} OR (user_email = '' AND user_id IN (SELECT user_id FROM users WHERE email = {email:String})))",
+    );
+    params.email = filter.email;
+  }
+  const { gte, lt } = dayRangeBounds(filter);
+  if (gte) {
+    conditions.push("occurred_at >= parseDateTime64BestEffort({gte:String}, 3, 'UTC')");
+    params.gte = gte;
+  }
+  if (lt) {
+    conditions.push("occurred_at < parseDateTime64BestEffort({lt:String}, 3, 'UTC')");
+    params.lt = lt;
+  }
+  return { sql: conditions.join(' AND '), params };
+}
+
 /**
- * The admin's event log: every row with an event-log type (web events and the readers' domain activity), newest
- * first, deduplicated by id (FINAL). The e-mail is the one stamped at intake, else the user's registered one.
+ * The admin's event log: every row with an event-log type (web events and the readers' domain activity), in time
+ * order (newest first unless asked), deduplicated by id (FINAL). The e-mail is the one stamped at intake, else the
+ * user's registered one.
  */
-const LOG_SELECT = `SELECT e.id AS id, e.user_id AS user_id,
+const logSelect = (
+  where: string,
+  order: 'ASC' | 'DESC',
+  window: string,
+) => `SELECT e.id AS id, e.user_id AS user_id,
     if(e.user_email != '', e.user_email, u.email) AS user_email,
     e.log_type AS log_type, e.log_value AS log_value,
     formatDateTime(e.occurred_at, '%Y-%m-%dT%H:%i:%S.%fZ') AS created_at, e.metadata AS metadata
-  FROM (SELECT * FROM events FINAL WHERE log_type != '' ORDER BY occurred_at DESC, id DESC {window}) AS e
+  FROM (SELECT * FROM events FINAL WHERE ${where} ORDER BY occurred_at ${order}, id ${order} ${window}) AS e
   LEFT JOIN (SELECT user_id, any(email) AS email FROM users GROUP BY user_id) AS u ON u.user_id = e.user_id
-  ORDER BY e.occurred_at DESC, e.id DESC`;
+  ORDER BY e.occurred_at ${order}, e.id ${order}`;
 
 const isoMillis = (s: string) => s.replace(/(\.\d{3})\d*Z$/, '$1Z');
 
@@ -38,23 +79,26 @@ export const logView = (r: LogRow) => ({
 export function createEventLog(deps: { analytics: AnalyticsStore }) {
   const { analytics } = deps;
   return {
-    async page(page: number, limit: number) {
+    async page(page: number, limit: number, filter: EventLogFilter = {}) {
+      const where = whereOf(filter);
+      const order = filter.order === 'asc' ? 'ASC' : 'DESC';
       const [rows, [count]] = await Promise.all([
-        analytics.query<LogRow>(
-          LOG_SELECT.replace('{window}', 'LIMIT {limit:UInt32} OFFSET {offset:UInt64}'),
-          {
-            limit,
-            offset: (page - 1) * limit,
-          },
+        analytics.query<LogRow>(logSelect(where.sql, order, 'LIMIT {limit:UInt32} OFFSET {offset:UInt64}'), {
+          ...where.params,
+          limit,
+          offset: (page - 1) * limit,
+        }),
+        analytics.query<{ total: number }>(
+          `SELECT uniqExact(id) AS total FROM events WHERE ${where.sql}`,
+          where.params,
         ),
-        analytics.query<{ total: number }>("SELECT uniqExact(id) AS total FROM events WHERE log_type != ''"),
       ]);
       return { total: Number(count?.total ?? 0), data: rows.map(logView) };
     },
     /** EventLogs.csv, chunk by chunk from ClickHouse's stream: a million rows never sit in memory at once. */
     async *csv(): AsyncIterable<string> {
       yield csvLine(EVENT_LOG_CSV_COLUMNS);
-      for await (const rows of analytics.stream<LogRow>(LOG_SELECT.replace('{window}', ''))) {
+      for await (const rows of analytics.stream<LogRow>(logSelect("log_type != ''", 'DESC', ''))) {
         yield rows
           .map((r) =>
             csvLine([r.id, r.user_id, r.user_email, r.log_type, r.log_value, isoMillis(r.created_at)]),

@@ -1,3 +1,4 @@
+import type { SERVER_LOG_TYPES } from '@nudge/contracts';
 import { z } from 'zod';
 
 /** ClickHouse's DateTime64 text (UTC): 'YYYY-MM-DD hh:mm:ss.sss', accepted by every input format setting. */
@@ -77,7 +78,10 @@ const text = (v: unknown): string => (typeof v === 'string' ? v : '');
  * What the admin's event log shows for a domain event (eventType, eventValue), or none. Web events keep the
  * browser's own type and value.
  */
-const LOG_TYPES: Record<string, { logType: string; value: (d: Record<string, unknown>) => string }> = {
+const LOG_TYPES: Record<
+  string,
+  { logType: (typeof SERVER_LOG_TYPES)[number]; value: (d: Record<string, unknown>) => string }
+> = {
   'auth.UserRegistered.v1': { logType: 'sign_up', value: () => '' },
   'auth.UserSignedIn.v1': { logType: 'sign_in', value: (d) => text(d.method) },
   'content.PostOpened.v1': { logType: 'post_read', value: (d) => text(d.templateId) },

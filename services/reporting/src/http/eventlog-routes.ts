@@ -29,8 +29,8 @@ export function eventlogRoutes(deps: { intake: Intake; budget: IntakeBudget; log
   });
 
   router.post('/api/eventlogs/logs', requireRole('admin'), async (req, res) => {
-    const { page, limit } = parseQuery(EventLogsQuery, req);
-    res.json({ status: true, ...(await deps.log.page(page, limit)) });
+    const { page, limit, ...filter } = parseQuery(EventLogsQuery, req);
+    res.json({ status: true, ...(await deps.log.page(page, limit, filter)) });
   });
 
   /** The whole log as EventLogs.csv, streamed (the admin app's "Download all"). */

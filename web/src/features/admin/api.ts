@@ -1,4 +1,5 @@
 import { adminGet, adminPost, adminPut, withQuery } from './http';
+import type { ListQuery } from './lists';
 import { PAGE_SIZE } from './paging';
 import type { ReportCsv, ReportData } from './report/rules';
 import type {
@@ -14,15 +15,16 @@ import type {
   Transaction,
 } from './types';
 
-const page = (n: number, extra: Record<string, string | undefined> = {}) => ({
-  page: n,
-  limit: PAGE_SIZE,
+/** A list page's query: the 1-based page, its size, and the list's filters and sort (blank ones left out). */
+const page = (n: number, limit = PAGE_SIZE, extra: Record<string, string | undefined> = {}) => ({
   ...extra,
+  page: n,
+  limit,
 });
 
 // users (auth)
-export const fetchUsers = (n: number, email: string) =>
-  adminGet<ListResponse<AdminUser>>(withQuery('/api/user/getallusers', page(n, { email })));
+export const fetchUsers = (n: number, limit: number, query: ListQuery) =>
+  adminGet<ListResponse<AdminUser>>(withQuery('/api/user/getallusers', page(n, limit, query)));
 export const fetchAllUserData = () =>
   adminGet<{ status: boolean; data: unknown }>('/api/user/getalluserdata');
 export const fetchUserRange = (from: number, to: number) =>
@@ -43,8 +45,8 @@ export const updateUser = (id: string, info: Record<string, unknown>) =>
 export const fetchTopics = () => adminGet<{ status: boolean; topics: Topic[] }>('/api/topic/getalltopics');
 export const addTopic = (topic: string) =>
   adminPost<{ status: boolean; message: string; topic: Topic }>('/api/topic/add', { topic });
-export const fetchTemplates = (n: number) =>
-  adminGet<ListResponse<AdminTemplate>>(withQuery('/api/template/templates', page(n)));
+export const fetchTemplates = (n: number, limit: number) =>
+  adminGet<ListResponse<AdminTemplate>>(withQuery('/api/template/templates', page(n, limit)));
 export const fetchSubjectTemplates = () =>
   adminGet<{ status: boolean; data: AdminTemplate[] }>('/api/template/allsubjecttemplates');
 export const addTemplate = (payload: Record<string, unknown>) =>
@@ -54,10 +56,10 @@ export const updateTemplate = (id: string, info: Record<string, unknown>) =>
 export const generateContent = (prompt: string, kind: 'body' | 'subjects') =>
   adminPost<{ status: boolean; content: string }>('/api/template/generate-content', { prompt, kind });
 /** GET /api/promotion/all answers every promotion: the table pages them by 10 like the others. */
-export const fetchPromotions = async (n: number): Promise<ListResponse<Promotion>> => {
+export const fetchPromotions = async (n: number, limit: number): Promise<ListResponse<Promotion>> => {
   const all = await adminGet<{ status: boolean; data: Promotion[] }>('/api/promotion/all');
   const rows = all.data ?? [];
-  return { status: true, total: rows.length, data: rows.slice((n - 1) * PAGE_SIZE, n * PAGE_SIZE) };
+  return { status: true, total: rows.length, data: rows.slice((n - 1) * limit, n * limit) };
 };
 export const addPromotion = (payload: Record<string, unknown>) =>
   adminPost<{ status: boolean; promotion: Promotion }>('/api/promotion/add', payload);
@@ -69,12 +71,12 @@ export const fetchServerSettings = () =>
   adminGet<{ status: boolean; settings: ServerSiteSettings }>('/api/sitesettings/fetch');
 
 // transactions (billing)
-export const fetchTransactions = (n: number, email: string) =>
-  adminPost<ListResponse<Transaction>>(withQuery('/api/payment/alldata', page(n, { email })));
+export const fetchTransactions = (n: number, limit: number, query: ListQuery) =>
+  adminPost<ListResponse<Transaction>>(withQuery('/api/payment/alldata', page(n, limit, query)));
 
 // check-in questions (engagement)
-export const fetchCheckins = (n: number) =>
-  adminGet<ListResponse<CheckinQuestion>>(withQuery('/api/checkin/checkin', page(n)));
+export const fetchCheckins = (n: number, limit: number) =>
+  adminGet<ListResponse<CheckinQuestion>>(withQuery('/api/checkin/checkin', page(n, limit)));
 export const fetchAllCheckins = () =>
   adminGet<{ status: boolean; data: CheckinQuestion[] }>('/api/checkin/allcheckin');
 export const addCheckin = (payload: Record<string, unknown>) =>
@@ -83,13 +85,14 @@ export const updateCheckin = (id: string, payload: Record<string, unknown>) =>
   adminPost<{ status: boolean; data: CheckinQuestion }>(`/api/checkin/update/${id}`, payload);
 
 // reports and event logs (reporting)
-export const fetchReports = (n: number) => adminGet<ListResponse<Report>>(withQuery('/api/report', page(n)));
+export const fetchReports = (n: number, limit: number) =>
+  adminGet<ListResponse<Report>>(withQuery('/api/report', page(n, limit)));
 export const addReport = (payload: Record<string, unknown>) =>
   adminPost<{ status: boolean; report: Report }>('/api/report/add', payload);
 export const updateReport = (id: string, payload: Record<string, unknown>) =>
   adminPut<{ status: boolean; report: Report }>(`/api/report/update/${id}`, payload);
-export const fetchEventLogs = (n: number) =>
-  adminPost<ListResponse<EventLog>>(withQuery('/api/eventlogs/logs', page(n)));
+export const fetchEventLogs = (n: number, limit: number, query: ListQuery) =>
+  adminPost<ListResponse<EventLog>>(withQuery('/api/eventlogs/logs', page(n, limit, query)));
 
 export const fetchReportData = (id: string, view: 'monthly' | 'quarterly', n: number, limit: number) =>
   adminPost<ReportData>(withQuery('/api/report/data', { view, id, page: n, limit }));

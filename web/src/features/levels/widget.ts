@@ -18,5 +18,7 @@ export function widgetSummary(texts: LevelPanelTexts): { title: string; percent:
 /** The button's accessible name: what it shows, and that it opens the Your Progress panel. */
 export function widgetLabel(texts: LevelPanelTexts): string {
   if (texts.kind === 'empty') return `${texts.message}. Open Your Progress`;
+  if (texts.nextLevelLabel === null)
+    return `Level: ${texts.currentLevelTitle}, the highest level. Open ${texts.title}`;
   return `Level: ${texts.currentLevelTitle}, ${texts.percent}% to the next level. Open ${texts.title}`;
 }

@@ -42,6 +42,7 @@ describe('levels widget', () => {
       nextLevelLabel: null,
     });
     expect(widgetSummary(top)).toEqual({ title: 'Advanced', percent: 100 });
+    expect(widgetLabel(top)).toBe('Level: Advanced, the highest level. Open Your Progress');
     const none = levelTexts(levelProgress([], 3));
     expect(none).toEqual({ kind: 'empty', message: 'No levels data available' });
     expect(widgetSummary(none)).toEqual({ title: 'No levels data available', percent: null });

@@ -49,12 +49,15 @@ export function refusedCheckoutUser(body: unknown): User | null {
 }
 
 /**
- * After a payment the role changes when the provider's callback reaches the billing service, which may be after the
- * reader lands on the success page: the token is checked again (POST /api/user/isauth) until the role is no longer
- * 'user', at most this many times, this far apart.
+ * After a payment (or a refunded cancel) the role changes when billing's event reaches auth, which may be after the
+ * page has the answer: the token is checked again (POST /api/user/isauth) until the role is the awaited one
+ * ('premium' after a payment, 'user' after a refund), at most this many times, this far apart.
  */
 export const ROLE_RECHECK_ATTEMPTS = 4;
 export const ROLE_RECHECK_INTERVAL_MS = 3000;
 
-export const needsRoleRecheck = (role: string | undefined, attemptsDone: number): boolean =>
-  role === 'user' && attemptsDone < ROLE_RECHECK_ATTEMPTS;
+export const needsRoleRecheck = (
+  role: string | undefined,
+  attemptsDone: number,
+  awaited: 'premium' | 'user' = 'premium',
+): boolean => attemptsDone < ROLE_RECHECK_ATTEMPTS && role === (awaited === 'premium' ? 'user' : 'premium');

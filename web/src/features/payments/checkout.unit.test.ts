@@ -69,5 +69,9 @@ describe('role re-check after payment', () => {
     expect(needsRoleRecheck('premium', 0)).toBe(false);
     expect(needsRoleRecheck('admin', 0)).toBe(false);
     expect(needsRoleRecheck(undefined, 0)).toBe(false);
+    // After a refunded cancel the awaited role is 'user'.
+    expect(needsRoleRecheck('premium', 0, 'user')).toBe(true);
+    expect(needsRoleRecheck('premium', ROLE_RECHECK_ATTEMPTS, 'user')).toBe(false);
+    expect(needsRoleRecheck('user', 0, 'user')).toBe(false);
   });
 });

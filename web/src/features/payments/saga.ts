@@ -115,10 +115,11 @@ function* checkout(): SagaIterator {
 }
 
 /**
- * After a payment: POST /api/user/isauth returns a fresh token when the role changed. The provider's callback may
- * reach the billing service after the reader lands here, so the check repeats a few times while the role is 'user'.
+ * After a payment (awaiting 'premium') or a refunded cancel (awaiting 'user'): POST /api/user/isauth returns a fresh
+ * token when the role changed. The change may reach auth after the page has its answer, so the check repeats a few
+ * times while the role is still the old one.
  */
-function* recheckRole(): SagaIterator {
+export function* recheckRole(awaited: 'premium' | 'user' = 'premium'): SagaIterator {
   for (let attemptsDone = 0; ; attemptsDone += 1) {
     if (attemptsDone > 0) yield delay(ROLE_RECHECK_INTERVAL_MS);
     const token: string | null = yield call(readToken);
@@ -127,7 +128,7 @@ function* recheckRole(): SagaIterator {
       const response: IsAuthResponse = yield call(checkToken, token);
       if (response.token) yield call(storeToken, response.token);
       yield put(signedIn(response.user));
-      if (!needsRoleRecheck(response.user.role, attemptsDone + 1)) return;
+      if (!needsRoleRecheck(response.user.role, attemptsDone + 1, awaited)) return;
     } catch (error) {
       yield call([console, console.debug], 'Token re-check after payment failed:', error);
       return;
@@ -151,7 +152,7 @@ function* loadHistory(): SagaIterator {
 export function* paymentsSaga(): SagaIterator {
   yield all([
     takeLeading(checkoutRequested, checkout),
-    takeLatest(paymentSucceeded, recheckRole),
+    takeLatest(paymentSucceeded, () => recheckRole('premium')),
     takeLatest(historyRequested, loadHistory),
   ]);
 }

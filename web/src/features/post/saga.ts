@@ -2,7 +2,7 @@ import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator, Task } from 'redux-saga';
 import { all, call, cancel, delay, fork, put, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
 import type { SessionResponse } from '../../shared/contracts';
-import { errorMessage } from '../../shared/http';
+import { ApiError, errorMessage, isOutage } from '../../shared/http';
 import { notifyError } from '../../shared/notify';
 import { readToken, storeToken } from '../../shared/storage';
 import { signInWithLinkToken } from '../auth/api';
@@ -89,7 +89,13 @@ function* loadPost(id: string): SagaIterator {
   } catch (error) {
     yield call([console, console.debug], 'Post unavailable:', error);
     const settings: SiteSettings = yield select(selectSettings);
-    yield put(postFailed({ id, failure: postFailureText(error, settings.postsingular) }));
+    yield put(
+      postFailed({
+        id,
+        failure: postFailureText(error, settings.postsingular),
+        retryable: !(error instanceof ApiError) || isOutage(error),
+      }),
+    );
     return null;
   }
 }

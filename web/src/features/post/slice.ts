@@ -10,6 +10,8 @@ export interface PostState {
   post: PostDetail | null;
   /** The error view's line. */
   failure: string;
+  /** The failure was an outage (no answer or a 5xx), so trying again may work; a missing post will not. */
+  retryable: boolean;
   /** The like status the server last accepted for this post; what a failed like call goes back to. */
   likeConfirmed: boolean;
   /** The share menu was asked open (a=share). */
@@ -21,6 +23,7 @@ const initialState: PostState = {
   status: 'idle',
   post: null,
   failure: '',
+  retryable: false,
   likeConfirmed: false,
   shareOpen: false,
 };
@@ -55,10 +58,11 @@ export const postSlice = createSlice({
       state.post = action.payload;
       state.likeConfirmed = action.payload.like === true;
     },
-    postFailed(state, action: PayloadAction<{ id: string; failure: string }>) {
+    postFailed(state, action: PayloadAction<{ id: string; failure: string; retryable: boolean }>) {
       if (action.payload.id !== state.id) return;
       state.status = 'failed';
       state.failure = action.payload.failure;
+      state.retryable = action.payload.retryable;
     },
     /** The local toggle (reader.md §4: at once); the saga tells the server. */
     likeToggled(state, action: PayloadAction<LikePayload>) {

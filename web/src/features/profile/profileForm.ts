@@ -53,13 +53,18 @@ export function profileFormErrors(values: ProfileFormValues, stage: OtpStage): P
 }
 
 /**
- * What may be typed into the WhatsApp field: a leading '+', digits, and the spaces, dashes and brackets people
- * write numbers with (the server stores it as E.164 after checking it with libphonenumber-js).
+ * What the WhatsApp field keeps of what is typed or pasted (reader.md §5: digits only): a leading '+' for a country
+ * code, digits, and single spaces between groups; letters, dashes and brackets are dropped as they are typed. The
+ * server stores the number as E.164 after checking it with libphonenumber-js.
  */
 export const phoneInput = (raw: string): string => {
-  const kept = raw.replace(/[^\d+\s().-]/g, '');
-  const plus = kept.trimStart().startsWith('+');
-  return (plus ? '+' : '') + kept.replace(/\+/g, '').slice(0, 24).trimStart();
+  const plus = raw.trimStart().startsWith('+');
+  const kept = raw
+    .replace(/[^\d\s]/g, '')
+    .replace(/\s+/g, ' ')
+    .trimStart()
+    .slice(0, 20);
+  return (plus ? '+' : '') + kept;
 };
 
 /**

@@ -81,8 +81,9 @@ describe('profile form', () => {
     // With its country code an international number is fine (the server keeps it as E.164).
     expect(phoneProblem('+1 (415) 555-0132')).toBeNull();
     expect(phoneProblem('+44 12')).not.toBeNull();
-    expect(phoneInput('+1 (415) 555-0132 ext')).toBe('+1 (415) 555-0132 ');
+    expect(phoneInput('+1 (415) 555-0132 ext')).toBe('+1 415 5550132 ');
     expect(phoneInput('98a76+5')).toBe('98765');
+    expect(phoneInput('98765-43210abc')).toBe('9876543210');
   });
 
   it('sends a number only once verified; an emptied field removes it', () => {

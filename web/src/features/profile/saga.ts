@@ -53,8 +53,8 @@ function* sendWhatsAppCode(phone: string): SagaIterator {
     yield call(notifySuccess, response.message);
     yield put(otpCodeSent());
   } catch (error) {
-    yield call(notifyError, errorMessage(error));
-    yield put(otpFailed());
+    // reader.md §8's server message, shown at the field it is about (one message, not a toast beside it).
+    yield put(otpFailed(errorMessage(error)));
   }
 }
 
@@ -65,8 +65,7 @@ function* checkWhatsAppCode(request: { phone: string; otp: string }): SagaIterat
     yield put(otpCodeVerified());
     yield put(whatsAppNumberVerified(request.phone));
   } catch (error) {
-    yield call(notifyError, errorMessage(error));
-    yield put(otpFailed());
+    yield put(otpFailed(errorMessage(error)));
   }
 }
 

@@ -5,3 +5,4 @@ export const selectTopicsStatus = (state: RootState) => state.profile.topicsStat
 export const selectOtpStage = (state: RootState) => state.profile.otpStage;
 export const selectOtpPending = (state: RootState) => state.profile.otpPending;
 export const selectProfileSaving = (state: RootState) => state.profile.saving;
+export const selectOtpError = (state: RootState) => state.profile.otpError;

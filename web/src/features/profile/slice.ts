@@ -8,6 +8,8 @@ export interface ProfileState {
   topicsStatus: 'idle' | 'loading' | 'loaded' | 'failed';
   otpStage: OtpStage;
   otpPending: boolean;
+  /** Why the last WhatsApp call failed (the server's message), shown at its field; null when it did not. */
+  otpError: { stage: OtpStage; message: string } | null;
   saving: boolean;
 }
 
@@ -16,6 +18,7 @@ const initialState: ProfileState = {
   topicsStatus: 'idle',
   otpStage: OTP_STAGE.notSent,
   otpPending: false,
+  otpError: null,
   saving: false,
 };
 
@@ -27,6 +30,7 @@ export const profileSlice = createSlice({
     profileFormOpened(state, action: PayloadAction<{ enableWA: boolean; phone: string }>) {
       state.otpStage = initialOtpStage(action.payload);
       state.otpPending = false;
+      state.otpError = null;
     },
     topicsLoading(state) {
       state.topicsStatus = 'loading';
@@ -41,6 +45,7 @@ export const profileSlice = createSlice({
     },
     otpCodeRequested(state, _action: PayloadAction<string>) {
       state.otpPending = true;
+      state.otpError = null;
     },
     otpCodeSent(state) {
       state.otpStage = nextOtpStage(state.otpStage, { type: 'codeSent' });
@@ -48,18 +53,22 @@ export const profileSlice = createSlice({
     },
     otpCodeSubmitted(state, _action: PayloadAction<{ phone: string; otp: string }>) {
       state.otpPending = true;
+      state.otpError = null;
     },
     otpCodeVerified(state) {
       state.otpStage = nextOtpStage(state.otpStage, { type: 'codeVerified' });
       state.otpPending = false;
     },
-    otpFailed(state) {
+    otpFailed(state, action: PayloadAction<string>) {
       state.otpPending = false;
+      state.otpError = { stage: state.otpStage, message: action.payload };
     },
     whatsAppNumberChangeRequested(state) {
+      state.otpError = null;
       state.otpStage = nextOtpStage(state.otpStage, { type: 'changeNumber' });
     },
     whatsAppNumberEdited(state) {
+      state.otpError = null;
       state.otpStage = nextOtpStage(state.otpStage, { type: 'numberEdited' });
     },
     profileUpdateRequested(state, _action: PayloadAction<ProfileInfo>) {

@@ -1,49 +1,14 @@
 // Text previews on cards (reader.md §2 post card, §9: card body 150 characters, recommendation heading 50 and
-// body 150). Pure functions.
+// body 150), cut at a word boundary with one '...' (the rule is shared with the server's gated previews).
+import { ELLIPSIS, textPreview } from '@nudge/contracts/preview';
 
+export { ELLIPSIS };
 export const CARD_PREVIEW_LENGTH = 150;
 export const RECOMMENDATION_HEADING_LENGTH = 50;
 export const RECOMMENDATION_BODY_LENGTH = 150;
-export const ELLIPSIS = '...';
 
-const graphemes: Intl.Segmenter | null =
-  typeof Intl.Segmenter === 'function' ? new Intl.Segmenter(undefined, { granularity: 'grapheme' }) : null;
-
-function* segmentsOf(segmenter: Intl.Segmenter, text: string): Generator<string> {
-  for (const { segment } of segmenter.segment(text)) yield segment;
-}
-
-/**
- * The first `max` characters of `text`, or null when the text has at most `max` characters.
- * A character is a user-perceived character (grapheme), so an emoji, a flag or a ZWJ family is never cut in
- * half; without Intl.Segmenter it falls back to code points, which still never splits a surrogate pair.
- */
-function firstCharacters(text: string, max: number): string | null {
-  let taken = '';
-  let count = 0;
-  const characters: Iterable<string> = graphemes ? segmentsOf(graphemes, text) : text;
-  for (const character of characters) {
-    if (count === max) return taken;
-    taken += character;
-    count++;
-  }
-  return null;
-}
-
-/**
- * The first `max` characters of `text` followed by '...'.
- * Choices:
- * - '...' is added only when something was cut: a body of at most `max` characters is shown whole, so a short
- *   post does not look truncated.
- * - Whitespace just before the cut is dropped ('word ...' becomes 'word...'); the '...' does not count in `max`.
- * - A missing text gives ''.
- */
-export function preview(text: string | null | undefined, max: number): string {
-  if (!text) return '';
-  const limit = Math.max(0, Math.floor(max));
-  const cut = firstCharacters(text, limit);
-  return cut === null ? text : `${cut.trimEnd()}${ELLIPSIS}`;
-}
+/** The first words of `text` within `max` characters, with '...' once when cut; '' for a missing text. */
+export const preview = textPreview;
 
 /** Post card body: first 150 characters. */
 export function cardPreview(body: string | null | undefined): string {

@@ -41,6 +41,20 @@ describe('preview', () => {
     expect(preview('Hello world and more', 6)).toBe('Hello...');
     expect(preview('Hello\n\nworld', 7)).toBe('Hello...');
   });
+
+  it('cuts at a word boundary, never mid-word', () => {
+    expect(preview('Rest after dinner and walk', 13)).toBe('Rest after...');
+    expect(preview('Rest after dinner, then walk', 19)).toBe('Rest after dinner...');
+    // One word longer than half the room is cut, rather than showing almost nothing.
+    expect(preview('Go supercalifragilistic', 10)).toBe('Go superca...');
+  });
+
+  it("adds the '...' once to a text the server already cut", () => {
+    expect(preview('A premium preview the server cut...', 150)).toBe('A premium preview the server cut...');
+    expect(preview(`${'word '.repeat(29)}end...`, 150)).toBe(`${'word '.repeat(29)}end...`);
+    expect(preview(`${'word '.repeat(40)}...`, 150)).not.toMatch(/\.{4}/);
+    expect(preview(`${'word '.repeat(40)}...`, 150)).toMatch(/word\.\.\.$/);
+  });
 });
 
 describe('card and recommendation previews', () => {

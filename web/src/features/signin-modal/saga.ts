@@ -25,7 +25,6 @@ import {
 } from './slice';
 
 const INVALID_CODE = 'Invalid OTP! Please enter Correct OTP';
-const _SIGN_IN_AGAIN = 'Please sign in again.';
 
 function* sendCode(action: PayloadAction<string>): SagaIterator {
   try {

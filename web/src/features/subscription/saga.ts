@@ -4,7 +4,7 @@ import { ApiError } from '../../shared/http';
 import { notifySuccess } from '../../shared/notify';
 import { readToken } from '../../shared/storage';
 import type { CheckoutOutcome } from '../payments/checkout';
-import { openCheckout } from '../payments/saga';
+import { openCheckout, recheckRole } from '../payments/saga';
 import { withLoadingOverlay } from '../ui/saga';
 import {
   cancelSubscription,
@@ -12,7 +12,7 @@ import {
   restartSubscription,
   type SubscriptionDetailsResponse,
 } from './api';
-import { CANCEL_SUCCESS, RESTART_SUCCESS } from './renewal';
+import { CANCEL_SUCCESS, RESTART_SUCCESS, subscriptionState } from './renewal';
 import {
   cancelRequested,
   changeFailed,
@@ -59,6 +59,9 @@ function* changeSubscription(input: { request: Change; success: string }): SagaI
     // The answer carries the new details; when it does not, they are fetched again.
     if (response.details) yield put(detailsLoaded(response.details));
     else yield put(detailsRequested());
+    // A refunded cancel ends premium now: the role is checked again, so the page offers Subscribe at once.
+    if (response.details && subscriptionState(response.details.endAt, new Date()) === 'Inactive')
+      yield call(recheckRole, 'user');
   } catch (error) {
     // reader.md §8: cancel and restart failures are logged only.
     yield call([console, console.error], 'Subscription change failed:', error);

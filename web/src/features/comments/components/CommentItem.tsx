@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { Avatar } from '../../layout/components/Avatar';
+import { RetryLine } from '../../ui/components/StatusLines';
 import { COMMENT_MAX_LENGTH, canSendComment, commentAuthorName, formatCommentDate } from '../commentRules';
 import { selectComments } from '../selectors';
 import { deleteAsked, editCancelled, editDraftChanged, editStarted, editSubmitted } from '../slice';
@@ -12,7 +13,14 @@ function OwnerMenu({ comment }: { comment: PostComment }) {
   const dispatch = useAppDispatch();
   const [open, setOpen] = useState(false);
   const wrapper = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
   const panelId = useId();
+  /** Closes the menu and puts focus back on its button, so a dialog it opens returns focus there too. */
+  const choose = (action: () => void) => {
+    setOpen(false);
+    trigger.current?.focus();
+    action();
+  };
 
   useEffect(() => {
     if (!open) return;
@@ -20,7 +28,10 @@ function OwnerMenu({ comment }: { comment: PostComment }) {
       if (wrapper.current && !wrapper.current.contains(event.target as Node)) setOpen(false);
     };
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') setOpen(false);
+      if (event.key === 'Escape') {
+        setOpen(false);
+        trigger.current?.focus();
+      }
     };
     document.addEventListener('pointerdown', onPointerDown);
     document.addEventListener('keydown', onKeyDown);
@@ -33,6 +44,7 @@ function OwnerMenu({ comment }: { comment: PostComment }) {
   return (
     <div className="comment__menu" ref={wrapper}>
       <button
+        ref={trigger}
         type="button"
         className="comment__menu-button"
         aria-expanded={open}
@@ -48,24 +60,12 @@ function OwnerMenu({ comment }: { comment: PostComment }) {
       </button>
       <ul id={panelId} className="comment__menu-panel" hidden={!open}>
         <li>
-          <button
-            type="button"
-            onClick={() => {
-              setOpen(false);
-              dispatch(editStarted(comment._id));
-            }}
-          >
+          <button type="button" onClick={() => choose(() => dispatch(editStarted(comment._id)))}>
             Edit
           </button>
         </li>
         <li>
-          <button
-            type="button"
-            onClick={() => {
-              setOpen(false);
-              dispatch(deleteAsked(comment._id));
-            }}
-          >
+          <button type="button" onClick={() => choose(() => dispatch(deleteAsked(comment._id)))}>
             Delete
           </button>
         </li>
@@ -76,7 +76,7 @@ function OwnerMenu({ comment }: { comment: PostComment }) {
 
 function EditForm() {
   const dispatch = useAppDispatch();
-  const { editDraft, savingEdit } = useAppSelector(selectComments);
+  const { editDraft, savingEdit, failure } = useAppSelector(selectComments);
   const area = useRef<HTMLTextAreaElement>(null);
   useEffect(() => area.current?.focus(), []);
 
@@ -117,6 +117,14 @@ function EditForm() {
           </button>
         </div>
       </div>
+      {failure?.action === 'edit' && (
+        <RetryLine
+          className="comments__failure"
+          message={failure.message}
+          disabled={savingEdit}
+          onRetry={() => dispatch(editSubmitted())}
+        />
+      )}
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { hasNames } from '../../auth/rules';
 import { selectIsLogin, selectUser } from '../../auth/selectors';
 import { selectSettings } from '../../settings/selectors';
 import { signInModalOpened } from '../../signin-modal/slice';
-import { LoadingLine } from '../../ui/components/StatusLines';
+import { LoadingLine, RetryLine } from '../../ui/components/StatusLines';
 import {
   COMMENT_MAX_LENGTH,
   canComment,
@@ -13,7 +13,13 @@ import {
   isOwnComment,
 } from '../commentRules';
 import { selectComments } from '../selectors';
-import { commentSubmitted, commentsOpened, draftChanged, moreCommentsRequested } from '../slice';
+import {
+  commentSubmitted,
+  commentsOpened,
+  commentsRetried,
+  draftChanged,
+  moreCommentsRequested,
+} from '../slice';
 import '../comments.css';
 import { CommentCounter } from './CommentCounter';
 import { CommentItem } from './CommentItem';
@@ -23,7 +29,7 @@ import { NameForm } from './NameForm';
 function CommentForm() {
   const dispatch = useAppDispatch();
   const { commentsbutton } = useAppSelector(selectSettings);
-  const { draft, adding } = useAppSelector(selectComments);
+  const { draft, adding, failure } = useAppSelector(selectComments);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -50,6 +56,14 @@ function CommentForm() {
           {commentsbutton}
         </button>
       </div>
+      {failure?.action === 'add' && (
+        <RetryLine
+          className="comments__failure"
+          message={failure.message}
+          disabled={adding}
+          onRetry={() => dispatch(commentSubmitted())}
+        />
+      )}
     </form>
   );
 }
@@ -96,12 +110,14 @@ export function CommentsSection({
 }) {
   const dispatch = useAppDispatch();
   const { commentsheading } = useAppSelector(selectSettings);
-  const user = useAppSelector(selectUser);
+  const isLogin = useAppSelector(selectIsLogin);
+  const userId = useAppSelector(selectUser)?._id;
   const state = useAppSelector(selectComments);
 
+  // Listed again when the reader signs in or out: the server marks the signed-in reader's own comments.
   useEffect(() => {
     dispatch(commentsOpened(templateId));
-  }, [dispatch, templateId]);
+  }, [dispatch, templateId, userId]);
 
   const more = hasMoreComments({ lastPageSize: state.lastPageSize, loaded: state.items.length, total });
 
@@ -112,7 +128,13 @@ export function CommentsSection({
       </h2>
       <Composer postType={postType} />
       {state.status === 'loading' && <LoadingLine label="Loading comments…" size={28} />}
-      {state.status === 'failed' && <p className="comments__notice">Comments can't be loaded right now.</p>}
+      {state.status === 'failed' && (
+        <RetryLine
+          className="comments__notice"
+          message="Comments can't be loaded right now."
+          onRetry={() => dispatch(commentsRetried(templateId))}
+        />
+      )}
       {state.status === 'loaded' && state.items.length === 0 && (
         <p className="comments__notice muted">No comments yet.</p>
       )}
@@ -122,7 +144,7 @@ export function CommentsSection({
             <CommentItem
               key={comment._id}
               comment={comment}
-              own={isOwnComment(comment, user?.email)}
+              own={isOwnComment(comment, isLogin)}
               editing={state.editingId === comment._id}
             />
           ))}

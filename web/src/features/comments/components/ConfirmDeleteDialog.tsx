@@ -6,7 +6,8 @@ import { deleteConfirmed, deleteDismissed } from '../slice';
 /** reader.md §2: delete asks first (Cancel / Delete). */
 export function ConfirmDeleteDialog() {
   const dispatch = useAppDispatch();
-  const { confirmDeleteId, deleting } = useAppSelector(selectComments);
+  const { confirmDeleteId, deleting, failure } = useAppSelector(selectComments);
+  const failed = failure?.action === 'delete' ? failure.message : null;
   const dismiss = () => {
     if (!deleting) dispatch(deleteDismissed());
   };
@@ -16,6 +17,11 @@ export function ConfirmDeleteDialog() {
         Delete this comment?
       </h2>
       <p>This cannot be undone.</p>
+      {failed && (
+        <p role="alert" className="comments__failure">
+          {failed}
+        </p>
+      )}
       <div className="modal__actions">
         <button type="button" className="button button--secondary" onClick={dismiss} disabled={deleting}>
           Cancel
@@ -26,7 +32,7 @@ export function ConfirmDeleteDialog() {
           onClick={() => dispatch(deleteConfirmed())}
           disabled={deleting}
         >
-          Delete
+          {failed ? 'Retry' : 'Delete'}
         </button>
       </div>
     </ModalDialog>

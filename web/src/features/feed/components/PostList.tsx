@@ -4,7 +4,7 @@ import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { RootState } from '../../../app/store';
 import { selectSettings } from '../../settings/selectors';
 import { Spinner } from '../../ui/components/Spinner';
-import { LoadingLine } from '../../ui/components/StatusLines';
+import { LoadingLine, RetryLine } from '../../ui/components/StatusLines';
 import { emptyFeedText } from '../feedRules';
 import {
   type ListState,
@@ -14,7 +14,7 @@ import {
   throttle,
 } from '../infiniteScroll';
 import { selectFeed, selectVisiblePosts } from '../selectors';
-import { type FeedState, moreRequested } from '../slice';
+import { type FeedState, feedRequested, moreRequested } from '../slice';
 import type { FeedTab } from '../types';
 import { PostCard } from './PostCard';
 
@@ -71,11 +71,20 @@ export function PostList({ tab }: { tab: FeedTab }) {
 
   if (feed.status === 'idle' || feed.status === 'loading')
     return <LoadingLine label={`Loading ${postplural}…`} size={28} hideLabel />;
-  if (feed.status === 'failed') return <p className="muted feed-notice">{feed.failure}</p>;
+  if (feed.status === 'failed')
+    return (
+      <RetryLine
+        className="feed-notice"
+        message={feed.failure}
+        onRetry={() => dispatch(feedRequested(tab))}
+      />
+    );
   if (posts.length === 0)
     return (
       <p className="muted feed-notice">
-        {tab === 'today' && feed.todayMessage ? feed.todayMessage : emptyFeedText(tab, postplural)}
+        {tab === 'today' && feed.todayMessage
+          ? feed.todayMessage
+          : emptyFeedText(tab, postplural, feed.topics.find((t) => t._id === feed.topicId)?.topic)}
       </p>
     );
   return (
@@ -101,7 +110,7 @@ export function PostList({ tab }: { tab: FeedTab }) {
                 className="button button--small button--secondary"
                 onClick={() => dispatch(moreRequested())}
               >
-                Try again
+                Retry
               </button>
             </>
           )}

@@ -55,8 +55,8 @@ export function TopicChips() {
   const { topics, topicCounts, totalPostsCount, topicId } = useAppSelector(selectFeed);
   const { postsingular, postplural } = useAppSelector(selectSettings);
   const chips = useMemo(
-    () => topicChips(topics, topicCounts, totalPostsCount),
-    [topics, topicCounts, totalPostsCount],
+    () => topicChips(topics, topicCounts, totalPostsCount, topicId),
+    [topics, topicCounts, totalPostsCount, topicId],
   );
   const countsKnown = totalPostsCount !== null || topicCounts.length > 0;
   const { list, more, scrollBy } = useOverflow(chips);

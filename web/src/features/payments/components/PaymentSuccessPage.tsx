@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { readPaymentReturnPost, storePaymentReturnPost } from '../../../shared/storage';
-import { selectUser } from '../../auth/selectors';
+import { selectIsLogin, selectUser } from '../../auth/selectors';
 import { NarrowLayout } from '../../layout/components/NarrowLayout';
 import { PREMIUM_FEATURES } from '../../subscription/pricing';
 import '../payments.css';
@@ -21,6 +21,7 @@ export function PaymentSuccessPage() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const user = useAppSelector(selectUser);
+  const isLogin = useAppSelector(selectIsLogin);
   const [returnPost] = useState(readPaymentReturnPost);
   const premium = user?.role === 'premium' || user?.role === 'admin';
   useEffect(() => {
@@ -41,19 +42,34 @@ export function PaymentSuccessPage() {
       <section className="card result">
         <ResultIcon kind="success" />
         <h1 className="result__title">Payment Successful!</h1>
-        <p className="result__text">Premium is yours for 12 months. You now have:</p>
-        <ul className="result__features">
-          {PREMIUM_FEATURES.map((feature) => (
-            <li key={feature}>{feature}</li>
-          ))}
-        </ul>
-        {returnPost && (
+        {isLogin ? (
+          <>
+            <p className="result__text">Premium is yours for 12 months. You now have:</p>
+            <ul className="result__features">
+              {PREMIUM_FEATURES.map((feature) => (
+                <li key={feature}>{feature}</li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          // Signed out (another browser, a signed-out tab): whose premium this is cannot be told here.
+          <p className="result__text">
+            Sign in with the e-mail address you paid with to read premium posts. Your receipt is in that
+            inbox.
+          </p>
+        )}
+        {isLogin && returnPost && (
           <p className="result__text" role="status">
             {premium ? 'Taking you back to your post…' : 'Unlocking your post…'}
           </p>
         )}
         <div className="result__actions">
-          {returnPost && (
+          {!isLogin && (
+            <Link to="/login" className="button">
+              Sign in
+            </Link>
+          )}
+          {isLogin && returnPost && (
             <Link
               to={`/post/${encodeURIComponent(returnPost)}`}
               className="button"
@@ -65,7 +81,7 @@ export function PaymentSuccessPage() {
           <Link to="/" className="button button--secondary">
             Home
           </Link>
-          <Link to="/upgrade" className={returnPost ? 'button button--secondary' : 'button'}>
+          <Link to="/upgrade" className={returnPost || !isLogin ? 'button button--secondary' : 'button'}>
             Subscription Details
           </Link>
         </div>

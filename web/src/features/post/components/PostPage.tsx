@@ -101,9 +101,20 @@ export default function PostPage() {
       {failed && (
         <div className="post-error" role="alert">
           <h1 className="post-error__title">{state.failure}</h1>
-          <Link to="/" className="button">
-            {backLinkText(settings.postplural)}
-          </Link>
+          <div className="post-error__actions">
+            {state.retryable && (
+              <button
+                type="button"
+                className="button button--secondary"
+                onClick={() => dispatch(postOpened({ id, search: '' }))}
+              >
+                Retry
+              </button>
+            )}
+            <Link to="/" className="button">
+              {backLinkText(settings.postplural)}
+            </Link>
+          </div>
         </div>
       )}
       {state.status === 'loaded' && post && (

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { OTP_STAGE } from '../otpStage';
 import { digitsOnly, PHONE_OTP_MAX_DIGITS, phoneInput, phoneProblem } from '../profileForm';
-import { selectOtpPending, selectOtpStage } from '../selectors';
+import { selectOtpError, selectOtpPending, selectOtpStage } from '../selectors';
 import {
   otpCodeRequested,
   otpCodeSubmitted,
@@ -25,7 +25,17 @@ export function WhatsAppSection({
   const pending = useAppSelector(selectOtpPending);
   const [code, setCode] = useState('');
   const [localError, setLocalError] = useState<string | null>(null);
-  const shownError = localError ?? error;
+  const serverError = useAppSelector(selectOtpError);
+  const codeField = useRef<HTMLInputElement>(null);
+  // A refused code is marked at its field, cleared and focused for the next try (as the e-mail code step does).
+  const codeError = serverError?.stage === OTP_STAGE.sent ? serverError.message : null;
+  const shownError =
+    localError ?? (serverError?.stage === OTP_STAGE.notSent ? serverError.message : null) ?? error;
+  useEffect(() => {
+    if (!codeError) return;
+    setCode('');
+    codeField.current?.focus();
+  }, [codeError]);
 
   const sendCode = () => {
     const problem = phoneProblem(phone);
@@ -97,9 +107,12 @@ export function WhatsAppSection({
           <div className="field__row">
             <input
               id="profile-phone-otp"
+              ref={codeField}
               type="text"
               inputMode="numeric"
               autoComplete="one-time-code"
+              aria-invalid={codeError ? true : undefined}
+              aria-describedby={codeError ? 'profile-phone-otp-error' : undefined}
               value={code}
               onChange={(event) => setCode(digitsOnly(event.target.value, PHONE_OTP_MAX_DIGITS))}
             />
@@ -112,6 +125,11 @@ export function WhatsAppSection({
               Verify
             </button>
           </div>
+          {codeError && (
+            <p id="profile-phone-otp-error" className="field-error" role="alert">
+              {codeError}
+            </p>
+          )}
         </div>
       )}
       {shownError && (

@@ -21,6 +21,7 @@ import {
 import { plainText } from '../../feed/feedRules';
 import { recommendationBody, recommendationHeading } from '../../progress/preview';
 import { selectSettings } from '../../settings/selectors';
+import { RetryLine } from '../../ui/components/StatusLines';
 import { selectRecommendations } from '../selectors';
 import { moreRecommendationsRequested, recommendationsOpened } from '../slice';
 import type { RecommendedPost } from '../types';
@@ -155,7 +156,12 @@ export function RecommendationsCarousel({ templateId }: { templateId: string }) 
         )}
       </div>
       {state.status === 'loading' && <p className="muted">Loading…</p>}
-      {state.status === 'failed' && <p className="muted">Recommendations can't be loaded right now.</p>}
+      {state.status === 'failed' && (
+        <RetryLine
+          message="Recommendations can't be loaded right now."
+          onRetry={() => dispatch(recommendationsOpened(templateId))}
+        />
+      )}
       {count > 0 && (
         <div
           ref={viewport}

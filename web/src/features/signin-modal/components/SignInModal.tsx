@@ -92,7 +92,7 @@ function CodeStep() {
 
 /**
  * Step 2 of the modal (headed by emailupdateheadline): the e-mail reminder time, whether e-mail reminders are on, and (our
- * addition, issue 16) the topics the reader's posts come from.
+ * addition) the topics the reader's posts come from.
  */
 function ReminderStep() {
   const dispatch = useAppDispatch();

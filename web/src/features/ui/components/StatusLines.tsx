@@ -18,21 +18,28 @@ export function LoadingLine({
   );
 }
 
-/** A load that failed: the message and a 'Try again' button. */
+/** Something that failed (a load, a send): the message and a 'Retry' button that does it again. */
 export function RetryLine({
   message,
   onRetry,
   className,
+  disabled = false,
 }: {
   message: string;
   onRetry(): void;
   className?: string;
+  disabled?: boolean;
 }) {
   return (
-    <div className={className}>
+    <div className={`retry-line${className ? ` ${className}` : ''}`}>
       <p role="alert">{message}</p>
-      <button type="button" className="button button--secondary" onClick={onRetry}>
-        Try again
+      <button
+        type="button"
+        className="button button--secondary button--small"
+        onClick={onRetry}
+        disabled={disabled}
+      >
+        Retry
       </button>
     </div>
   );

@@ -3,6 +3,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
+import { EVENT_LOG_TYPES } from '@nudge/contracts/event-log-types';
 import { useState } from 'react';
 import { notifyError } from '../../../../shared/notify';
 import { eventLogsCsv } from '../../csv';
@@ -10,6 +11,7 @@ import { type DownloadProgress, fetchText, saveFile } from '../../download';
 import { eventLogsList } from '../../listDefinitions';
 import { longDate } from '../../paging';
 import type { EventLog } from '../../types';
+import type { FilterSpec } from '../ListFilters';
 import { PagedTable } from '../PagedTable';
 
 const metadataText = (metadata: EventLog['metadata']) =>
@@ -27,6 +29,18 @@ const columns: GridColDef<EventLog>[] = [
   { field: 'eventValue', headerName: 'Event Value', flex: 1, minWidth: 160 },
   { field: 'metadata', headerName: 'Metadata', width: 220, valueFormatter: metadataText },
   { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
+];
+
+const FILTERS: FilterSpec[] = [
+  {
+    key: 'eventType',
+    label: 'Event type',
+    kind: 'select',
+    options: EVENT_LOG_TYPES.map((v) => ({ value: v, label: v })),
+  },
+  { key: 'email', label: 'User email', kind: 'text' },
+  { key: 'from', label: 'From', kind: 'date' },
+  { key: 'to', label: 'To', kind: 'date' },
 ];
 
 const kb = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
@@ -65,12 +79,15 @@ export function EventLogsSection() {
           </Stack>
         )}
       </Stack>
-      {/* admin.md §2: default visible columns User Id, Event Type, Event Value. */}
+      {/* admin.md §2's default columns User Id, Event Type, Event Value, and the time the log is ordered by. */}
       <PagedTable
         list={eventLogsList}
         columns={columns}
         label="Event logs"
-        hidden={{ _id: false, userEmail: false, metadata: false, createdAt: false }}
+        filters={FILTERS}
+        sortable={['createdAt']}
+        defaultSort={{ field: 'createdAt', order: 'desc' }}
+        hidden={{ _id: false, userEmail: false, metadata: false }}
       />
     </Stack>
   );

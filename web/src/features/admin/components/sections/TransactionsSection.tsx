@@ -1,12 +1,8 @@
-import Button from '@mui/material/Button';
-import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import type { GridColDef } from '@mui/x-data-grid';
-import { type FormEvent, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../../app/hooks';
 import { transactionsList } from '../../listDefinitions';
 import { longDate } from '../../paging';
 import type { Transaction } from '../../types';
+import type { FilterSpec } from '../ListFilters';
 import { PagedTable } from '../PagedTable';
 
 const columns: GridColDef<Transaction>[] = [
@@ -19,34 +15,35 @@ const columns: GridColDef<Transaction>[] = [
   { field: '_id', headerName: 'Id', width: 220 },
 ];
 
-/** admin.md §2: read-only, paged, with an optional e-mail filter. */
+const STATUS_OPTIONS = [
+  'active',
+  'created',
+  'authenticated',
+  'pending',
+  'halted',
+  'cancelled',
+  'completed',
+  'paused',
+  'expired',
+].map((v) => ({ value: v, label: v }));
+const FILTERS: FilterSpec[] = [
+  { key: 'email', label: 'Filter by email', kind: 'text' },
+  { key: 'status', label: 'Status', kind: 'select', options: STATUS_OPTIONS },
+  { key: 'from', label: 'Created from', kind: 'date' },
+  { key: 'to', label: 'Created to', kind: 'date' },
+];
+
+/** admin.md §2: read-only, paged, with an optional e-mail filter (and status and date, newest or oldest first). */
 export function TransactionsSection() {
-  const dispatch = useAppDispatch();
-  const list = useAppSelector(transactionsList.selectList);
-  const [email, setEmail] = useState(list.filter);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    dispatch(transactionsList.actions.reloaded(email.trim()));
-  };
   return (
-    <Stack spacing={2}>
-      <Stack direction="row" spacing={1} component="form" onSubmit={submit} role="search">
-        <TextField
-          size="small"
-          label="Filter by email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <Button type="submit" variant="outlined">
-          Filter
-        </Button>
-      </Stack>
-      <PagedTable
-        list={transactionsList}
-        columns={columns}
-        label="Transactions"
-        hidden={{ _id: false, amount: false }}
-      />
-    </Stack>
+    <PagedTable
+      list={transactionsList}
+      columns={columns}
+      label="Transactions"
+      filters={FILTERS}
+      sortable={['createdAt']}
+      defaultSort={{ field: 'createdAt', order: 'desc' }}
+      hidden={{ _id: false, amount: false }}
+    />
   );
 }

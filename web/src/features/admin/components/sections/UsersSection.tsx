@@ -23,6 +23,7 @@ import { selectTopics } from '../../topics';
 import type { AdminUser } from '../../types';
 import { FormDialog } from '../FormDialog';
 import { EDIT_FAILURE, editColumn, useFormSubmit } from '../formHelpers';
+import type { FilterSpec } from '../ListFilters';
 import { PagedTable } from '../PagedTable';
 import { SelectField } from '../SelectField';
 
@@ -33,15 +34,20 @@ const USER_TYPES = [
   { value: 1 as const, label: 'Cold' },
 ];
 
+const STATUS_OPTIONS = STATUSES.map((v) => ({ value: v, label: v }));
+const ROLE_OPTIONS = ['user', 'premium', 'admin'].map((v) => ({ value: v, label: v }));
+const TYPE_OPTIONS = USER_TYPES.map((t) => ({ value: String(t.value), label: t.label }));
+
 export function UsersSection() {
   const dispatch = useAppDispatch();
   const list = useAppSelector(usersList.selectList);
-  const [search, setSearch] = useState(list.filter);
+  const topics = useAppSelector(selectTopics);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<AdminUser | null>(null);
-  const reload = (filter?: string) => dispatch(usersList.actions.reloaded(filter));
+  const reload = () => dispatch(usersList.actions.reloaded());
 
   const columns: GridColDef<AdminUser>[] = [
+    editColumn<AdminUser>((row) => row.email, setEditing),
     { field: 'email', headerName: 'Email', flex: 1, minWidth: 200 },
     { field: 'firstname', headerName: 'First Name', width: 120 },
     { field: 'lastname', headerName: 'Last Name', width: 120 },
@@ -60,39 +66,34 @@ export function UsersSection() {
       width: 90,
       valueGetter: (_v, row) => (row.notiinfo?.active ? 'Yes' : 'No'),
     },
+    { field: 'timeZone', headerName: 'Time Zone', width: 150 },
     { field: 'emails_sent', headerName: 'Emails Sent', width: 110 },
     { field: 'emails_open', headerName: 'Emails Opened', width: 120 },
     { field: 'email_open_rate', headerName: 'Open Rate %', width: 110 },
     { field: 'last_email_open', headerName: 'Last Email Open', width: 160, valueFormatter: longDate },
     { field: 'last_app_login', headerName: 'Last App Login', width: 160, valueFormatter: longDate },
     { field: 'createdAt', headerName: 'Created On', width: 160, valueFormatter: longDate },
-    editColumn<AdminUser>((row) => row.email, setEditing),
+    { field: '_id', headerName: 'Id', width: 220 },
   ];
-
-  const onSearch = (event: FormEvent) => {
-    event.preventDefault();
-    reload(search.trim());
-  };
+  const filters: FilterSpec[] = [
+    { key: 'q', label: 'Search by email or name', kind: 'text' },
+    { key: 'role', label: 'Role', kind: 'select', options: ROLE_OPTIONS },
+    {
+      key: 'topic',
+      label: 'Topic',
+      kind: 'select',
+      options: topics.map((t) => ({ value: t._id, label: t.topic })),
+    },
+    { key: 'status', label: 'Notification status', kind: 'select', options: STATUS_OPTIONS },
+    { key: 'type', label: 'Type', kind: 'select', options: TYPE_OPTIONS },
+    { key: 'timeZone', label: 'Time zone', kind: 'text' },
+    { key: 'from', label: 'Signed up from', kind: 'date' },
+    { key: 'to', label: 'Signed up to', kind: 'date' },
+  ];
 
   return (
     <Stack spacing={2}>
-      <Stack
-        direction={{ xs: 'column', sm: 'row' }}
-        spacing={1}
-        component="form"
-        onSubmit={onSearch}
-        role="search"
-      >
-        <TextField
-          size="small"
-          label="Search by email"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          sx={{ minWidth: 240 }}
-        />
-        <Button type="submit" variant="outlined">
-          Search
-        </Button>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1}>
         <Button variant="contained" onClick={() => setAdding(true)}>
           Add Users
         </Button>
@@ -102,16 +103,22 @@ export function UsersSection() {
         list={usersList}
         columns={columns}
         label="Users"
+        filters={filters}
+        sortable={['email', 'firstname', 'lastname', 'last_app_login', 'createdAt']}
+        defaultSort={{ field: 'createdAt', order: 'desc' }}
+        onOpen={setEditing}
         hidden={{
           firstname: false,
           lastname: false,
+          timeZone: false,
           emails_open: false,
           last_email_open: false,
           last_app_login: false,
+          _id: false,
         }}
       />
-      <AddUsersDialog open={adding} onClose={() => setAdding(false)} onAdded={() => reload()} />
-      {editing && <EditUserDialog user={editing} onClose={() => setEditing(null)} onSaved={() => reload()} />}
+      <AddUsersDialog open={adding} onClose={() => setAdding(false)} onAdded={reload} />
+      {editing && <EditUserDialog user={editing} onClose={() => setEditing(null)} onSaved={reload} />}
     </Stack>
   );
 }
