@@ -76,7 +76,9 @@ const tick = async (iso: string) => {
   h.clock.set(iso);
   return renewals.runDue(new Date(iso));
 };
-const notices = async (to: string) => (await h.outbox.list()).filter((m) => m.to === to);
+/** The renewal notices to this reader (the payment's receipt aside). */
+const notices = async (to: string) =>
+  (await h.outbox.list()).filter((m) => m.to === to && !m.idempotencyKey?.startsWith('receipt-'));
 const expiredEvents = async (id: string) =>
   (await h.events.readStream(`subscription-${id}`)).filter(
     (e) => e.type === BillingEvents.SubscriptionExpired.type,

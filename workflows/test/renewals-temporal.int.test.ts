@@ -125,7 +125,9 @@ describe.runIf(testServer.available)(
       const handle = (subscriptionId: string) =>
         env.client.workflow.getHandle(renewalWorkflowId(subscriptionId));
       const notices = async (to: string) =>
-        (await billing.outbox.list()).filter((m) => m.to === to).map((m) => m.subject);
+        (await billing.outbox.list())
+          .filter((m) => m.to === to && !m.idempotencyKey?.startsWith('receipt-'))
+          .map((m) => m.subject);
       const events = async (subscriptionId: string, type: string) =>
         (await billing.events.readStream(`subscription-${subscriptionId}`)).filter((e) => e.type === type);
       return { h: billing, worker, steps, sync, pass, handle, notices, events };

@@ -330,7 +330,11 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     groupId: string,
     topics: string[],
     consumerConfig: Partial<ConsumerConfig>,
-    runConfig: (isStopping: () => boolean, progress: () => void) => ConsumerRunConfig,
+    runConfig: (
+      isStopping: () => boolean,
+      progress: () => void,
+      handling: <T>(work: () => Promise<T>) => Promise<T>,
+    ) => ConsumerRunConfig,
   ): Promise<Subscription> => {
     if (closed) throw new Error('kafka bus is closed');
     await ensureTopics(topics);
@@ -339,8 +343,21 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     let lastProgress = Date.now();
     let restarts = 0;
     let restartTimer: NodeJS.Timeout | undefined;
+    /** Handlers in progress: while one is, a fetch (kafkajs fetches ahead for other partitions) is not progress. */
+    let inFlight = 0;
     const progress = () => {
       lastProgress = Date.now();
+    };
+    const fetched = () => {
+      if (inFlight === 0) progress();
+    };
+    const handling = async <T>(work: () => Promise<T>): Promise<T> => {
+      inFlight += 1;
+      try {
+        return await work();
+      } finally {
+        inFlight -= 1;
+      }
     };
     const start = async () => {
       const current = kafka.consumer({ groupId, allowAutoTopicCreation: false, ...consumerConfig });
@@ -353,12 +370,12 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
         if (!event.payload.restart && consumer === current) restart('it stopped after an error');
       });
       // A fetch (with or without messages) is progress: the consumer is alive and not held by a handler.
-      current.on(current.events.FETCH_START, progress);
+      current.on(current.events.FETCH_START, fetched);
       await current.connect();
       consumers.add(current);
       try {
         await current.subscribe({ topics, fromBeginning: true });
-        await current.run(runConfig(() => stopping, progress));
+        await current.run(runConfig(() => stopping, progress, handling));
         progress();
       } catch (err) {
         consumers.delete(current);
@@ -383,6 +400,7 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
         void (async () => {
           if (stopping || closed) return;
           lastProgress = Date.now();
+          inFlight = 0;
           await start().then(
             () => {
               restarts = 0;
@@ -496,38 +514,39 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
   });
 
   const subscribe = (groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> =>
-    joinGroup(groupId, topics, {}, (stopping, progress) => ({
+    joinGroup(groupId, topics, {}, (stopping, progress, handling) => ({
       partitionsConsumedConcurrently: Math.max(1, Math.floor(opts.lanes ?? 1)),
       autoCommit: true,
       autoCommitInterval: 1_000,
-      eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        progress();
-        const delivered = forGroup(toBus(topic, message), groupId);
-        if (!delivered) return; // a replay for another group
-        // Retried here rather than thrown to kafkajs (which would redeliver only after restarting the
-        // consumer): the partition stays in place without a rebalance.
-        const result = await attempt(
-          () => handler(delivered),
-          policy,
-          hooksFor(
-            stopping,
-            heartbeat,
-            { groupId, topic, partition, offset: message.offset },
-            'kafka: handler failed; redelivering',
-            progress,
-          ),
-        );
-        if (!result) throw new Error('kafka: the subscription closed before the message was handled');
-        if (!result.ok)
-          await sendDeadLetter(
-            groupId,
-            { topic, partition, offset: message.offset },
-            delivered,
-            result.error,
-            result.attempts,
-            result.firstFailedAt,
+      eachMessage: ({ topic, partition, message, heartbeat }) =>
+        handling(async () => {
+          progress();
+          const delivered = forGroup(toBus(topic, message), groupId);
+          if (!delivered) return; // a replay for another group
+          // Retried here rather than thrown to kafkajs (which would redeliver only after restarting the
+          // consumer): the partition stays in place without a rebalance.
+          const result = await attempt(
+            () => handler(delivered),
+            policy,
+            hooksFor(
+              stopping,
+              heartbeat,
+              { groupId, topic, partition, offset: message.offset },
+              'kafka: handler failed; redelivering',
+              progress,
+            ),
           );
-      },
+          if (!result) throw new Error('kafka: the subscription closed before the message was handled');
+          if (!result.ok)
+            await sendDeadLetter(
+              groupId,
+              { topic, partition, offset: message.offset },
+              delivered,
+              result.error,
+              result.attempts,
+              result.firstFailedAt,
+            );
+        }),
     }));
 
   const subscribeBatch = (
@@ -539,59 +558,66 @@ export function createKafkaBus(opts: KafkaBusOptions): EventBus {
     const maxMessages = Math.max(1, options.maxMessages ?? 10_000);
     const maxWaitMs = Math.max(0, options.maxWaitMs ?? 1_000);
     const minBytes = Math.max(1, options.minBytes ?? 1);
-    return joinGroup(groupId, topics, { maxWaitTimeInMs: maxWaitMs, minBytes }, (stopping, progress) => ({
-      // Only resolved offsets are committed, and an offset is resolved after its batch's handler resolved.
-      autoCommit: true,
-      autoCommitThreshold: 1,
-      eachBatchAutoResolve: false,
-      eachBatch: async ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning }) => {
-        const all = batch.messages;
-        for (let start = 0; start < all.length && isRunning(); start += maxMessages) {
-          progress();
-          const slice = all.slice(start, start + maxMessages);
-          const mine = slice.flatMap((message) => {
-            const delivered = forGroup(toBus(batch.topic, message), groupId);
-            return delivered ? [{ message, delivered }] : [];
-          });
-          type Item = (typeof mine)[number];
-          const handle = (items: Item[]) => handler(items.map((item) => item.delivered));
-          const hooks = hooksFor(
-            stopping,
-            heartbeat,
-            { groupId, topic: batch.topic, partition: batch.partition, size: mine.length },
-            'kafka: batch handler failed; redelivering',
-            progress,
-          );
-          if (mine.length > 0) {
-            const result = await attempt(() => handle(mine), policy, hooks);
-            if (!result) throw new Error('kafka: the subscription closed before the batch was handled');
-            if (!result.ok) {
-              const { attempts, firstFailedAt } = result;
-              const settled = await splitBatch(
-                mine,
-                result.error,
-                handle,
-                (item, error) =>
-                  sendDeadLetter(
-                    groupId,
-                    { topic: batch.topic, partition: batch.partition, offset: item.message.offset },
-                    item.delivered,
-                    error,
-                    attempts,
-                    firstFailedAt,
-                  ),
+    return joinGroup(
+      groupId,
+      topics,
+      { maxWaitTimeInMs: maxWaitMs, minBytes },
+      (stopping, progress, handling) => ({
+        // Only resolved offsets are committed, and an offset is resolved after its batch's handler resolved.
+        autoCommit: true,
+        autoCommitThreshold: 1,
+        eachBatchAutoResolve: false,
+        eachBatch: ({ batch, resolveOffset, commitOffsetsIfNecessary, heartbeat, isRunning }) =>
+          handling(async () => {
+            const all = batch.messages;
+            for (let start = 0; start < all.length && isRunning(); start += maxMessages) {
+              progress();
+              const slice = all.slice(start, start + maxMessages);
+              const mine = slice.flatMap((message) => {
+                const delivered = forGroup(toBus(batch.topic, message), groupId);
+                return delivered ? [{ message, delivered }] : [];
+              });
+              type Item = (typeof mine)[number];
+              const handle = (items: Item[]) => handler(items.map((item) => item.delivered));
+              const hooks = hooksFor(
                 stopping,
+                heartbeat,
+                { groupId, topic: batch.topic, partition: batch.partition, size: mine.length },
+                'kafka: batch handler failed; redelivering',
+                progress,
               );
-              if (!settled) throw new Error('kafka: the subscription closed before the batch was handled');
+              if (mine.length > 0) {
+                const result = await attempt(() => handle(mine), policy, hooks);
+                if (!result) throw new Error('kafka: the subscription closed before the batch was handled');
+                if (!result.ok) {
+                  const { attempts, firstFailedAt } = result;
+                  const settled = await splitBatch(
+                    mine,
+                    result.error,
+                    handle,
+                    (item, error) =>
+                      sendDeadLetter(
+                        groupId,
+                        { topic: batch.topic, partition: batch.partition, offset: item.message.offset },
+                        item.delivered,
+                        error,
+                        attempts,
+                        firstFailedAt,
+                      ),
+                    stopping,
+                  );
+                  if (!settled)
+                    throw new Error('kafka: the subscription closed before the batch was handled');
+                }
+              }
+              // Committed only after the handler resolved (the insert is durable) or its failures were dead-lettered.
+              resolveOffset((slice[slice.length - 1] as KafkaMessage).offset);
+              await commitOffsetsIfNecessary();
+              await heartbeat();
             }
-          }
-          // Committed only after the handler resolved (the insert is durable) or its failures were dead-lettered.
-          resolveOffset((slice[slice.length - 1] as KafkaMessage).offset);
-          await commitOffsetsIfNecessary();
-          await heartbeat();
-        }
-      },
-    }));
+          }),
+      }),
+    );
   };
 
   const toDeadLetter = (id: string, message: KafkaMessage): DeadLetter => {
