@@ -1,10 +1,11 @@
 // What the Temporal tests share: a quiet worker runtime, activities whose internal call records its trace context, and
 // span lookups.
+import type { DueReader } from '@nudge/contracts';
 import { createLogger, currentTraceparent } from '@nudge/platform';
 import { context, SpanKind, trace } from '@opentelemetry/api';
 import type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { createActivities } from '../src/activities';
+import { BusinessRefusal, createActivities, type InternalCall } from '../src/activities';
 
 /** Workers and the bundler log warnings only (their INFO lines would bury the test output). Once per test file. */
 export function quietTemporalRuntime(): void {
@@ -59,3 +60,99 @@ export const inRequestSpan = <T>(work: () => Promise<T>) => {
     .finally(() => span.end())
     .then((result) => ({ result, span: span.spanContext() }));
 };
+
+export const reader = (n: number): DueReader => ({
+  userId: `${String(n).padStart(24, '0')}`,
+  email: `r${n}@example.com`,
+  firstname: `R${n}`,
+  role: 'user',
+  timeZone: 'UTC',
+  slot: '08:00',
+  localDate: '2026-11-24',
+  email_on: true,
+  whatsapp: n === 1 ? '9876543210' : null,
+});
+
+/** Fake services answering the internal routes, counting calls per path. */
+export function fakeServices(
+  opts: {
+    recorded?: string[];
+    refuse?: string;
+    due?: DueReader[];
+    suppressed?: { channel: string; address: string }[];
+  } = {},
+) {
+  const calls: Record<string, number> = {};
+  const sent: unknown[] = [];
+  /** Delivery facts reported to engagement's suppression list. */
+  const facts: unknown[] = [];
+  const call: InternalCall = async <T>(_service: string, path: string, body: unknown): Promise<T> => {
+    calls[path] = (calls[path] ?? 0) + 1;
+    if (path === opts.refuse) throw new BusinessRefusal(`${path}: refused`, 400);
+    const b = body as any;
+    const answers: Record<string, () => unknown> = {
+      '/internal/reminders/claim': () => {
+        const ids: string[] = b.sends.map((x: { sendId: string }) => x.sendId);
+        const recorded = ids.filter((id) => opts.recorded?.includes(id));
+        return {
+          status: true,
+          claimed: ids.filter((id) => !recorded.includes(id)),
+          recorded,
+          inDoubt: [],
+          elsewhere: [],
+          overLimit: [],
+        };
+      },
+      '/internal/reminders/due': () => ({ status: true, readers: opts.due ?? [], next: null }),
+      '/internal/reminders/due-pages': () => ({
+        status: true,
+        ends: (opts.due ?? []).length > 0 ? [null] : [],
+        next: null,
+      }),
+      '/internal/reminders/posts': () => ({
+        status: true,
+        settings: {
+          subjectprefix: 'Nudge:',
+          emailcheckin: false,
+          emailrecommendation: false,
+          sitetitle: 'Nudge',
+          footersitetitle: 'Nudge',
+          emaillogo: '',
+          headingcolor: '#111',
+          paragraphcolor: '#333',
+          buttoncolor: '#25e',
+          buttonfontcolor: '#fff',
+          backgroundcolor: '#fff',
+          recommendationheading: 'More',
+          emailupdateheadline: '',
+        },
+        posts: {
+          p1: {
+            template: { _id: 'p1', heading: 'Breathe', body: 'Slowly.', image: '' },
+            subjects: [{ id: 's1', title: 'Breathe in' }],
+            recommendations: [],
+          },
+        },
+        picks: Object.fromEntries(b.readers?.map((r: { userId: string }) => [r.userId, 'p1']) ?? []),
+      }),
+      '/internal/tokens/links': () => ({
+        status: true,
+        links: Object.fromEntries(
+          b.userIds?.map((id: string) => [id, { signin: 'si', unsubscribe: 'un' }]) ?? [],
+        ),
+      }),
+      '/internal/email-stats': () => ({ status: true, templates: {} }),
+      '/internal/suppressions/check': () => ({ status: true, suppressed: opts.suppressed ?? [] }),
+      '/internal/suppressions/facts': () => {
+        facts.push(...b.facts);
+        return { status: true, recorded: b.facts.length, duplicates: 0 };
+      },
+      '/internal/reminders/sent': () => {
+        sent.push(...b.sends);
+        return { status: true, recorded: b.sends.length, duplicates: 0 };
+      },
+    };
+    return answers[path]?.() as T;
+  };
+  return { call, calls, sent, facts };
+}

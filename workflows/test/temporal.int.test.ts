@@ -1,112 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type DueReader,
-  RENEWAL_PLAN_SIGNAL,
-  type RenewalPlan,
-  type RenewalStep,
-  renewalWorkflowId,
-} from '@nudge/contracts';
+import { RENEWAL_PLAN_SIGNAL, type RenewalPlan, type RenewalStep, renewalWorkflowId } from '@nudge/contracts';
 import { createLogger, type MailMessage, sendIdOf } from '@nudge/platform';
 import { engine } from '@nudge/platform/testing/engines';
 import { ApplicationFailure } from '@temporalio/common';
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BusinessRefusal, createActivities, type InternalCall } from '../src/activities';
+import { createActivities, type InternalCall } from '../src/activities';
 import { workerTracing } from '../src/tracing';
 import { forTemporal, workflowsPath } from '../src/worker';
-import { quietTemporalRuntime } from './fixtures';
+import { fakeServices, quietTemporalRuntime, reader } from './fixtures';
 
 // The Temporal side of the reminders. The workflow code is bundled as the worker bundles it (proving it imports
 // nothing non-deterministic); the activities run in MockActivityEnvironment; a real worker runs on the run's Temporal
 // dev server, and the renewal workflow on the time-skipping test server (scripts/engines).
 
-const reader = (n: number): DueReader => ({
-  userId: `${String(n).padStart(24, '0')}`,
-  email: `r${n}@example.com`,
-  firstname: `R${n}`,
-  role: 'user',
-  timeZone: 'UTC',
-  slot: '08:00',
-  localDate: '2026-11-24',
-  email_on: true,
-  whatsapp: n === 1 ? '9876543210' : null,
-});
-
-/** Fake services answering the internal routes, counting calls per path. */
-function fakeServices(opts: { recorded?: string[]; refuse?: string; due?: DueReader[] } = {}) {
-  const calls: Record<string, number> = {};
-  const sent: unknown[] = [];
-  const call: InternalCall = async <T>(_service: string, path: string, body: unknown): Promise<T> => {
-    calls[path] = (calls[path] ?? 0) + 1;
-    if (path === opts.refuse) throw new BusinessRefusal(`${path}: refused`, 400);
-    const b = body as any;
-    const answers: Record<string, () => unknown> = {
-      '/internal/reminders/claim': () => {
-        const ids: string[] = b.sends.map((x: { sendId: string }) => x.sendId);
-        const recorded = ids.filter((id) => opts.recorded?.includes(id));
-        return {
-          status: true,
-          claimed: ids.filter((id) => !recorded.includes(id)),
-          recorded,
-          inDoubt: [],
-          elsewhere: [],
-          overLimit: [],
-        };
-      },
-      '/internal/reminders/due': () => ({ status: true, readers: opts.due ?? [], next: null }),
-      '/internal/reminders/due-pages': () => ({
-        status: true,
-        ends: (opts.due ?? []).length > 0 ? [null] : [],
-        next: null,
-      }),
-      '/internal/reminders/posts': () => ({
-        status: true,
-        settings: {
-          subjectprefix: 'Nudge:',
-          emailcheckin: false,
-          emailrecommendation: false,
-          sitetitle: 'Nudge',
-          footersitetitle: 'Nudge',
-          emaillogo: '',
-          headingcolor: '#111',
-          paragraphcolor: '#333',
-          buttoncolor: '#25e',
-          buttonfontcolor: '#fff',
-          backgroundcolor: '#fff',
-          recommendationheading: 'More',
-          emailupdateheadline: '',
-        },
-        posts: {
-          p1: {
-            template: { _id: 'p1', heading: 'Breathe', body: 'Slowly.', image: '' },
-            subjects: [{ id: 's1', title: 'Breathe in' }],
-            recommendations: [],
-          },
-        },
-        picks: Object.fromEntries(b.readers?.map((r: { userId: string }) => [r.userId, 'p1']) ?? []),
-      }),
-      '/internal/tokens/links': () => ({
-        status: true,
-        links: Object.fromEntries(
-          b.userIds?.map((id: string) => [id, { signin: 'si', unsubscribe: 'un' }]) ?? [],
-        ),
-      }),
-      '/internal/email-stats': () => ({ status: true, templates: {} }),
-      '/internal/reminders/sent': () => {
-        sent.push(...b.sends);
-        return { status: true, recorded: b.sends.length, duplicates: 0 };
-      },
-    };
-    return answers[path]?.() as T;
-  };
-  return { call, calls, sent };
-}
-
-function activitiesWith(
-  services: ReturnType<typeof fakeServices>,
-  clock = () => new Date('2026-11-24T08:00:05Z'),
-) {
+function activitiesWith(services: { call: InternalCall }, clock = () => new Date('2026-11-24T08:00:05Z')) {
   const mails: MailMessage[] = [];
   const texts: unknown[] = [];
   const activities = forTemporal(
@@ -159,8 +68,10 @@ describe('activities in MockActivityEnvironment', () => {
       skippedLate: 0,
       inDoubt: 0,
       overLimit: 0,
+      suppressed: 0,
     });
     expect(services.calls).toEqual({
+      '/internal/suppressions/check': 1,
       '/internal/reminders/claim': 1,
       '/internal/reminders/posts': 1,
       '/internal/tokens/links': 1,
@@ -232,8 +143,6 @@ describe('the renewal step activity in MockActivityEnvironment', () => {
     const bodies: unknown[] = [];
     const plan = { subscriptionId: 'sub_1', endAt: step.endAt, next: null };
     const { activities } = activitiesWith({
-      calls: {},
-      sent: [],
       call: async <T>(service: string, path: string, body: unknown): Promise<T> => {
         bodies.push([service, path, body]);
         return { status: true, outcome: 'notice-sent', plan } as T;

@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { Id, LimitQuery, PageQuery } from './common';
 import { WEB_LOG_TYPES } from './event-log-types';
 import type { RouteSchemas } from './route-types';
+import {
+  SuppressionLiftRequest,
+  SuppressionLiftResponse,
+  SuppressionListQuery,
+  SuppressionListResponse,
+} from './suppressions';
 
 // ── shared fields ───────────────────────────────────────────────────────────────────────────────────────────
 
@@ -326,6 +332,8 @@ export const TrackingParams = z.object({ token: z.string().min(10).max(4000) });
 export const TrackingQuery = z.object({ u: z.string().max(4000).optional() });
 
 export const ENGAGEMENT_SCHEMAS: RouteSchemas = {
+  'GET /api/admin/suppressions': { query: SuppressionListQuery, response: SuppressionListResponse },
+  'POST /api/admin/suppressions/lift': { body: SuppressionLiftRequest, response: SuppressionLiftResponse },
   'GET /api/reminder/open/:token': { params: TrackingParams, produces: 'image/gif' },
   'GET /api/reminder/go/:token': { params: TrackingParams, query: TrackingQuery, produces: 'text/html' },
   'POST /api/like/getalllikedpost': {

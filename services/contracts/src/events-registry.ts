@@ -5,6 +5,7 @@ import { ContentEvents } from './events-content';
 import { EngagementEvents } from './events-engagement';
 import { ReminderEvents } from './events-reminders';
 import { ReportingEvents } from './events-reporting';
+import { SuppressionEvents } from './suppressions';
 
 /**
  * Every event type of every service, in one place: append refuses a type that is not here or data that does not
@@ -22,6 +23,7 @@ const GROUPS: Record<string, EventDef>[] = [
   EngagementEvents,
   ReminderEvents,
   ReportingEvents,
+  SuppressionEvents,
 ];
 
 /** Schema of each event type's data, by versioned type name. */

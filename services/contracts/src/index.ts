@@ -23,3 +23,4 @@ export * from './reminders';
 export * from './reporting';
 export * from './route-types';
 export * from './routes';
+export * from './suppressions';

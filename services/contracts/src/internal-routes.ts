@@ -34,6 +34,12 @@ import {
 } from './reminders';
 import { EmailStatsRequest, EmailStatsResponse } from './reporting';
 import type { HttpMethod, ServiceName } from './route-types';
+import {
+  DeliveryFactsRequest,
+  DeliveryFactsResponse,
+  SuppressionCheckRequest,
+  SuppressionCheckResponse,
+} from './suppressions';
 
 /**
  * A service-to-service call under `/internal`: never routed by the gateway, refused without the internal
@@ -173,6 +179,20 @@ export const internalApi: InternalRouteContract[] = [
     body: RecordSendsRequest,
     response: RecordSendsResponse,
   }),
+  internal(
+    'POST',
+    '/internal/suppressions/check',
+    'engagement',
+    'Which addresses of a batch are suppressed (no reminder goes to them)',
+    { body: SuppressionCheckRequest, response: SuppressionCheckResponse },
+  ),
+  internal(
+    'POST',
+    '/internal/suppressions/facts',
+    'engagement',
+    'Record delivery facts (bounces, complaints, invalid addresses, opt-outs); suppresses by the rules',
+    { body: DeliveryFactsRequest, response: DeliveryFactsResponse },
+  ),
   internal(
     'POST',
     '/internal/subscriptions/renewal-step',

@@ -281,6 +281,23 @@ export const apiRoutes: RouteContract[] = [
     'ours',
   ),
 
+  route(
+    'GET',
+    '/api/admin/suppressions',
+    'engagement',
+    'admin',
+    'Suppressed addresses (no reminder goes to them) with why and since when; one address whatever its state',
+    'ours',
+  ),
+  route(
+    'POST',
+    '/api/admin/suppressions/lift',
+    'engagement',
+    'admin',
+    'Lift a suppression: the address is sent to again (who and when recorded)',
+    'ours',
+  ),
+
   // ── billing: subscription checkout, webhook, history, admin transactions ──
   route(
     'POST',

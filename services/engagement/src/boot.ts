@@ -26,6 +26,7 @@ export async function bootEngagement(opts: ServiceBootOptions) {
     bodyLimit: config.BODY_LIMIT,
     trustedProxies: config.TRUSTED_PROXIES,
     checkinLinkTtlDays: config.CHECKIN_LINK_TTL_DAYS,
+    softBounces: { limit: config.SUPPRESSION_SOFT_BOUNCES, days: config.SUPPRESSION_SOFT_BOUNCE_DAYS },
   });
   await service.start();
   runtime.start();

@@ -19,10 +19,12 @@ import { createCounts } from './app/counts';
 import { createHistory } from './app/history';
 import { createLikes } from './app/likes';
 import { createReminders } from './app/reminders';
+import { createSuppressions } from './app/suppressions';
 import { createPostsCopy } from './events/posts-copy';
 import { createReadModels } from './events/read-models';
 import { createReadingHistory } from './events/reading-history';
 import { createSiteSettingsCopy } from './events/site-settings-copy';
+import { createSuppressionsProjection } from './events/suppressions-projection';
 import { checkinRoutes } from './http/checkin-routes';
 import { commentRoutes } from './http/comment-routes';
 import { eventHistoryRoutes } from './http/event-history-routes';
@@ -30,6 +32,7 @@ import { historyRoutes } from './http/history-routes';
 import { internalRoutes } from './http/internal-routes';
 import { likeRoutes } from './http/like-routes';
 import { reminderRoutes } from './http/reminder-routes';
+import { suppressionRoutes } from './http/suppression-routes';
 import type { AuthSessions } from './infra/auth-client';
 
 /** The largest batch of reminder sends the workflows record at once (1,000 sends, with room to spare). */
@@ -50,6 +53,8 @@ export interface EngagementServiceDeps {
   /** TRUSTED_PROXIES: the gateway's addresses, whose X-Forwarded-For gives the client IP. Default loopback. */
   trustedProxies?: string[];
   checkinLinkTtlDays: number;
+  /** Soft bounces that suppress an address: `limit` within `days` days. */
+  softBounces?: { limit: number; days: number };
   clock?: () => Date;
 }
 
@@ -71,6 +76,8 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
 
   const readModels = createReadModels(store);
   events.register(readModels);
+  const suppressionsProjection = createSuppressionsProjection(store);
+  events.register(suppressionsProjection);
 
   const directory = createUserDirectory(store);
   const posts = createPostsCopy(store);
@@ -97,6 +104,13 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     clock,
   });
 
+  const suppressions = createSuppressions({
+    store,
+    events,
+    clock,
+    softBounces: deps.softBounces ?? { limit: 3, days: 7 },
+  });
+
   const app = createHttpApp({
     log: deps.log,
     bodyLimit: deps.bodyLimit,
@@ -114,6 +128,7 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   app.use(checkinRoutes({ questions, checkins }));
   app.use(reminderRoutes({ reminders, publicUrl: deps.publicUrl }));
   app.use(internalRoutes({ checkins, reminders, internalToken: deps.internalToken }));
+  app.use(suppressionRoutes({ suppressions, internalToken: deps.internalToken }));
   app.use(eventHistoryRoutes({ store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
 
@@ -125,6 +140,7 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
     directory,
     async start() {
       await readModels.ensureIndexes();
+      await suppressionsProjection.ensureIndexes();
       await Promise.all([
         directory.ensureIndexes(),
         posts.ensureIndexes(),

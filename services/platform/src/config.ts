@@ -1,6 +1,8 @@
+import { createPrivateKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import bytes from 'bytes';
 import { z } from 'zod';
+import { type DkimKey, domainOf } from './messaging/compose';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.string().url();
@@ -242,6 +244,22 @@ export const configSchema = z.object({
     .describe(
       "E-mails a second each process hands to the SMTP server at most (0: no limit). Your provider's sending rate divided by the processes that send (the workflows worker's replicas): a new Amazon SES account allows 14 a second, a warmed one hundreds. A throttling answer (421, 451, 454) is waited out in any case.",
     ),
+  DKIM_DOMAIN: z
+    .string()
+    .optional()
+    .describe(
+      "Domain that signs every e-mail (DKIM d=): MAIL_FROM's domain or a parent of it, so DMARC aligns. Set, every e-mail is signed and none is sent unsigned; DKIM_SELECTOR and DKIM_PRIVATE_KEY are then required. Unset, e-mail goes out unsigned (Gmail, Yahoo and Outlook junk or refuse unsigned bulk mail).",
+    ),
+  DKIM_SELECTOR: z
+    .string()
+    .optional()
+    .describe(
+      'DKIM selector: the public key is published as a TXT record at <selector>._domainkey.<DKIM_DOMAIN>.',
+    ),
+  DKIM_PRIVATE_KEY: z
+    .string()
+    .optional()
+    .describe('PEM RSA private key (2048 bits or more) that signs e-mail for DKIM_DOMAIN.'),
   WHATSAPP_TRANSPORT: z
     .enum(['capture', 'twilio'])
     .default('capture')
@@ -620,6 +638,22 @@ export const configSchema = z.object({
     .max(90)
     .default(14)
     .describe('Days a check-in answer link (qlid) stays valid.'),
+  SUPPRESSION_SOFT_BOUNCES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .default(3)
+    .describe(
+      'Soft bounces (a full mailbox, a server down) that suppress an address when they come within SUPPRESSION_SOFT_BOUNCE_DAYS.',
+    ),
+  SUPPRESSION_SOFT_BOUNCE_DAYS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(7)
+    .describe('The window (days) in which SUPPRESSION_SOFT_BOUNCES soft bounces suppress an address.'),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -778,6 +812,7 @@ export function loadConfig(
     missing.push('KAFKA_BROKERS: required when EVENT_BUS=kafka');
   if (config.MAIL_TRANSPORT === 'smtp' && !config.SMTP_URL)
     missing.push('SMTP_URL: required when MAIL_TRANSPORT=smtp');
+  missing.push(...dkimProblems(config));
   if (config.WHATSAPP_TRANSPORT === 'twilio') {
     for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_WHATSAPP_FROM'] as const) {
       if (!config[key]) missing.push(`${key}: required when WHATSAPP_TRANSPORT=twilio`);
@@ -799,6 +834,47 @@ export function loadConfig(
   if (missing.length) throw new ConfigError(missing);
   return config;
 }
+
+/**
+ * The DKIM settings go together: a domain without its selector and a key that signs would send unsigned mail, and a
+ * domain that is not MAIL_FROM's (or a parent of it) signs mail that DMARC does not count as aligned.
+ */
+function dkimProblems(config: Config): string[] {
+  const { DKIM_DOMAIN: domain, DKIM_SELECTOR: selector, DKIM_PRIVATE_KEY: key } = config;
+  if (!domain) return [];
+  const problems: string[] = [];
+  if (!selector) problems.push('DKIM_SELECTOR: required when DKIM_DOMAIN is set');
+  if (!key) problems.push('DKIM_PRIVATE_KEY: required when DKIM_DOMAIN is set');
+  else {
+    let type: string | undefined;
+    try {
+      type = createPrivateKey(key).asymmetricKeyType;
+    } catch {
+      problems.push('DKIM_PRIVATE_KEY: not a PEM private key');
+    }
+    if (type !== undefined && type !== 'rsa')
+      problems.push(
+        `DKIM_PRIVATE_KEY: an RSA key is needed (got ${type}); mailbox providers verify RSA signatures`,
+      );
+  }
+  const fromDomain = domainOf(config.MAIL_FROM);
+  const d = domain.toLowerCase();
+  if (fromDomain !== d && !fromDomain.endsWith(`.${d}`))
+    problems.push(
+      `DKIM_DOMAIN: '${domain}' does not align with MAIL_FROM's domain '${fromDomain}' (use that domain or a parent of it)`,
+    );
+  return problems;
+}
+
+/** The DKIM key of this configuration, when e-mail is signed. */
+export const dkimKeyOf = (config: Config): DkimKey | undefined =>
+  config.DKIM_DOMAIN && config.DKIM_SELECTOR && config.DKIM_PRIVATE_KEY
+    ? {
+        domainName: config.DKIM_DOMAIN,
+        keySelector: config.DKIM_SELECTOR,
+        privateKey: config.DKIM_PRIVATE_KEY,
+      }
+    : undefined;
 
 /** Whether this configuration is the embedded (single-machine) topology, which exposes the dev outbox. */
 export const isEmbedded = (config: Config): boolean =>

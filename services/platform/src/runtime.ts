@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { createEventBus } from './bus';
-import { type Config, ConfigError, kafkaSecurity, pemOf } from './config';
+import { type Config, ConfigError, dkimKeyOf, kafkaSecurity, pemOf } from './config';
 import { createEventStore, createRelay, type ServiceEventStore } from './events';
 import { PENDING, pendingRange } from './events/commits';
 import type { EventBus } from './events/types';
@@ -239,13 +239,15 @@ export function createMessaging(config: Config, outboxStore?: DocumentStore | De
     if (!outbox) throw new Error('capture transports need the dev outbox store');
     return outbox;
   };
+  const dkim = dkimKeyOf(config);
   const mail =
     config.MAIL_TRANSPORT === 'smtp' && config.SMTP_URL
       ? createSmtpMailSender(config.SMTP_URL, config.MAIL_FROM, {
           poolSize: config.SMTP_POOL_SIZE,
           ratePerSecond: config.MAIL_RATE_PER_SECOND,
+          ...(dkim ? { dkim } : {}),
         })
-      : captureMail(needOutbox());
+      : captureMail(needOutbox(), dkim ? { from: config.MAIL_FROM, dkim } : undefined);
   const whatsapp =
     config.WHATSAPP_TRANSPORT === 'twilio'
       ? createTwilioWhatsAppSender({

@@ -1,6 +1,7 @@
 import type {
   CheckinIssueBatchResponse,
   ClaimSendsResponse,
+  DeliveryFactsRequest,
   DuePagesResponse,
   DueReader,
   DueReadersResponse,
@@ -9,6 +10,7 @@ import type {
   ReminderEventData,
   ReminderLinkKind,
   RemindersPostsResponse,
+  SuppressionCheckResponse,
 } from '@nudge/contracts';
 import { prefixedSubject } from '@nudge/email';
 import {
@@ -85,6 +87,11 @@ export interface BatchResult {
   inDoubt: number;
   /** WhatsApp messages beyond the account's daily distinct recipients. */
   overLimit: number;
+  /**
+   * Messages not sent to a suppressed address (a hard bounce, a complaint, an opt-out...), or refused by the mail
+   * server for good (a 5xx answer: a hard bounce, recorded, so the address is suppressed from then on).
+   */
+  suppressed: number;
 }
 export type PageResult = BatchResult;
 
@@ -95,6 +102,16 @@ export interface PagePlan {
 }
 
 type Sent = ReminderEventData<'ReminderSent'>;
+type DeliveryFacts = z.input<typeof DeliveryFactsRequest>;
+type DeliveryFact = DeliveryFacts['facts'][number];
+
+/** A mail server's permanent refusal of the recipient or the message (5xx to RCPT TO or DATA): a hard bounce. */
+const hardBounced = (err: unknown) => {
+  const code = (err as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+/** The server's own words, for the admin's "why". */
+const replyOf = (err: unknown) => String((err as { response?: unknown }).response ?? (err as Error).message);
 
 /** The path and query of an absolute URL (a check-in link), as `new URL(url)` gives them, parsed once. */
 const pathOf = (url: string) => {
@@ -252,7 +269,7 @@ export function createReminderActivities(deps: ReminderDeps) {
   }): Promise<BatchResult> {
     const progress = deps.progress?.();
     const deadline = input.deadline ?? Number.POSITIVE_INFINITY;
-    const wanted: Send[] = [];
+    let wanted: Send[] = [];
     for (const reader of input.readers) {
       if (reader.email_on)
         wanted.push({ reader, channel: 'email', sendId: sendIdOf(reader.userId, reader.localDate, 'email') });
@@ -264,6 +281,10 @@ export function createReminderActivities(deps: ReminderDeps) {
         });
     }
     const result = noResult();
+    if (wanted.length === 0) return result;
+    const kept = await withoutSuppressed(wanted);
+    result.suppressed = wanted.length - kept.length;
+    wanted = kept;
     if (wanted.length === 0) return result;
     const metrics = processMetrics();
     const sentBy = { email: 0, whatsapp: 0 };
@@ -378,6 +399,7 @@ export function createReminderActivities(deps: ReminderDeps) {
 
     /** Claims of sends that did not go (refused, or too late): released, so a retry of the page takes them. */
     const unsent: string[] = [];
+    const bounces: DeliveryFact[] = [];
     // A post's paragraphs as each gating shows them, once per batch (one array: the renderer knows it again).
     const paragraphs = new Map<string, string[]>();
     const paragraphsOfPost = (template: (typeof posts)[string]['template']) => {
@@ -498,6 +520,18 @@ export function createReminderActivities(deps: ReminderDeps) {
           delivered = await handOver(() => deps.mail.send(message));
         }
       } catch (err) {
+        if (channel === 'email' && hardBounced(err)) {
+          bounces.push({
+            kind: 'hard_bounce',
+            channel,
+            address: reader.email,
+            source: 'smtp',
+            detail: replyOf(err),
+          });
+          result.suppressed += 1;
+          unsent.push(sendId);
+          return;
+        }
         deps.log.warn({ err, sendId, channel }, 'reminder delivery failed; not recorded, a retry sends it');
         metrics.reminderFailures.inc({ service: 'workflows', channel });
         result.failed += 1;
@@ -538,11 +572,28 @@ export function createReminderActivities(deps: ReminderDeps) {
         if (sentBy[channel] > 0)
           metrics.remindersSent.inc({ service: 'workflows', channel }, sentBy[channel]);
       await record();
+      if (bounces.length > 0)
+        await deps.call('engagement', '/internal/suppressions/facts', {
+          facts: bounces,
+        } satisfies DeliveryFacts);
       if (unsent.length > 0)
         await deps.call('engagement', '/internal/reminders/release', { slot: input.slot, sendIds: unsent });
     }
     if (stopped()) throw progress?.signal.reason ?? new Error('the reminder batch was cancelled');
     return result;
+  }
+
+  /** The sends of a batch whose address is not suppressed (engagement's list, asked once per batch). */
+  async function withoutSuppressed(sends: Send[]): Promise<Send[]> {
+    const addressOf = (s: Send) => (s.channel === 'email' ? s.reader.email : (s.reader.whatsapp ?? ''));
+    const { suppressed } = await deps.call<z.infer<typeof SuppressionCheckResponse>>(
+      'engagement',
+      '/internal/suppressions/check',
+      { addresses: sends.map((s) => ({ channel: s.channel, address: addressOf(s) })) },
+    );
+    if (suppressed.length === 0) return sends;
+    const out = new Set(suppressed.map((a) => `${a.channel} ${a.address}`));
+    return sends.filter((s) => !out.has(`${s.channel} ${addressOf(s).trim().toLowerCase()}`));
   }
 
   return { planPages, sendPage, sendBatch };
@@ -558,4 +609,5 @@ const noResult = (): BatchResult => ({
   skippedLate: 0,
   inDoubt: 0,
   overLimit: 0,
+  suppressed: 0,
 });

@@ -1,3 +1,4 @@
+export * from './compose';
 export * from './file-outbox';
 export * from './outbox';
 export * from './rate';

@@ -1,6 +1,7 @@
 import { DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
 import type { DocumentStore } from '../store/types';
+import { composeRaw, type DkimKey } from './compose';
 import type { DevOutbox, MailSender, OutboxMessage, WhatsAppSender } from './types';
 
 type OutboxDoc = OutboxMessage & { _id: string; at: number };
@@ -23,7 +24,7 @@ export function createDevOutbox(store: DocumentStore, clock: () => Date = () => 
     },
     async list(limit = 100, skip = 0) {
       const docs = await messages.find({}, { sort: { at: -1 }, limit, skip });
-      return docs.map(({ channel, to, subject, text, html, headers, idempotencyKey, createdAt }) => ({
+      return docs.map(({ channel, to, subject, text, html, headers, idempotencyKey, raw, createdAt }) => ({
         channel,
         to,
         ...(subject === undefined ? {} : { subject }),
@@ -31,14 +32,26 @@ export function createDevOutbox(store: DocumentStore, clock: () => Date = () => 
         ...(html === undefined ? {} : { html }),
         ...(headers === undefined ? {} : { headers }),
         ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+        ...(raw === undefined ? {} : { raw }),
         createdAt,
       }));
     },
   };
 }
 
-export const captureMail = (outbox: DevOutbox): MailSender => ({
-  send: (message) => outbox.record({ channel: 'email', ...message }),
+/**
+ * Captures e-mail in the outbox. With a DKIM key, each message is also composed and signed as SMTP would send it and
+ * kept whole (`raw`), so what a mailbox provider would verify can be verified.
+ */
+export const captureMail = (outbox: DevOutbox, signing?: { from: string; dkim: DkimKey }): MailSender => ({
+  send: signing
+    ? async (message) =>
+        outbox.record({
+          channel: 'email',
+          ...message,
+          raw: await composeRaw(message, signing.from, signing.dkim),
+        })
+    : (message) => outbox.record({ channel: 'email', ...message }),
   idempotent: true,
 });
 

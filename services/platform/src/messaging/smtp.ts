@@ -1,3 +1,4 @@
+import { addressOf, composeRaw, type DkimKey } from './compose';
 import type { MailSender } from './types';
 
 export interface SmtpOptions {
@@ -5,11 +6,15 @@ export interface SmtpOptions {
   poolSize?: number;
   /** Messages a second handed to the server at most (0 or absent: no limit), by nodemailer's pool. */
   ratePerSecond?: number;
+  /** The key that signs every message (DKIM). */
+  dkim?: DkimKey;
 }
 
 /**
  * Production mail: SMTP through nodemailer's connection pool (Mailpit in docker-compose), loaded on the first mail
- * (a process that only captures mail never loads it). `close()` ends the pool's connections.
+ * (a process that only captures mail never loads it). `close()` ends the pool's connections. Each message is composed
+ * (and signed, with a DKIM key) by composeRaw, which refuses to hand over a message it was asked to sign and could
+ * not, and sent as it is.
  */
 export function createSmtpMailSender(
   smtpUrl: string,
@@ -17,10 +22,9 @@ export function createSmtpMailSender(
   opts: SmtpOptions = {},
 ): MailSender & { close(): void } {
   let transport: Promise<import('nodemailer').Transporter> | undefined;
-  const domain = from.split('@')[1]?.replace(/[>\s].*$/, '') || 'nudge.local';
   const rate = opts.ratePerSecond ?? 0;
   return {
-    async send({ to, subject, text, html, headers, idempotencyKey }) {
+    async send(message) {
       transport ??= Promise.all([import('nodemailer'), import('nodemailer/lib/smtp-pool/index.js')]).then(
         ([mailer, pool]) =>
           mailer.default.createTransport(
@@ -33,16 +37,8 @@ export function createSmtpMailSender(
             }),
           ),
       );
-      await (await transport).sendMail({
-        from,
-        to,
-        subject,
-        text,
-        ...(html ? { html } : {}),
-        ...(headers ? { headers } : {}),
-        // Mail servers and clients use the Message-ID to spot a re-delivery of the same reminder.
-        ...(idempotencyKey ? { messageId: `<${idempotencyKey}@${domain}>` } : {}),
-      });
+      const raw = await composeRaw(message, from, opts.dkim);
+      await (await transport).sendMail({ envelope: { from: addressOf(from), to: message.to }, raw });
     },
     close() {
       void transport?.then((t) => t.close());

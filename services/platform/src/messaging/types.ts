@@ -38,6 +38,8 @@ export interface OutboxMessage {
   html?: string;
   headers?: Record<string, string>;
   idempotencyKey?: string;
+  /** The whole message as sent (RFC 5322), kept when e-mail is signed: the DKIM signature verifies against it. */
+  raw?: string;
   createdAt: string;
 }
 
