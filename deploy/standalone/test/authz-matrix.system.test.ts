@@ -295,6 +295,18 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
     req: () => ({ path: '/api/eventlogs/alllogs', body: {} }),
     expect: '401 403 403 200 401 401 401 401',
   },
+  'GET /api/admin/suppressions': {
+    req: () => ({ path: '/api/admin/suppressions?page=1&limit=5' }),
+    expect: '401 403 403 200 401 401 401 401',
+  },
+  // Nobody is suppressed in this world: the admin is told so (404), the others never reach the question.
+  'POST /api/admin/suppressions/lift': {
+    req: () => ({
+      path: '/api/admin/suppressions/lift',
+      body: { channel: 'email', address: 'nobody@example.com' },
+    }),
+    expect: '401 403 403 404 401 401 401 401',
+  },
 };
 
 /** Routes that end their caller's sessions: each cell gets a session of its own, so the shared ones stay valid. */
