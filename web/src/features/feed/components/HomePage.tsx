@@ -77,7 +77,7 @@ export function HomePage() {
 
   const labels = feedTabLabels(settings);
   return (
-    <NarrowLayout className="narrow--feed">
+    <NarrowLayout>
       <h1 className="visually-hidden">{uid ? 'Signing you in' : labels[tab]}</h1>
       {uid ? (
         <p className="muted feed-notice" role="status">
