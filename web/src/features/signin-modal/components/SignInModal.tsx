@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useClearProblemsOnStep } from '../../../shared/notify';
 import { browserTimeZone, reminderTimeHint } from '../../../shared/timeZone';
 import { CodeForm } from '../../auth/components/CodeForm';
 import { GoogleSignInButton } from '../../auth/components/GoogleSignInButton';
@@ -160,6 +161,7 @@ export function SignInModal() {
   const modal = useAppSelector(selectModal);
   const { authmodalheading, emailupdateheadline } = useAppSelector(selectSettings);
   const close = () => dispatch(signInModalClosed());
+  useClearProblemsOnStep(modal.show ? modal.step : 'closed');
 
   return (
     <ModalDialog open={modal.show} onClose={close} labelledBy="signin-modal-heading" className="signin-modal">
