@@ -102,7 +102,7 @@ describe.runIf(!unavailable)('the reader experience', () => {
     }
   });
 
-  it('day one: a free post today, no streak before a read, neutral days before sign-up, the score message', async () => {
+  it('day one: a free post today, no streak before a read, today and the days before sign-up neutral, when the first question comes', async () => {
     const { context, page } = await pageWithSession(e2e, null, 1280);
     await signUp(page, 'dayone@example.com');
     // Today's post is the one free post, though the reader's topics hold mostly premium ones.
@@ -113,9 +113,14 @@ describe.runIf(!unavailable)('the reader experience', () => {
     expect(await page.getByText('/ 100').count()).toBe(0);
     const numbers = page.locator('.reading__number dd');
     await expect.poll(() => numbers.allInnerTexts(), SERVER_WAIT).toEqual(['0 days', '0']);
-    // Only today can be missed or read: the six days before the sign-up are neutral.
+    // Nothing is missed on day one: the six days before the sign-up are neutral, and so is today until it is read.
     expect(await page.locator('.week-strip__day--before').count()).toBe(6);
-    expect(await page.locator('.week-strip__day--missed').count()).toBe(1);
+    expect(await page.locator('.week-strip__day--pending').count()).toBe(1);
+    expect(await page.locator('.week-strip__day--missed').count()).toBe(0);
+    // The wellbeing box says when the first check-in question comes (with the reminder e-mail, at its time).
+    await page
+      .getByText(/^Your first question comes with (today|tomorrow)'s reminder e-mail at \d\d:\d\d\.$/)
+      .waitFor();
     await shot(page, 'first-dashboard-1280');
     expect(await seriousA11yViolations(page)).toEqual([]);
     // The post page records the read when it loads the post (the home card has the same heading, so wait for that call).

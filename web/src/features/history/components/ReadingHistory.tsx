@@ -16,7 +16,8 @@ import '../history.css';
 
 function stateClass(day: StripDay): string {
   if (day.read) return 'week-strip__day--read';
-  return day.beforeStart || day.pending ? 'week-strip__day--before' : 'week-strip__day--missed';
+  if (day.pending) return 'week-strip__day--pending';
+  return day.beforeStart ? 'week-strip__day--before' : 'week-strip__day--missed';
 }
 
 /**
