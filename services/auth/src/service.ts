@@ -8,6 +8,7 @@ import {
   type EmailStatsReader,
   type EventHandler,
   finishApp,
+  keyringOf,
   type LinkSecrets,
   type Logger,
   type MailSender,
@@ -19,6 +20,7 @@ import {
 import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
 import { createDueReaders } from './app/due-readers';
+import { createErasure, createErasureProjection } from './app/erasure';
 import { createGoogleSignIn } from './app/google-sign-in';
 import { createLinkSignIn } from './app/link-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
@@ -30,6 +32,7 @@ import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
 import { createReminderHandlers, resetUnopened } from './events/reminder-consumer';
 import { createUsersProjection } from './events/users-projection';
+import { eraseRoutes } from './http/erase-routes';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -87,6 +90,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const siteName = deps.siteName ?? 'Nudge';
   const projection = createUsersProjection(deps.store);
   deps.events.register(projection);
+  deps.events.register(createErasureProjection(deps.store, keyringOf(deps.store)));
   const users = createUserRepository(deps.store, deps.events);
   const codes = createOneTimeCodes(deps.store, deps.codeSecret, deps.clock);
   const tokens = createTokenIssuer(deps.keys.privateKey, deps.sessionTtlDays);
@@ -134,6 +138,16 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   app.use(userRoutes({ users, signIn, linkSignIn, profile, admin, verifier, tokens, links, sessions }));
+  app.use(
+    eraseRoutes(
+      createErasure({
+        store: deps.store,
+        events: deps.events,
+        users,
+        ...(deps.clock ? { clock: deps.clock } : {}),
+      }),
+    ),
+  );
   app.use(
     googleRoutes({
       ...(deps.google ?? {}),

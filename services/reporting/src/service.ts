@@ -14,6 +14,7 @@ import {
 import type { Express } from 'express';
 import type { AnalyticsStore } from './analytics';
 import { createEmailStats } from './app/email-stats';
+import { reportingUserHandlers } from './app/erasure';
 import { createEventLog } from './app/event-log';
 import { createIntake, type Intake } from './app/intake';
 import { createIntakeBudget } from './app/intake-budget';
@@ -123,7 +124,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     writer,
     setAside,
     retention,
-    handlers: directory.handlers,
+    handlers: reportingUserHandlers(directory, analytics),
     async start() {
       await Promise.all([projection.ensureIndexes(), directory.ensureIndexes()]);
       await events.catchUp();
