@@ -4,6 +4,7 @@ import {
   createTokenIssuer,
   createTokenVerifier,
   createWindowLimiter,
+  type DevOutbox,
   type DocumentStore,
   type EmailStatsReader,
   type EventHandler,
@@ -66,6 +67,8 @@ export interface AuthServiceDeps {
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
   siteName?: string;
+  /** The capture outbox (embedded topology): a deleted reader's messages are erased from it. */
+  outbox?: DevOutbox;
   /** Reporting's e-mail figures for the admin views; absent = zeros. */
   emailStats?: EmailStatsReader;
   /** Consecutive unopened reminder e-mails that make a reader cold (REMINDER_COLD_AFTER). */
@@ -144,6 +147,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
         store: deps.store,
         events: deps.events,
         users,
+        ...(deps.outbox ? { outbox: deps.outbox } : {}),
         ...(deps.clock ? { clock: deps.clock } : {}),
       }),
     ),

@@ -39,6 +39,7 @@ export const PERSONAL_FIELDS: ReadonlyMap<string, { owner: string; fields: reado
   ['auth.WhatsAppNumberVerified.v1', { owner: 'userId', fields: ['phone'] }],
   ['billing.SubscriptionActivated.v1', { owner: 'userId', fields: ['email'] }],
   ['billing.SubscriptionCreated.v1', { owner: 'userId', fields: ['email'] }],
+  ['engagement.WebEvent.v1', { owner: 'userId', fields: ['userEmail'] }],
 ]);
 
 /** A sealed value: `pii1.<owner id, base64url>.<iv>.<ciphertext>.<tag>` (AES-256-GCM, base64url parts). */

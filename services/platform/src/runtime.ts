@@ -95,21 +95,21 @@ export async function openServiceRuntime(opts: {
 const keyrings = new Map<string, Promise<Keyring>>();
 
 /**
- * The deployment's keyring (crypto-shredding of personal fields): one key store, `DATA_DIR/keys` embedded or the
- * `<prefix>_keys` database, opened once per process and location and shared by the services of the process.
+ * The deployment's keyring (crypto-shredding of personal fields): one key store, `DATA_DIR/reader-keys` embedded or
+ * the `<prefix>_reader_keys` database, opened once per process and location and shared by the services of the process.
  */
 export function keyringFor(config: Config): Promise<Keyring> {
   const where =
     config.DOCUMENT_STORE === 'embedded'
-      ? join(config.DATA_DIR, 'keys')
-      : `${config.MONGODB_URL}/${config.MONGODB_DB_PREFIX}_keys`;
+      ? join(config.DATA_DIR, 'reader-keys')
+      : `${config.MONGODB_URL}/${config.MONGODB_DB_PREFIX}_reader_keys`;
   let keyring = keyrings.get(where);
   if (!keyring) {
     keyring = createDocumentStore({
       kind: config.DOCUMENT_STORE,
-      dir: join(config.DATA_DIR, 'keys'),
+      dir: join(config.DATA_DIR, 'reader-keys'),
       ...(config.MONGODB_URL ? { mongoUrl: config.MONGODB_URL } : {}),
-      dbName: `${config.MONGODB_DB_PREFIX}_keys`,
+      dbName: `${config.MONGODB_DB_PREFIX}_reader_keys`,
     }).then((store) => createKeyring(store));
     keyring.catch(() => keyrings.delete(where));
     keyrings.set(where, keyring);

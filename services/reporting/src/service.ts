@@ -14,7 +14,6 @@ import {
 import type { Express } from 'express';
 import type { AnalyticsStore } from './analytics';
 import { createEmailStats } from './app/email-stats';
-import { reportingUserHandlers } from './app/erasure';
 import { createEventLog } from './app/event-log';
 import { createIntake, type Intake } from './app/intake';
 import { createIntakeBudget } from './app/intake-budget';
@@ -87,7 +86,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     }
   };
   const reports = createReports({ store, events, analytics, clock, onMonitoredChanged: collectSets });
-  const log = createEventLog({ analytics });
+  const log = createEventLog({ analytics, directory });
   const emailStats = createEmailStats({ analytics });
   const setAside = createSetAside(store, clock);
   const retention = createWebRetention({ analytics, store, log: deps.log.child({ part: 'retention' }) });
@@ -124,7 +123,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     writer,
     setAside,
     retention,
-    handlers: reportingUserHandlers(directory, analytics),
+    handlers: directory.handlers,
     async start() {
       await Promise.all([projection.ensureIndexes(), directory.ensureIndexes()]);
       await events.catchUp();

@@ -1,5 +1,6 @@
 import { ErasureEvents, eventData } from '@nudge/contracts';
 import {
+  type DevOutbox,
   type DocumentStore,
   type EventEnvelope,
   type EventStore,
@@ -26,6 +27,8 @@ export function createErasure(deps: {
   store: DocumentStore;
   events: EventStore;
   users: UserRepository;
+  /** The capture outbox (embedded topology): the messages sent to the reader are erased from it. */
+  outbox?: DevOutbox;
   clock?: () => Date;
 }) {
   const clock = deps.clock ?? (() => new Date());
@@ -49,6 +52,8 @@ export function createErasure(deps: {
     await codes.deleteMany({ _id: { $gte: `whatsapp:${user._id}:`, $lt: `whatsapp:${user._id};` } });
     await deps.store.collection(BY_ADDRESS[1]).deleteMany({ key: user.email });
     if (user.phone) await deps.store.collection(BY_ADDRESS[2]).deleteMany({ key: user.phone });
+    await deps.outbox?.forget?.(user.email);
+    if (user.phone) await deps.outbox?.forget?.(user.phone);
     await handleCommand(
       deps.events,
       userStream(userId),

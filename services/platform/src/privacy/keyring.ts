@@ -6,7 +6,7 @@ import type { DocumentStore } from '../store/types';
 
 /**
  * The key store of crypto-shredding: one AES-256-GCM key per reader, in one store every service of the deployment
- * opens (`DATA_DIR/keys`, or the `<prefix>_keys` database). Personal fields of events are sealed with the key of the
+ * opens (`DATA_DIR/reader-keys`, or the `<prefix>_reader_keys` database). Personal fields of events are sealed with the key of the
  * reader they belong to; erasing the reader deletes the key, and every sealed copy (event stores, the bus's retained
  * messages, analytics rows, backups) reads as ERASED_VALUE from then on.
  */
