@@ -260,16 +260,6 @@ function AddUsersDialog({
       <TimeSelect value={time} onChange={setTime} />
       <TopicsSelect value={topics} onChange={setTopics} />
       <TypeSelect value={type} onChange={setType} />
-      {user.role !== 'admin' && (
-        <AdminDeleteUser
-          userId={user._id}
-          email={user.email}
-          onDeleted={() => {
-            onClose();
-            onSaved();
-          }}
-        />
-      )}
     </FormDialog>
   );
 }
