@@ -61,12 +61,20 @@ describe('deleting a reader', () => {
       for (const secret of ['ria.sen@example.com', 'Riyanshi', 'Sengupta'])
         expect(bytes).not.toContain(secret);
 
+      // The deletion is recorded as a data request (once, though asked twice).
+      const requests = auth.store.collection('data_requests');
+      expect(await requests.find({})).toEqual([
+        expect.objectContaining({ kind: 'deletion', userId: reader.user._id, by: 'self', adminId: null }),
+      ]);
+
       // Projections rebuilt from the events equal the live ones.
       const users = auth.store.collection('users');
       const live = await users.find({}, { sort: { _id: 1 } });
+      const liveRequests = await requests.find({});
       expect(live.map((u) => u._id)).not.toContain(reader.user._id);
       await auth.events.rebuild();
       expect(await users.find({}, { sort: { _id: 1 } })).toEqual(live);
+      expect(await requests.find({})).toEqual(liveRequests);
 
       // The address signs up again as a new account.
       const back = await auth.signIn('ria.sen@example.com');

@@ -1,4 +1,4 @@
-import { ErasureEvents, eventData } from '@nudge/contracts';
+import { type DataRequestRecord, ErasureEvents, eventData } from '@nudge/contracts';
 import {
   type DevOutbox,
   type DocumentStore,
@@ -77,16 +77,35 @@ export type Erasure = ReturnType<typeof createErasure>;
  */
 export function createErasureProjection(store: DocumentStore, keyring: Keyring): Projection {
   const claims = store.collection<{ _id: string; userId: string }>('email_claims');
+  const requests = dataRequestsCollection(store);
   return {
     name: 'auth.erasures',
     async apply(event: EventEnvelope) {
       if (event.type !== ErasureEvents.ReaderErased.type) return;
-      const { userId } = eventData(ErasureEvents.ReaderErased, event);
+      const { userId, by, adminId, at } = eventData(ErasureEvents.ReaderErased, event);
+      // The data request, for the admin's view of requests and the one-month rule.
+      const record: DataRequestRecord = {
+        _id: `deletion-${userId}`,
+        kind: 'deletion',
+        userId,
+        by,
+        adminId,
+        requestedAt: at,
+        completedAt: at,
+      };
+      await requests.replaceOne({ _id: record._id }, record, { upsert: true });
       await claims.deleteMany({ userId });
       await keyring.forget(userId);
       // After this commit's other projections (the reader's document) are written.
       setTimeout(() => void store.scrub?.().catch(() => undefined), 50).unref();
     },
-    async reset() {},
+    async reset() {
+      await requests.drop();
+    },
   };
 }
+
+/** The data requests recorded so far (deletions; see contracts' DataRequestRecord). */
+export const dataRequestsCollection = (store: DocumentStore) =>
+  store.collection<DataRequestRecord>(DATA_REQUESTS);
+export const DATA_REQUESTS = 'data_requests';
