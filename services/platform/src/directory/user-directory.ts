@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import type { EventHandler } from '../events/consumer';
 import type { EventEnvelope } from '../events/types';
 import type { CurrentUser } from '../http/auth';
+import { keyringOf } from '../privacy/keyring';
 import type { DocumentStore } from '../store/types';
 
 /** What a service other than auth knows of a user: its own copy, kept from auth's events. */
@@ -124,6 +125,8 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
         sessionsRevokedBefore: ERASED_SESSIONS_BEFORE,
         erased: true,
       }))(event);
+      // A key another process forgot is dropped here too (the cache would otherwise hold it up to a minute).
+      keyringOf(store).evict(eventData(ErasureEvents.ReaderErased, event).userId);
       // What the copy held is zeroed in the store's files (secure deletion), the log checkpointed away.
       await store.scrub?.();
     },

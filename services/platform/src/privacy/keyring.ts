@@ -86,9 +86,11 @@ export function createKeyring(store: DocumentStore, clock: () => number = Date.n
 
   return {
     async seal(owner, value) {
-      // An erased reader's key is never made again: what arrives for them later (a late webhook) keeps nothing.
-      if (await tombstoned(owner)) return ERASED_VALUE;
-      const key = await keyFor(owner);
+      // An erased reader's key is never made again: what arrives for them later (a late webhook) keeps nothing. A key
+      // in hand is a reader not erased (forget drops it), so the store is asked only when there is none.
+      const inHand = cached(owner)?.key;
+      if (!inHand && (await tombstoned(owner))) return ERASED_VALUE;
+      const key = inHand ?? (await keyFor(owner));
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
       const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
