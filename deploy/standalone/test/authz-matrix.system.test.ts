@@ -98,6 +98,14 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
     req: (w) => ({ path: `/api/user/revokesessions/${w.ids.spare}`, body: {} }),
     expect: '401 403 403 200 401 401 401 401',
   },
+  'POST /api/user/deleteaccount': {
+    req: () => ({ path: '/api/user/deleteaccount', body: { confirm: 'DELETE' } }),
+    expect: '401 200 200 200 401 401 401 401',
+  },
+  'POST /api/user/delete/:id': {
+    req: () => ({ path: `/api/user/delete/${id24}`, body: {} }),
+    expect: '401 403 403 404 401 401 401 401',
+  },
   'GET /api/topic/getalltopics': { expect: '200 200 200 200 200 200 200 200' },
   'POST /api/topic/add': {
     req: () => ({ path: '/api/topic/add', body: { topic: 'Matrix' } }),
@@ -310,7 +318,7 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
 };
 
 /** Routes that end their caller's sessions: each cell gets a session of its own, so the shared ones stay valid. */
-const ENDS_SESSION = new Set(['POST /api/user/logout']);
+const ENDS_SESSION = new Set(['POST /api/user/logout', 'POST /api/user/deleteaccount']);
 
 const PROBE = process.env.MATRIX_PROBE === '1';
 let world: World;
