@@ -1,6 +1,7 @@
 // Times the admin lists at scale, each list's query on its own store (no gateway, no HTTP):
 //   npx tsx bench/admin-lists.ts [users events]     (defaults: 30,000 users, 10,000,000 events)
-// Users are written through the auth read model's collection (as the projection writes them), events through
+// Users are written through the auth read model's collection (as the projection writes them) and their search and
+// topic keys by the start-up fill of a store from before the keys (the projection writes both live); events through
 // ClickHouse's numbers() generator into the reporting store; every figure is the slowest of 5 runs after a warm-up.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { createAdminUsers } from '../services/auth/src/app/admin-users';
 import type { UserRepository } from '../services/auth/src/app/user-repository';
 import type { UserState } from '../services/auth/src/domain/user';
+import { createUserKeys, userKeysCollection } from '../services/auth/src/events/user-keys';
 import { createUsersProjection, usersCollection } from '../services/auth/src/events/users-projection';
 import { GetAllUsersQuery } from '../services/contracts/src/auth';
 import { EventLogsQuery } from '../services/contracts/src/reporting';
@@ -87,13 +89,18 @@ const dir = await mkdtemp(join(tmpdir(), 'admin-lists-'));
 try {
   // ── users (auth's embedded document store) ──
   const store = await createEmbeddedStore({ dir: join(dir, 'auth') });
-  await createUsersProjection(store).ensureIndexes();
+  const projection = createUsersProjection(store);
+  await projection.ensureIndexes();
   let t = Date.now();
   const coll = usersCollection(store);
   for (let i = 0; i < userCount; i += 1000)
     await coll.insertMany(Array.from({ length: Math.min(1000, userCount - i) }, (_, k) => user(i + k)));
   console.log(`seeded ${userCount} users in ${Date.now() - t} ms`);
-  const admin = createAdminUsers({ users: coll } as unknown as UserRepository);
+  t = Date.now();
+  await projection.fillUserKeys();
+  console.log(`wrote their search and topic keys in ${Date.now() - t} ms`);
+  const keys = createUserKeys(userKeysCollection(store));
+  const admin = createAdminUsers({ users: coll, keys } as unknown as UserRepository);
   const users = (q: Record<string, string>) => () => admin.list(GetAllUsersQuery.parse(q));
   await measure('users', 'first page', users({}));
   await measure('users', 'last page', users({ page: String(Math.ceil(userCount / 10)) }));

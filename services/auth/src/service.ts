@@ -167,6 +167,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       await linkSignIn.ensureIndexes();
       await deps.events.catchUp();
       await projection.sweepTimeZones();
+      await projection.fillUserKeys();
       await promoteAdmins(users, deps.adminEmails);
     },
   };

@@ -1,6 +1,7 @@
 import { canonicalTimeZone } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 import { evolve, type UserState } from '../domain/user';
+import { createUserKeys, userKeysCollection } from './user-keys';
 
 export type UserDoc = UserState;
 
@@ -11,16 +12,23 @@ export const timeZonesCollection = (store: DocumentStore): Collection<{ _id: str
 export const usersCollection = (store: DocumentStore): Collection<UserDoc> =>
   store.collection<UserDoc>('users');
 
+/** Marks a store whose user keys were filled from the users already there (see fillUserKeys). */
+const KEYS_FILLED = { _id: '~filled', k: '~', u: '~' };
+
 /**
  * The users read model: one document per user, the aggregate's folded state; beside it the set of zones readers are in,
- * which every reminder page walks: a zone no reader is in any more leaves the set.
+ * which every reminder page walks (a zone no reader is in any more leaves the set), and the users' lookup keys for the
+ * Users table's search and topic filter (./user-keys).
  */
 export function createUsersProjection(store: DocumentStore): Projection & {
   ensureIndexes(): Promise<void>;
   sweepTimeZones(): Promise<void>;
+  fillUserKeys(): Promise<void>;
 } {
   const users = usersCollection(store);
   const zones = timeZonesCollection(store);
+  const keyColl = userKeysCollection(store);
+  const keys = createUserKeys(keyColl);
   const inZone = (zone: string) => users.findOne({ timeZone: zone }, { projection: { _id: 1 } });
   const keepZone = (zone: string) =>
     zones.updateOne({ _id: zone }, { $set: { seen: true } }, { upsert: true });
@@ -44,6 +52,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       // The Users table: its sortable columns read a page in index order; its exact filters look rows up.
       for (const field of ['firstname', 'lastname', 'last_app_login', 'role', 'notification_status', 'type'])
         await users.createIndex({ [field]: 1 });
+      await keys.ensureIndexes();
     },
     async apply(event: EventEnvelope) {
       if (!event.stream.startsWith('user-')) return;
@@ -52,6 +61,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       const next = evolve(current, event);
       if (!next) return;
       await users.replaceOne({ _id: next._id }, next as UserDoc, { upsert: true });
+      await keys.write(next._id, next);
       if (next.timeZone !== current?.timeZone) {
         await keepZone(next.timeZone);
         if (current) await pruneZone(current.timeZone);
@@ -71,9 +81,26 @@ export function createUsersProjection(store: DocumentStore): Projection & {
         await pruneZone(zone);
       }
     },
+    /**
+     * Once at start: a store whose users were projected before the keys existed gets every user's keys (the replay
+     * of a rebuild writes them all, so reset marks them filled).
+     */
+    async fillUserKeys() {
+      if (await keyColl.findOne({ _id: KEYS_FILLED._id })) return;
+      let after = '';
+      for (;;) {
+        const page = await users.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: 500 });
+        for (const user of page) await keys.write(user._id, user);
+        if (page.length < 500) break;
+        after = (page.at(-1) as UserDoc)._id;
+      }
+      await keyColl.replaceOne({ _id: KEYS_FILLED._id }, KEYS_FILLED, { upsert: true });
+    },
     async reset() {
       await users.drop();
       await zones.drop();
+      await keyColl.drop();
+      await keyColl.insertOne(KEYS_FILLED);
     },
   };
 }
