@@ -66,8 +66,9 @@ function above(prefix: string): string {
 }
 
 export function createUserKeys(keys: Collection<UserKeyDoc>) {
+  // Whole key documents: they are small, and a projection costs more than it saves.
   const idsWhere = async (filter: Filter): Promise<Set<string>> =>
-    new Set((await keys.find(filter, { projection: { u: 1 } })).map((d) => d.u));
+    new Set((await keys.find(filter)).map((d) => d.u));
   const startingWith = (kind: string, word: string): Filter => ({
     k: { $gte: `${kind}:${word}`, $lt: above(`${kind}:${word}`) },
   });
@@ -78,15 +79,22 @@ export function createUserKeys(keys: Collection<UserKeyDoc>) {
       await keys.createIndex({ u: 1 });
     },
 
-    /** Makes the user's keys those of their state now (null: none). */
-    async write(userId: string, state: Parameters<typeof keysOf>[0] | null) {
-      const wanted = new Set(state ? keysOf(state) : []);
-      const held = await keys.find({ u: userId }, { projection: { k: 1 } });
-      const stale = held.filter((d) => !wanted.has(d.k)).map((d) => d._id);
+    /** Makes each user's keys those of their state now. */
+    async write(states: ReadonlyArray<Parameters<typeof keysOf>[0] & { _id: string }>) {
+      if (states.length === 0) return;
+      const held = await keys.find({ u: { $in: states.map((s) => s._id) } });
+      const heldIds = new Set(held.map((d) => d._id));
+      const wantedIds = new Set<string>();
+      const fresh: UserKeyDoc[] = [];
+      for (const state of states)
+        for (const k of keysOf(state)) {
+          const _id = keyId(k, state._id);
+          wantedIds.add(_id);
+          if (!heldIds.has(_id)) fresh.push({ _id, k, u: state._id });
+        }
+      const stale = held.filter((d) => !wantedIds.has(d._id)).map((d) => d._id);
       if (stale.length) await keys.deleteMany({ _id: { $in: stale } });
-      const have = new Set(held.map((d) => d.k));
-      const fresh = [...wanted].filter((k) => !have.has(k));
-      if (fresh.length) await keys.insertMany(fresh.map((k) => ({ _id: keyId(k, userId), k, u: userId })));
+      if (fresh.length) await keys.insertMany(fresh);
     },
 
     /**

@@ -61,7 +61,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       const next = evolve(current, event);
       if (!next) return;
       await users.replaceOne({ _id: next._id }, next as UserDoc, { upsert: true });
-      await keys.write(next._id, next);
+      await keys.write([next]);
       if (next.timeZone !== current?.timeZone) {
         await keepZone(next.timeZone);
         if (current) await pruneZone(current.timeZone);
@@ -90,7 +90,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       let after = '';
       for (;;) {
         const page = await users.find({ _id: { $gt: after } }, { sort: { _id: 1 }, limit: 500 });
-        for (const user of page) await keys.write(user._id, user);
+        await keys.write(page);
         if (page.length < 500) break;
         after = (page.at(-1) as UserDoc)._id;
       }
