@@ -229,6 +229,24 @@ describe('admin routes', () => {
     expect((await auth.get('/api/user/getallusers', other.token)).status).toBe(200);
   });
 
+  it('users.csv and its range export begin with the UTF-8 byte order mark, so a spreadsheet reads "Müller"', async () => {
+    const call = async (path: string, body?: unknown) =>
+      new Uint8Array(
+        await (
+          await fetch(`${auth.url}${path}`, {
+            method: body ? 'POST' : 'GET',
+            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          })
+        ).arrayBuffer(),
+      );
+    for (const bytes of [
+      await call('/api/user/getalluserdata'),
+      await call('/api/user/getpaginationluserdata', { from: 1, to: 1 }),
+    ])
+      expect([...bytes.slice(0, 5)]).toEqual([0xef, 0xbb, 0xbf, 0x49, 0x64]);
+  });
+
   it('getalluserdata is a CSV of every user, with formula injection neutralised', async () => {
     await auth.post(
       `/api/user/update/${userId}`,

@@ -1,4 +1,4 @@
-import { csvLine, dayRangeBounds, EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts';
+import { csvHeader, csvLine, dayRangeBounds, EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts';
 import type { AnalyticsStore, QueryParams } from '../analytics';
 
 interface LogRow {
@@ -146,7 +146,7 @@ export function createEventLog(deps: { analytics: AnalyticsStore }) {
     },
     /** EventLogs.csv, chunk by chunk from ClickHouse's stream: a million rows never sit in memory at once. */
     async *csv(): AsyncIterable<string> {
-      yield csvLine(EVENT_LOG_CSV_COLUMNS);
+      yield csvHeader(EVENT_LOG_CSV_COLUMNS);
       for await (const rows of analytics.stream<LogRow>(allLogs("log_type != ''", 'DESC'))) {
         yield rows
           .map((r) =>
