@@ -58,7 +58,8 @@ function user(i: number): UserState {
 /**
  * The slowest of 5 runs after a warm-up: wall time, and this process's CPU time (on a machine shared with other
  * work the wall time includes waiting for a core; the embedded store answers synchronously, so its CPU time is what
- * the call costs). chDB's own threads count in the CPU time too.
+ * the call costs). chDB runs in its own process (analytics/chdb.ts), so an event-log query's CPU time is not seen
+ * here: those lists are judged by their wall time.
  */
 async function worst(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   await run();
@@ -76,10 +77,13 @@ async function worst(run: () => Promise<unknown>): Promise<{ wall: number; cpu: 
 }
 
 const results: Array<{ list: string; query: string; wall: number; cpu: number }> = [];
+/** The time a list is judged by: the smaller of wall and CPU time, or the wall time where the CPU is elsewhere. */
+const judged = (r: { list: string; wall: number; cpu: number }) =>
+  r.list === 'eventlogs' ? r.wall : Math.min(r.wall, r.cpu);
 async function measure(list: string, query: string, run: () => Promise<unknown>) {
   const { wall, cpu } = await worst(run);
   results.push({ list, query, wall, cpu });
-  const flag = Math.min(wall, cpu) > LIST_BUDGET_MS ? 'OVER' : 'ok  ';
+  const flag = judged({ list, wall, cpu }) > LIST_BUDGET_MS ? 'OVER' : 'ok  ';
   console.log(
     `${flag} ${list.padEnd(10)} wall ${wall.toFixed(0).padStart(5)} ms  cpu ${cpu.toFixed(0).padStart(5)} ms  ${query}`,
   );
@@ -181,7 +185,7 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')} on ${cpus().length} cores`,
 );
-const over = results.filter((r) => Math.min(r.wall, r.cpu) > LIST_BUDGET_MS);
+const over = results.filter((r) => judged(r) > LIST_BUDGET_MS);
 console.log(
   over.length ? `${over.length} over ${LIST_BUDGET_MS} ms` : `every list within ${LIST_BUDGET_MS} ms`,
 );
