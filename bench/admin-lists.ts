@@ -1,6 +1,7 @@
 // Times the admin lists at scale, each list's query on its own store (no gateway, no HTTP):
 //   npx tsx bench/admin-lists.ts [users events]     (defaults: 30,000 users, 10,000,000 events)
-// Users are written through the auth read model's collection (as the projection writes them), events through
+// Users are written through the auth read model's collection (as the projection writes them) and their search and
+// topic keys by the start-up fill of a store from before the keys (the projection writes both live); events through
 // ClickHouse's numbers() generator into the reporting store; every figure is the slowest of 5 runs after a warm-up.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { createAdminUsers } from '../services/auth/src/app/admin-users';
 import type { UserRepository } from '../services/auth/src/app/user-repository';
 import type { UserState } from '../services/auth/src/domain/user';
+import { createUserKeys, userKeysCollection } from '../services/auth/src/events/user-keys';
 import { createUsersProjection, usersCollection } from '../services/auth/src/events/users-projection';
 import { GetAllUsersQuery } from '../services/contracts/src/auth';
 import { EventLogsQuery } from '../services/contracts/src/reporting';
@@ -57,7 +59,8 @@ function user(i: number): UserState {
 /**
  * The slowest of 5 runs after a warm-up: wall time, and this process's CPU time (on a machine shared with other
  * work the wall time includes waiting for a core; the embedded store answers synchronously, so its CPU time is what
- * the call costs). chDB's own threads count in the CPU time too.
+ * the call costs). chDB runs in its own process (analytics/chdb.ts), so an event-log query's CPU time is not seen
+ * here: those lists are judged by their wall time.
  */
 async function worst(run: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
   await run();
@@ -75,10 +78,13 @@ async function worst(run: () => Promise<unknown>): Promise<{ wall: number; cpu: 
 }
 
 const results: Array<{ list: string; query: string; wall: number; cpu: number }> = [];
+/** The time a list is judged by: the smaller of wall and CPU time, or the wall time where the CPU is elsewhere. */
+const judged = (r: { list: string; wall: number; cpu: number }) =>
+  r.list === 'eventlogs' ? r.wall : Math.min(r.wall, r.cpu);
 async function measure(list: string, query: string, run: () => Promise<unknown>) {
   const { wall, cpu } = await worst(run);
   results.push({ list, query, wall, cpu });
-  const flag = Math.min(wall, cpu) > LIST_BUDGET_MS ? 'OVER' : 'ok  ';
+  const flag = judged({ list, wall, cpu }) > LIST_BUDGET_MS ? 'OVER' : 'ok  ';
   console.log(
     `${flag} ${list.padEnd(10)} wall ${wall.toFixed(0).padStart(5)} ms  cpu ${cpu.toFixed(0).padStart(5)} ms  ${query}`,
   );
@@ -88,13 +94,19 @@ const dir = await mkdtemp(join(tmpdir(), 'admin-lists-'));
 try {
   // ── users (auth's embedded document store) ──
   const store = await createEmbeddedStore({ dir: join(dir, 'auth') });
-  await createUsersProjection(store).ensureIndexes();
+  const projection = createUsersProjection(store);
+  await projection.ensureIndexes();
   let t = Date.now();
   const coll = usersCollection(store);
   for (let i = 0; i < userCount; i += 1000)
     await coll.insertMany(Array.from({ length: Math.min(1000, userCount - i) }, (_, k) => user(i + k)));
   console.log(`seeded ${userCount} users in ${Date.now() - t} ms`);
-  const admin = createAdminUsers({ users: coll } as unknown as UserRepository);
+  t = Date.now();
+  const keys = createUserKeys(userKeysCollection(store));
+  for (let i = 0; i < userCount; i += 1000)
+    await keys.write(Array.from({ length: Math.min(1000, userCount - i) }, (_, k) => user(i + k)));
+  console.log(`wrote their search and topic keys in ${Date.now() - t} ms`);
+  const admin = createAdminUsers({ users: coll, keys } as unknown as UserRepository);
   const users = (q: Record<string, string>) => () => admin.list(GetAllUsersQuery.parse(q));
   await measure('users', 'first page', users({}));
   await measure('users', 'last page', users({ page: String(Math.ceil(userCount / 10)) }));
@@ -184,7 +196,7 @@ console.log(
     .map((l) => l.toFixed(1))
     .join(' ')} on ${cpus().length} cores`,
 );
-const over = results.filter((r) => Math.min(r.wall, r.cpu) > LIST_BUDGET_MS);
+const over = results.filter((r) => judged(r) > LIST_BUDGET_MS);
 console.log(
   over.length ? `${over.length} over ${LIST_BUDGET_MS} ms` : `every list within ${LIST_BUDGET_MS} ms`,
 );

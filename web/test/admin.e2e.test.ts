@@ -386,7 +386,8 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
     expect(download.suggestedFilename()).toBe('CheckIns.csv');
     const csv = await readFile(await download.path(), 'utf8');
     const [head, row] = csv.split('\r\n');
-    expect(head).toBe('Id,Body,Order,Scale,Tags,Status,Created On');
+    // With the UTF-8 byte order mark, so a spreadsheet reads accents.
+    expect(head).toBe('\uFEFFId,Body,Order,Scale,Tags,Status,Created On');
     expect(row).toContain(',How calm did you feel today?,3,reverse,"calm, mood",Active,');
     await context.close();
   });

@@ -126,6 +126,70 @@ describe('admin routes', () => {
     ]);
   });
 
+  it('getallusers finds users by topic, and a change of topics moves them', async () => {
+    const [t1, t2] = ['111111111111111111111111', '222222222222222222222222'];
+    await auth.post('/api/user/add', { info: { emails: 'topic.a@example.com', topics: [t1] } }, admin);
+    await auth.post('/api/user/add', { info: { emails: 'topic.b@example.com', topics: [t1, t2] } }, admin);
+    const list = async (query: string) =>
+      (await auth.get(`/api/user/getallusers?${query}`, admin)).body as {
+        total: number;
+        data: Array<{ _id: string; email: string }>;
+      };
+    const emails = (body: { data: Array<{ email: string }> }) => body.data.map((u) => u.email);
+
+    expect(emails(await list(`topic=${t1}&sort=email&order=asc`))).toEqual([
+      'topic.a@example.com',
+      'topic.b@example.com',
+    ]);
+    expect(await list(`topic=${t2}`)).toMatchObject({ total: 1, data: [{ email: 'topic.b@example.com' }] });
+    const a = (await list('email=topic.a@')).data[0] as { _id: string };
+    await auth.post(`/api/user/update/${a._id}`, { info: { topics: [t2] } }, admin);
+    expect(emails(await list(`topic=${t1}`))).toEqual(['topic.b@example.com']);
+    expect(emails(await list(`topic=${t2}&sort=email&order=asc`))).toEqual([
+      'topic.a@example.com',
+      'topic.b@example.com',
+    ]);
+    // With the search: both must hold.
+    expect(emails(await list(`topic=${t2}&q=topic.a`))).toEqual(['topic.a@example.com']);
+    expect(await list('topic=333333333333333333333333')).toEqual({ status: true, total: 0, data: [] });
+  });
+
+  it('the search finds a user by the beginning of any part of the address or name, whatever the case and accents', async () => {
+    await auth.post('/api/user/add', { info: { emails: 'jo.search@muster-firma.de' } }, admin);
+    const jo = (await auth.get('/api/user/getallusers?email=jo.search@', admin)).body.data[0];
+    await auth.post(
+      `/api/user/update/${jo._id}`,
+      { info: { firstname: 'Jörg', lastname: 'Großmann-Übel' } },
+      admin,
+    );
+    const found = async (query: string) =>
+      (await auth.get(`/api/user/getallusers?${query}`, admin)).body.data.map(
+        (u: { email: string }) => u.email,
+      );
+    const jos = ['jo.search@muster-firma.de'];
+    for (const q of [
+      'JORG',
+      'jö',
+      'uBeL',
+      'großmann',
+      'jorg ubel',
+      'firma',
+      'muster-firma.de',
+      '@muster',
+      'search@',
+    ])
+      expect(await found(`q=${encodeURIComponent(q)}`), q).toEqual(jos);
+    expect(await found('email=MUSTER')).toEqual(jos);
+    // The name is not an address; a word must begin a part; every word must match.
+    expect(await found('email=jorg')).toEqual([]);
+    expect(await found('q=rg')).toEqual([]);
+    expect(await found('q=jorg%20hopper')).toEqual([]);
+
+    await auth.post(`/api/user/update/${jo._id}`, { info: { firstname: 'Jens' } }, admin);
+    expect(await found('q=jorg')).toEqual([]);
+    expect(await found('q=jens%20ubel')).toEqual(jos);
+  });
+
   it('getallusers refuses an unknown sort, a bad date and a range that ends before it starts, with the reason', async () => {
     const bad = async (query: string, text: string) => {
       const res = await auth.get(`/api/user/getallusers?${query}`, admin);
@@ -163,6 +227,24 @@ describe('admin routes', () => {
     expect((await auth.get('/api/user/getallusers', other.token)).status).toBe(403);
     await auth.post(`/api/user/update/${other.user._id}`, { info: { role: 'admin' } }, admin);
     expect((await auth.get('/api/user/getallusers', other.token)).status).toBe(200);
+  });
+
+  it('users.csv and its range export begin with the UTF-8 byte order mark, so a spreadsheet reads "Müller"', async () => {
+    const call = async (path: string, body?: unknown) =>
+      new Uint8Array(
+        await (
+          await fetch(`${auth.url}${path}`, {
+            method: body ? 'POST' : 'GET',
+            headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+            ...(body ? { body: JSON.stringify(body) } : {}),
+          })
+        ).arrayBuffer(),
+      );
+    for (const bytes of [
+      await call('/api/user/getalluserdata'),
+      await call('/api/user/getpaginationluserdata', { from: 1, to: 1 }),
+    ])
+      expect([...bytes.slice(0, 5)]).toEqual([0xef, 0xbb, 0xbf, 0x49, 0x64]);
   });
 
   it('getalluserdata is a CSV of every user, with formula injection neutralised', async () => {

@@ -42,4 +42,29 @@ describe('the users read model is a projection of the event store', () => {
       await auth.close();
     }
   });
+
+  it('the Users search and topic filter find the same users after a rebuild', async () => {
+    const auth = await startAuth();
+    try {
+      const admin = await auth.signIn('boss@example.com');
+      const topic = 'aaaaaaaaaaaaaaaaaaaaaaaa';
+      await auth.post(
+        '/api/user/add',
+        { info: { emails: 'early@example.com', topics: [topic] } },
+        admin.token,
+      );
+      const found = async (query: string) =>
+        (await auth.get(`/api/user/getallusers?${query}`, admin.token)).body.data.map(
+          (u: { email: string }) => u.email,
+        );
+      expect(await found('q=early')).toEqual(['early@example.com']);
+      expect(await found(`topic=${topic}`)).toEqual(['early@example.com']);
+
+      await auth.events.rebuild();
+      expect(await found('q=early')).toEqual(['early@example.com']);
+      expect(await found(`topic=${topic}`)).toEqual(['early@example.com']);
+    } finally {
+      await auth.close();
+    }
+  });
 });

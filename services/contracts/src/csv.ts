@@ -33,9 +33,21 @@ export function csvCell(value: unknown): string {
 /** One record, ending with CRLF (RFC 4180), so records can be streamed one after another. */
 export const csvLine = (cells: readonly unknown[]): string => `${cells.map(csvCell).join(',')}\r\n`;
 
-/** A whole file: the header record, then one record per row. */
+/**
+ * The UTF-8 byte order mark every file begins with: without it Excel reads a CSV in the machine's legacy code page
+ * ("MÃ¼ller" for "Müller").
+ */
+export const CSV_BOM = '\uFEFF';
+
+/** A file's first record: the byte order mark, then the header record (a streamed file starts with it). */
+export const csvHeader = (headers: readonly string[]): string => CSV_BOM + csvLine(headers);
+
+/** A file's text as saved: with the byte order mark, which decoding a download (fetch, TextDecoder) drops. */
+export const withCsvBom = (text: string): string => (text.startsWith(CSV_BOM) ? text : CSV_BOM + text);
+
+/** A whole file: the byte order mark and the header record, then one record per row. */
 export const toCsv = (headers: readonly string[], rows: readonly (readonly unknown[])[]): string =>
-  csvLine(headers) + rows.map(csvLine).join('');
+  csvHeader(headers) + rows.map(csvLine).join('');
 
 /** admin.md §7: EventLogs.csv's columns (the server streams the file; the admin app writes it from a JSON answer). */
 export const EVENT_LOG_CSV_COLUMNS = [

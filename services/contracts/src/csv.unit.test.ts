@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, toCsv } from './csv';
+import { CSV_BOM, csvCell, csvLine, toCsv, withCsvBom } from './csv';
 import { formulaStarts, HOSTILE_CSV_VALUES } from './testing';
 
 describe('the CSV writer', () => {
@@ -35,7 +35,7 @@ describe('the CSV writer', () => {
     expect(csvCell('two\r\nlines')).toBe('"two\r\nlines"');
     expect(csvCell(null)).toBe('');
     expect(csvLine(['a', 'b c'])).toBe('a,b c\r\n');
-    expect(toCsv(['h'], [['1'], ['2']])).toBe('h\r\n1\r\n2\r\n');
+    expect(toCsv(['h'], [['1'], ['2']])).toBe(`${CSV_BOM}h\r\n1\r\n2\r\n`);
   });
 
   it('writes numbers, booleans and dates as they are: a negative number stays a number', () => {
@@ -43,5 +43,16 @@ describe('the CSV writer', () => {
       '-5,2.5,true,2026-01-02T03:04:05.000Z\r\n',
     );
     expect(csvCell('2026-01-02T03:04:05.000Z')).toBe('2026-01-02T03:04:05.000Z');
+  });
+});
+
+describe('a CSV file for spreadsheets', () => {
+  it('begins with the UTF-8 byte order mark once, so a spreadsheet reads "Müller"', () => {
+    const bytes = new TextEncoder().encode(toCsv(['Name'], [['Müller']]));
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder().decode(bytes)).toBe('Name\r\nMüller\r\n');
+    const saved = withCsvBom(new TextDecoder().decode(bytes));
+    expect(withCsvBom(saved)).toBe(saved);
+    expect(saved.startsWith(CSV_BOM) && !saved.slice(1).startsWith(CSV_BOM)).toBe(true);
   });
 });

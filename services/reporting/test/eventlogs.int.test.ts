@@ -353,6 +353,16 @@ describe('the admin event log', () => {
     expect(res.text).toContain(`"'=HYPERLINK(""x"")"`);
   });
 
+  it('EventLogs.csv begins with the UTF-8 byte order mark, so a spreadsheet reads accents', async () => {
+    const res = await fetch(`${h.url}/api/eventlogs/alllogs`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 5)]).toEqual([0xef, 0xbb, 0xbf, 0x49, 0x64]);
+  });
+
   it('neutralises every formula trigger in EventLogs.csv, also after a separator inside a value', async () => {
     const events = HOSTILE_CSV_VALUES.map((eventValue) => ({ eventType: 'page_visit', eventValue }));
     expect((await h.post('/api/eventlogs', events, reader.token)).body.accepted).toBe(events.length);

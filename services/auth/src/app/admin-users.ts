@@ -38,26 +38,20 @@ const CSV_HEADERS = [
   'Created On',
 ];
 
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const contains = (text: string) => ({ $regex: escapeRegex(text.toLowerCase()), $options: 'i' });
-
 export type UserListQuery = Pick<GetAllUsersQuery, 'page' | 'limit' | 'sort' | 'order'> &
   Partial<Omit<GetAllUsersQuery, 'page' | 'limit' | 'sort' | 'order'>>;
 
-/** The Users table's filters as one store filter: every given filter must match. */
-export function userListFilter(q: Omit<UserListQuery, 'page' | 'limit' | 'sort' | 'order'>): Filter {
+/**
+ * The Users table's exact filters as one store filter, every given one matching; `ids`, when given, the users the
+ * search and topic filter found through their keys (../events/user-keys).
+ */
+function userListFilter(
+  q: Omit<UserListQuery, 'page' | 'limit' | 'sort' | 'order' | 'email' | 'q' | 'topic'>,
+  ids?: ReadonlySet<string>,
+): Filter {
   const all: Filter[] = [];
-  if (q.email) all.push({ email: contains(q.email) });
-  if (q.q) {
-    const words = q.q.split(/\s+/).filter(Boolean);
-    // Every word in the e-mail, the first name or the last name ("ada love" finds Ada Lovelace).
-    for (const word of words)
-      all.push({
-        $or: [{ email: contains(word) }, { firstname: contains(word) }, { lastname: contains(word) }],
-      });
-  }
+  if (ids) all.push({ _id: { $in: [...ids] } });
   if (q.role) all.push({ role: q.role });
-  if (q.topic) all.push({ topics: q.topic });
   if (q.status) all.push({ notification_status: q.status });
   if (q.type) all.push({ type: Number(q.type) });
   if (q.timeZone) all.push({ timeZone: q.timeZone });
@@ -112,8 +106,14 @@ export function createAdminUsers(users: UserRepository, emailStats?: EmailStatsR
   };
 
   return {
+    /**
+     * A page of the Users table: `email` finds the users whose address has a part beginning with it, `q` those whose
+     * address or name has a part beginning with each of its words (accents and case aside), the others match exactly.
+     */
     async list(query: UserListQuery) {
-      const filter = userListFilter(query);
+      const ids = await users.keys.matching(query);
+      if (ids?.size === 0) return { status: true as const, total: 0, data: [] };
+      const filter = userListFilter(query, ids);
       const dir = query.order === 'asc' ? 1 : -1;
       const [total, data] = await Promise.all([
         users.users.countDocuments(filter),

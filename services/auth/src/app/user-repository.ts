@@ -15,6 +15,7 @@ import {
   userDecider,
   userStream,
 } from '../domain/user';
+import { createUserKeys, userKeysCollection } from '../events/user-keys';
 import { usersCollection } from '../events/users-projection';
 
 export interface Registration {
@@ -33,6 +34,7 @@ export interface Registration {
  */
 export function createUserRepository(store: DocumentStore, events: EventStore) {
   const users = usersCollection(store);
+  const keys = createUserKeys(userKeysCollection(store));
   // E-mail uniqueness across streams: a claim document per e-mail, taken before the user's first event.
   const emailClaims = store.collection<{ _id: string; userId: string }>('email_claims');
 
@@ -103,7 +105,7 @@ export function createUserRepository(store: DocumentStore, events: EventStore) {
     return { user: state, created: recorded.length > 0 };
   }
 
-  return { users, get, many, byEmail, update, findOrRegister };
+  return { users, keys, get, many, byEmail, update, findOrRegister };
 }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;

@@ -1,6 +1,7 @@
 import { canonicalTimeZone } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
 import { evolve, type UserState } from '../domain/user';
+import { createUserKeys, userKeysCollection } from './user-keys';
 
 export type UserDoc = UserState;
 
@@ -13,7 +14,8 @@ export const usersCollection = (store: DocumentStore): Collection<UserDoc> =>
 
 /**
  * The users read model: one document per user, the aggregate's folded state; beside it the set of zones readers are in,
- * which every reminder page walks: a zone no reader is in any more leaves the set.
+ * which every reminder page walks (a zone no reader is in any more leaves the set), and the users' lookup keys for the
+ * Users table's search and topic filter (./user-keys).
  */
 export function createUsersProjection(store: DocumentStore): Projection & {
   ensureIndexes(): Promise<void>;
@@ -21,6 +23,8 @@ export function createUsersProjection(store: DocumentStore): Projection & {
 } {
   const users = usersCollection(store);
   const zones = timeZonesCollection(store);
+  const keyColl = userKeysCollection(store);
+  const keys = createUserKeys(keyColl);
   const inZone = (zone: string) => users.findOne({ timeZone: zone }, { projection: { _id: 1 } });
   const keepZone = (zone: string) =>
     zones.updateOne({ _id: zone }, { $set: { seen: true } }, { upsert: true });
@@ -44,6 +48,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       // The Users table: its sortable columns read a page in index order; its exact filters look rows up.
       for (const field of ['firstname', 'lastname', 'last_app_login', 'role', 'notification_status', 'type'])
         await users.createIndex({ [field]: 1 });
+      await keys.ensureIndexes();
     },
     async apply(event: EventEnvelope) {
       if (!event.stream.startsWith('user-')) return;
@@ -57,6 +62,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
         return;
       }
       await users.replaceOne({ _id: next._id }, next as UserDoc, { upsert: true });
+      await keys.write([next]);
       if (next.timeZone !== current?.timeZone) {
         await keepZone(next.timeZone);
         if (current) await pruneZone(current.timeZone);
@@ -79,6 +85,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
     async reset() {
       await users.drop();
       await zones.drop();
+      await keyColl.drop();
     },
   };
 }

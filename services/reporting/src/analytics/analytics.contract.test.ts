@@ -326,7 +326,12 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
     // The list's first view under version 3 fills its set; the read needs version 4's table.
     await expect(data.page([u], 'monthly', 1, 6)).rejects.toThrow(/report_set_periods/);
     // Migration 4 fills report_set_periods from the set filled under version 3.
-    expect(await migrate(store)).toEqual([4]);
+    expect(
+      await migrate(
+        store,
+        MIGRATIONS.filter((m) => m.version <= 4),
+      ),
+    ).toEqual([4]);
     const october = async () =>
       (await data.page([u], 'monthly', 1, 6)).data.find((r) => r.period === '2026-10');
     expect(await october()).toMatchObject({ activePeopleCount: 1, questionsSent: 1, questionsAnswered: 1 });
@@ -375,6 +380,58 @@ describe('analytics: upgrading a version-2 store (chDB)', () => {
         )
       )[0]?.q,
     ).toContain(q2);
+  });
+});
+
+describe('analytics: upgrading a version-4 store (chDB)', () => {
+  let dir = '';
+  let store: AnalyticsStore;
+  afterAll(async () => {
+    await store?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("the event log's user filter finds the events from before the user indexes and after them", async () => {
+    dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-upgrade-'));
+    store = await openChdbStore(dir);
+    await migrate(
+      store,
+      MIGRATIONS.filter((m) => m.version <= 4),
+    );
+    const web = (id: string, userId: string, at: string) =>
+      store.insert('events', [
+        {
+          id,
+          type: 'reporting.WebEvent.v1',
+          stream: '',
+          user_id: userId,
+          user_email: '',
+          occurred_at: at,
+          log_type: 'page_visit',
+          log_value: id,
+          template_id: '',
+          subject_id: '',
+          question_id: '',
+          send_id: '',
+          channel: '',
+          metadata: {},
+          data: '{}',
+        },
+      ]);
+    await web('before', 'u-early', '2026-10-01T00:00:00.000Z');
+    await web('other', 'u-other', '2026-10-01T00:00:01.000Z');
+    expect(await migrate(store)).toEqual([5]);
+    await web('after', 'u-early', '2026-10-02T00:00:00.000Z');
+    const directory = {
+      byEmail: async (email: string) =>
+        email === 'early@x.test' ? ({ _id: 'u-early', email } as DirectoryUser) : null,
+      byIds: async (ids: string[]) =>
+        new Map(ids.map((id) => [id, { _id: id, email: `${id}@x.test` } as DirectoryUser])),
+    };
+    const found = await createEventLog({ analytics: store, directory }).page(1, 10, {
+      email: 'early@x.test',
+    });
+    expect(found).toMatchObject({ total: 2, data: [{ _id: 'after' }, { _id: 'before' }] });
   });
 });
 

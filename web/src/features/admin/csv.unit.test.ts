@@ -1,4 +1,4 @@
-import { EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts/csv';
+import { CSV_BOM, EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts/csv';
 import { formulaStarts, HOSTILE_CSV_VALUES } from '@nudge/contracts/testing';
 import { describe, expect, it } from 'vitest';
 import { CHECKIN_CSV_HEADERS, checkinsCsv, eventLogsCsv } from './csv';
@@ -18,7 +18,7 @@ describe('admin CSV files', () => {
   it('writes CheckIns.csv with the columns Id, Body, Order, Scale, Tags, Status, Created On, CRLF-ended', () => {
     const csv = checkinsCsv([question('How calm, today?', ['calm', 'mood'])]);
     expect(csv).toBe(
-      `${CHECKIN_CSV_HEADERS.join(',')}\r\n` +
+      `${CSV_BOM}${CHECKIN_CSV_HEADERS.join(',')}\r\n` +
         'q1,"How calm, today?",2,reverse,"calm, mood",Paused,2026-11-01T00:00:00.000Z\r\n',
     );
   });
@@ -71,6 +71,6 @@ describe('EventLogs.csv', () => {
         ],
       }),
     );
-    expect(csv).toBe(`${EVENT_LOG_CSV_COLUMNS.join(',')}\r\ne1,u1,a@x.com,page_visit,/,c\r\n`);
+    expect(csv).toBe(`${CSV_BOM}${EVENT_LOG_CSV_COLUMNS.join(',')}\r\ne1,u1,a@x.com,page_visit,/,c\r\n`);
   });
 });

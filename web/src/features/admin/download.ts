@@ -1,9 +1,11 @@
+import { withCsvBom } from '@nudge/contracts/csv';
 import { ApiError, UNREACHABLE_MESSAGE } from '../../shared/http';
 import { readToken } from '../../shared/storage';
 
-/** Saves text as a file the browser downloads. */
+/** Saves text as a file the browser downloads (a CSV with its byte order mark, see withCsvBom). */
 export function saveFile(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  const body = type.startsWith('text/csv') ? withCsvBom(text) : text;
+  const url = URL.createObjectURL(new Blob([body], { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

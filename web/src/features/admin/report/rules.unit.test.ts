@@ -1,3 +1,4 @@
+import { CSV_BOM } from '@nudge/contracts/csv';
 import { describe, expect, it } from 'vitest';
 import {
   answerCell,
@@ -73,6 +74,6 @@ describe('report viewer rules', () => {
       },
       rows: [{ year: 2026, period: 'November', uniquePeopleCount: 4 }],
     });
-    expect(csv).toBe('Year,Period,Unique People Count,How did you sleep?\r\n2026,November,4,0\r\n');
+    expect(csv).toBe(`${CSV_BOM}Year,Period,Unique People Count,How did you sleep?\r\n2026,November,4,0\r\n`);
   });
 });
