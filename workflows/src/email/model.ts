@@ -17,6 +17,8 @@ export interface ReminderEmailModel {
   checkin: { body: string; answers: { answer: number; url: string }[] } | null;
   unsubscribeUrl: string;
   openPixelUrl: string;
+  /** The site's Terms and Privacy page (the same for every reader). */
+  termsUrl: string;
 }
 
 /** The post body as plain paragraphs (the same reading of the stored text as the web's post page). */

@@ -1,9 +1,11 @@
+import { MINIMUM_AGE_MESSAGE } from '@nudge/contracts/privacy-rules';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { CodeForm } from '../../auth/components/CodeForm';
 import { GoogleSignInButton } from '../../auth/components/GoogleSignInButton';
 import { emailProblem } from '../../auth/rules';
 import { selectUser } from '../../auth/selectors';
+import { AgeConfirmation } from '../../privacy/components/AgeConfirmation';
 import { TopicPicker } from '../../profile/components/TopicPicker';
 import { DEFAULT_NOTIFICATION_TIME, notificationTimeOptions } from '../../profile/notificationTimes';
 import { toggleTopic } from '../../profile/profileForm';
@@ -103,6 +105,8 @@ function ReminderStep() {
   const [time, setTime] = useState(user?.notiinfo.time || DEFAULT_NOTIFICATION_TIME);
   const [enableEmail, setEnableEmail] = useState(user?.enableEmail ?? true);
   const [picked, setPicked] = useState<string[]>(user?.topics ?? []);
+  const [ageConfirmed, setAgeConfirmed] = useState(false);
+  const [ageError, setAgeError] = useState<string | undefined>();
 
   useEffect(() => {
     if (user) dispatch(profileFormOpened({ enableWA: user.enableWA, phone: user.phone ?? '' }));
@@ -110,7 +114,9 @@ function ReminderStep() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    dispatch(modalProfileSubmitted({ time, enableEmail, topics: picked }));
+    // Step 2 is sign-up's end (only readers who have not completed a profile see it): the minimum age comes first.
+    if (!ageConfirmed) return setAgeError(MINIMUM_AGE_MESSAGE);
+    dispatch(modalProfileSubmitted({ time, enableEmail, topics: picked, ageConfirmed }));
   };
 
   return (
@@ -136,6 +142,15 @@ function ReminderStep() {
         status={topicsStatus}
         selected={picked}
         onToggle={(id) => setPicked((current) => toggleTopic(current, id))}
+      />
+      <AgeConfirmation
+        id="modal-age"
+        checked={ageConfirmed}
+        error={ageError}
+        onChange={(checked) => {
+          setAgeConfirmed(checked);
+          setAgeError(undefined);
+        }}
       />
       <button type="submit" className="button button--block" disabled={pending}>
         Continue
