@@ -5,10 +5,12 @@ import {
   createTokenIssuer,
   createTokenVerifier,
   createWindowLimiter,
+  type DevOutbox,
   type DocumentStore,
   type EmailStatsReader,
   type EventHandler,
   finishApp,
+  keyringOf,
   type LinkSecrets,
   type Logger,
   type MailSender,
@@ -21,6 +23,7 @@ import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
 import { createDataRequests, type DataRequests } from './app/data-requests';
 import { createDueReaders } from './app/due-readers';
+import { createErasure, createErasureProjection } from './app/erasure';
 import { createGoogleSignIn } from './app/google-sign-in';
 import { createLinkSignIn } from './app/link-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
@@ -32,6 +35,7 @@ import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
 import { createReminderHandlers, resetUnopened } from './events/reminder-consumer';
 import { createUsersProjection } from './events/users-projection';
+import { eraseRoutes } from './http/erase-routes';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -66,6 +70,8 @@ export interface AuthServiceDeps {
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
   siteName?: string;
+  /** The capture outbox (embedded topology): a deleted reader's messages are erased from it. */
+  outbox?: DevOutbox;
   /** Reporting's e-mail figures for the admin views; absent = zeros. */
   emailStats?: EmailStatsReader;
   /** Consecutive unopened reminder e-mails that make a reader cold (REMINDER_COLD_AFTER). */
@@ -94,6 +100,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const siteName = deps.siteName ?? 'Nudge';
   const projection = createUsersProjection(deps.store);
   deps.events.register(projection);
+  deps.events.register(createErasureProjection(deps.store, keyringOf(deps.store)));
   const users = createUserRepository(deps.store, deps.events);
   const codes = createOneTimeCodes(deps.store, deps.codeSecret, deps.clock);
   const tokens = createTokenIssuer(deps.keys.privateKey, deps.sessionTtlDays);
@@ -151,6 +158,15 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
       serviceUrls: () => deps.serviceUrls?.() ?? {},
       log: deps.log,
     }),
+    eraseRoutes(
+      createErasure({
+        store: deps.store,
+        events: deps.events,
+        users,
+        ...(deps.outbox ? { outbox: deps.outbox } : {}),
+        ...(deps.clock ? { clock: deps.clock } : {}),
+      }),
+    ),
   );
   app.use(
     googleRoutes({

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthEvents, EngagementEvents, ReminderEvents } from '@nudge/contracts';
-import { newId } from '@nudge/platform';
+import { type DirectoryUser, newId } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { registeredData } from '../../test/harness';
@@ -225,7 +225,13 @@ function describeAnalyticsContract(
       });
       expect(stats.users[u1]?.last_email_open).toBe('2026-10-01T09:00:00.000Z');
 
-      const log = createEventLog({ analytics: store });
+      // The log shows each reader's address from reporting's user directory (rows hold none).
+      const directory = {
+        byEmail: async () => null,
+        byIds: async (ids: string[]) =>
+          new Map(ids.map((id) => [id, { _id: id, email: `${id}@x.test` } as DirectoryUser])),
+      };
+      const log = createEventLog({ analytics: store, directory });
       const first = await log.page(1, 10);
       expect(first.total).toBe(4); // sign_up, checkin_answer, email_sent, email_open (once); questions are not log rows
       expect(first.data[0]).toMatchObject({
@@ -458,12 +464,6 @@ describe('analytics: chDB stopped when idle', () => {
       return false;
     }
   };
-  const waitFor = async (what: () => boolean, ms: number) => {
-    const deadline = Date.now() + ms;
-    while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    return what();
-  };
-
   it('stops the process after the idle time, keeps it while a stream is read, and starts it again on a call', async () => {
     dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-idle-'));
     let idleStops = 0;
@@ -480,7 +480,7 @@ describe('analytics: chDB stopped when idle', () => {
     const firstPid = first?.pid ?? 0;
 
     // No call for the idle time: the process is gone, and a readiness ping does not start one.
-    expect(await waitFor(() => !alive(firstPid), 5_000)).toBe(true);
+    await expect.poll(() => alive(firstPid), { timeout: 5_000, interval: 20 }).toBe(false);
     expect(idleStops).toBe(1);
     await store.ping();
     expect(await store.engineProcess?.()).toBeNull();
@@ -502,7 +502,7 @@ describe('analytics: chDB stopped when idle', () => {
     expect(idleStops).toBe(1);
 
     // Idle again: stopped again; nothing of this counted as a crash.
-    expect(await waitFor(() => !alive(second?.pid ?? 0), 5_000)).toBe(true);
+    await expect.poll(() => alive(second?.pid ?? 0), { timeout: 5_000, interval: 20 }).toBe(false);
     expect(idleStops).toBe(2);
     expect(crashes).toEqual([]);
     await store.insert('kept', [{ n: 4 }]);
