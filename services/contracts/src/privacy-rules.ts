@@ -1,6 +1,8 @@
 // The rules of the reader's data (reader.md §9) and the default texts of the Terms and Privacy page: pure and
 // zod-free, so the web app imports them at run time (`@nudge/contracts/privacy-rules`).
 
+import { addMonths } from './days';
+
 /** reader.md §9: nobody younger may create an account. */
 export const MINIMUM_AGE = 16;
 /** reader.md §9: a data request (export or deletion) is answered within one calendar month of its receipt. */
@@ -14,15 +16,7 @@ export const MINIMUM_AGE_MESSAGE = `You must be at least ${MINIMUM_AGE} to creat
  * The day a data request received at `receivedAt` must be answered by: one calendar month later, at the same time
  * of day (received 31 January: due on the last day of February, not in March).
  */
-export function dataRequestDueAt(receivedAt: Date): Date {
-  const due = new Date(receivedAt);
-  const day = due.getUTCDate();
-  due.setUTCDate(1);
-  due.setUTCMonth(due.getUTCMonth() + DATA_REQUEST_MONTHS);
-  const lastDay = new Date(Date.UTC(due.getUTCFullYear(), due.getUTCMonth() + 1, 0)).getUTCDate();
-  due.setUTCDate(Math.min(day, lastDay));
-  return due;
-}
+export const dataRequestDueAt = (receivedAt: Date): Date => addMonths(receivedAt, DATA_REQUEST_MONTHS);
 
 /** The Terms text until an admin sets one (site setting `termstext`); paragraphs are separated by blank lines. */
 export const DEFAULT_TERMS_TEXT = [
