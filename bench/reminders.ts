@@ -43,7 +43,7 @@ export async function seedDueReaders(app: Standalone, count: number): Promise<vo
   await call('POST', '/api/user/update', {
     email: 'admin@example.com',
     token,
-    info: { email: 'admin@example.com', notiinfo: { time: '08:00', active: false } },
+    info: { ageConfirmed: true, email: 'admin@example.com', notiinfo: { time: '08:00', active: false } },
   });
   for (let i = 0; i < 200; i++) {
     const res = await fetch(`${app.url}/api/template/alltemplates`, {

@@ -151,6 +151,7 @@ describe.skipIf(engines.reason)('the distributed topology (Kafka, Temporal, a pr
         email: r.email,
         token: me.token,
         info: {
+          ageConfirmed: true,
           email: r.email,
           firstname: 'Rae',
           notiinfo: { time: r.time, active: true },

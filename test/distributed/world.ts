@@ -110,7 +110,7 @@ export function client(topology: () => Topology) {
       await ok('POST', '/api/user/update', {
         email,
         token,
-        info: { email, firstname: 'Rae', lastname: 'Reader' },
+        info: { ageConfirmed: true, email, firstname: 'Rae', lastname: 'Reader' },
       });
     return { token: token as string, id: user._id as string, email };
   };

@@ -149,7 +149,12 @@ export async function signInThroughOutbox(
     email,
     otp: await e2e.codeFor(email),
   });
-  if (names) await apiCall(e2e, 'POST', '/api/user/update', { email, token, info: { email, ...names } });
+  if (names)
+    await apiCall(e2e, 'POST', '/api/user/update', {
+      email,
+      token,
+      info: { ageConfirmed: true, email, ...names },
+    });
   return { token, id: user._id };
 }
 

@@ -73,6 +73,7 @@ describe.runIf(!unavailable)('the reader experience', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('First name').fill('Nia');
     await page.getByLabel('Last name').fill('New');
+    await page.getByLabel(/at least 16 years old/).check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('navigation', { name: 'Feed' }).waitFor();
   }
@@ -227,6 +228,7 @@ describe.runIf(!unavailable)('the reader experience', () => {
     const step2 = page.getByRole('dialog', { name: 'Set up your daily reminder' });
     await step2.getByText('Select post topics:').waitFor();
     await step2.locator(`label[for="topic-${sleep}"]`).click();
+    await step2.getByLabel(/at least 16 years old/).check();
     await step2.getByRole('button', { name: 'Continue' }).click();
     await step2.waitFor({ state: 'hidden' });
     const token = await page.evaluate(() => localStorage.getItem('token'));

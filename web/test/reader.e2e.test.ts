@@ -48,6 +48,7 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
       await page.getByLabel('First name').fill('Ada');
       await page.getByLabel('Last name').fill('Lovelace');
       await page.getByLabel('Daily reminder time').selectOption('07:45');
+      await page.getByLabel(/at least 16 years old/).check();
       // A new reader has not completed the profile yet: the button says 'Continue' (reader.md §2).
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.getByText('Settings updated successfully').waitFor();
@@ -88,6 +89,7 @@ describe.runIf(!unavailable)('the reader web app in Chromium', () => {
     await signUp(page, 'settings@example.com');
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel(/at least 16 years old/).check();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('Settings updated successfully').waitFor();
     await page.goto('/setting');

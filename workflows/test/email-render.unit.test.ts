@@ -55,6 +55,7 @@ function readerModel(
     },
     unsubscribeUrl: `https://nudge.example/unsubscribe/u${n}`,
     openPixelUrl: `https://nudge.example/api/reminder/open/o${n}`,
+    termsUrl: 'https://nudge.example/terms',
     ...over,
   };
 }

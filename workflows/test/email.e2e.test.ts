@@ -45,6 +45,7 @@ const model: ReminderEmailModel = {
   },
   unsubscribeUrl: 'https://nudge.example/u',
   openPixelUrl: 'https://nudge.example/api/reminder/open/o',
+  termsUrl: 'https://nudge.example/terms',
 };
 
 const browser = emailBrowser();
@@ -66,16 +67,24 @@ describe.skipIf(Boolean(browserUnavailable))('the reminder e-mail in a browser',
         'How rested do you feel today?',
         'Unsubscribe',
         'Completely',
+        'Terms and Privacy',
       ])
         expect(await page.getByText(label, { exact: false }).first().isVisible()).toBe(true);
       // The inbox preview is hidden in the opened e-mail: what shows first is the site title.
       const shown = await page.evaluate(() => document.body.innerText);
       expect(shown.trimStart().startsWith('Nudge')).toBe(true);
       expect(shown).not.toContain('\u200c');
+      // The footer links the site's Terms and Privacy page.
+      expect(await page.getByRole('link', { name: 'Terms and Privacy' }).getAttribute('href')).toBe(
+        'https://nudge.example/terms',
+      );
       await page.screenshot({ path: resolve(SHOTS, `email-${width}.png`), fullPage: true });
       await page.close();
       expect(text.toLowerCase()).toContain('the fourth breath is the one that counts');
       expect(text).toContain('https://nudge.example/api/reminder/go/c');
+      // The plain-text part carries it too.
+      expect(text).toContain('Terms and Privacy');
+      expect(text).toContain('https://nudge.example/terms');
     });
   }
 });

@@ -59,7 +59,7 @@ describe.runIf(temporal.available)('reminder slots on Temporal', () => {
     await ok('POST', '/api/user/update', {
       email: 'admin@example.com',
       token: adminToken,
-      info: { email: 'admin@example.com', notiinfo: { time: '08:00', active: false } },
+      info: { ageConfirmed: true, email: 'admin@example.com', notiinfo: { time: '08:00', active: false } },
     });
     const deadline = Date.now() + 30_000;
     while (
@@ -227,7 +227,7 @@ describe.runIf(temporal.available)('reminder slots on Temporal', () => {
       await ok('POST', '/api/user/update', {
         email,
         token,
-        info: { email, notiinfo: { time, active: true }, enableEmail: true },
+        info: { ageConfirmed: true, email, notiinfo: { time, active: true }, enableEmail: true },
       });
       sessions.push({ email, token, time });
       return user._id as string;

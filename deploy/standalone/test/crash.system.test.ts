@@ -268,7 +268,7 @@ describe('crash suite: SIGKILL in the middle of mixed commands', () => {
         const named = await call('POST', '/api/user/update', {
           email: r.email,
           token: r.token,
-          info: { email: r.email, firstname: 'Rae', lastname: `Reader${index}` },
+          info: { ageConfirmed: true, email: r.email, firstname: 'Rae', lastname: `Reader${index}` },
         });
         if (named.status === 200) r.named = true;
         return named;

@@ -73,7 +73,7 @@ describe('deleting a reader reaches every copy', () => {
     await ok('POST', '/api/user/update', {
       email: EMAIL,
       token: reader.token,
-      info: { email: EMAIL, firstname: FIRST, lastname: LAST },
+      info: { ageConfirmed: true, email: EMAIL, firstname: FIRST, lastname: LAST },
     });
     await ok('POST', '/api/user/otpTransaction', {
       email: EMAIL,

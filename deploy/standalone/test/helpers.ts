@@ -23,7 +23,7 @@ export function gatewayClient(app: () => Standalone) {
       await ok('POST', '/api/user/update', {
         email,
         token,
-        info: { email, firstname: 'Rae', lastname: 'Reader' },
+        info: { ageConfirmed: true, email, firstname: 'Rae', lastname: 'Reader' },
       });
     return { token: token as string, id: user._id as string };
   };

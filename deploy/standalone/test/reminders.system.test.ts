@@ -99,7 +99,13 @@ beforeAll(async () => {
     await ok('POST', '/api/user/update', {
       email: r.email,
       token: me.token,
-      info: { email: r.email, firstname: key, notiinfo: { time: r.time, active: true }, enableEmail: true },
+      info: {
+        ageConfirmed: true,
+        email: r.email,
+        firstname: key,
+        notiinfo: { time: r.time, active: true },
+        enableEmail: true,
+      },
     });
     if (key === 'newYork') {
       await ok('POST', '/api/user/otpTransaction', {

@@ -67,6 +67,7 @@ describe('the standalone process, as a new user meets it', () => {
       token: reader.token,
       email: 'reader@example.com',
       info: {
+        ageConfirmed: true,
         firstname: 'Ravi',
         lastname: 'Iyer',
         notiinfo: { time: '06:30', active: true },

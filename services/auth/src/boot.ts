@@ -54,6 +54,7 @@ export async function bootAuth(opts: {
       log,
     }),
     coldAfter: config.REMINDER_COLD_AFTER,
+    serviceUrls: () => opts.serviceUrls ?? {},
     ...(config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_SECRET
       ? {
           google: {

@@ -1,3 +1,4 @@
+import type { ServiceName } from '@nudge/contracts';
 import {
   createHttpApp,
   createLinkTokens,
@@ -20,6 +21,7 @@ import {
 } from '@nudge/platform';
 import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
+import { createDataRequests, type DataRequests } from './app/data-requests';
 import { createDueReaders } from './app/due-readers';
 import { createErasure, createErasureProjection } from './app/erasure';
 import { createGoogleSignIn } from './app/google-sign-in';
@@ -37,6 +39,7 @@ import { eraseRoutes } from './http/erase-routes';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
+import { privacyRoutes } from './http/privacy-routes';
 import { userRoutes } from './http/user-routes';
 
 export interface AuthServiceDeps {
@@ -74,6 +77,8 @@ export interface AuthServiceDeps {
   /** Consecutive unopened reminder e-mails that make a reader cold (REMINDER_COLD_AFTER). */
   coldAfter?: number;
   clock?: () => Date;
+  /** Read at call time: the other services' URLs, for assembling a reader's data export. */
+  serviceUrls?: () => Partial<Record<ServiceName, string>>;
 }
 
 export interface AuthService {
@@ -82,6 +87,8 @@ export interface AuthService {
   start(): Promise<void>;
   /** Role follows payment: handlers for a consumer on topicFor('billing') (group 'auth'), started after start(). */
   billingHandlers: Record<string, EventHandler>;
+  /** The register of data requests: the deletion flow records a reader's deletion request with `record`. */
+  dataRequests: DataRequests;
   /** Cold / autoactive from engagement's reminder facts: handlers for a consumer on topicFor('engagement'). */
   reminderHandlers: Record<string, EventHandler>;
 }
@@ -126,6 +133,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     siteName,
   });
   const admin = createAdminUsers(users, deps.emailStats);
+  const dataRequests = createDataRequests(deps.store, deps.clock);
 
   const app = createHttpApp({
     log: deps.log,
@@ -142,6 +150,14 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   });
   app.use(userRoutes({ users, signIn, linkSignIn, profile, admin, verifier, tokens, links, sessions }));
   app.use(
+    privacyRoutes({
+      users,
+      events: deps.events,
+      dataRequests,
+      internalToken: deps.internalToken,
+      serviceUrls: () => deps.serviceUrls?.() ?? {},
+      log: deps.log,
+    }),
     eraseRoutes(
       createErasure({
         store: deps.store,
@@ -178,6 +194,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
 
   return {
     app,
+    dataRequests,
     billingHandlers: createBillingHandlers({ store: deps.store, users }),
     reminderHandlers: createReminderHandlers({ store: deps.store, users, coldAfter: deps.coldAfter ?? 14 }),
     async start() {

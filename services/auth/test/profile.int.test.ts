@@ -26,11 +26,43 @@ describe('profile', () => {
     const saved = await auth.post('/api/user/update', {
       token: fresh.token,
       email: 'fresh@example.com',
-      info: { firstname: 'Fre' },
+      info: { ageConfirmed: true, firstname: 'Fre' },
     });
     expect(saved.body.user.verified).toBe(true);
     const again = await auth.signIn('fresh@example.com');
     expect(again.user.verified).toBe(true);
+  });
+
+  it('sign-up is refused to a reader who does not confirm they are at least 16, and records nothing', async () => {
+    const young = await auth.signIn('young@example.com');
+    for (const info of [
+      { firstname: 'Yo', lastname: 'Ung' },
+      { ageConfirmed: false, firstname: 'Yo' },
+    ]) {
+      const refused = await auth.post('/api/user/update', {
+        token: young.token,
+        email: 'young@example.com',
+        info,
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe('You must be at least 16 to create an account');
+    }
+    const after = await auth.signIn('young@example.com');
+    expect(after.user.verified).toBe(false);
+    expect(after.user.firstname).toBe('');
+    const confirmed = await auth.post('/api/user/update', {
+      token: young.token,
+      email: 'young@example.com',
+      info: { ageConfirmed: true, firstname: 'Yo' },
+    });
+    expect(confirmed.body.user.verified).toBe(true);
+    // A verified reader's later updates need no confirmation again.
+    const later = await auth.post('/api/user/update', {
+      token: young.token,
+      email: 'young@example.com',
+      info: { lastname: 'Ung' },
+    });
+    expect(later.status).toBe(200);
   });
 
   it('update saves names, notification time, toggles and topics', async () => {
@@ -38,6 +70,7 @@ describe('profile', () => {
       token,
       email,
       info: {
+        ageConfirmed: true,
         email,
         firstname: 'Asha',
         lastname: 'Rao',
@@ -64,13 +97,13 @@ describe('profile', () => {
   });
 
   it('update needs a token, and only changes your own profile', async () => {
-    const anon = await auth.post('/api/user/update', { email, info: { firstname: 'X' } });
+    const anon = await auth.post('/api/user/update', { email, info: { ageConfirmed: true, firstname: 'X' } });
     expect(anon.status).toBe(401);
     const other = await auth.signIn('other@example.com');
     const res = await auth.post('/api/user/update', {
       token: other.token,
       email,
-      info: { firstname: 'Mallory' },
+      info: { ageConfirmed: true, firstname: 'Mallory' },
     });
     expect(res.status).toBe(403);
     expect((await auth.post('/api/user/isauth', { token })).body.user.firstname).toBe('Asha');
@@ -91,7 +124,11 @@ describe('profile', () => {
   });
 
   it('WhatsApp number: code by WhatsApp, then verified; enabling WhatsApp needs a verified number', async () => {
-    const refused = await auth.post('/api/user/update', { token, email, info: { enableWA: true } });
+    const refused = await auth.post('/api/user/update', {
+      token,
+      email,
+      info: { ageConfirmed: true, enableWA: true },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('Please verify your WhatsApp number first');
 
@@ -128,10 +165,18 @@ describe('profile', () => {
     const me = await auth.post('/api/user/isauth', { token });
     expect(me.body.user).toMatchObject({ phone: '+919876543210', enableWA: true, notification_type: 'both' });
     // The same number written the international way is the same number.
-    const same = await auth.post('/api/user/update', { token, email, info: { phone: '+91 98765 43210' } });
+    const same = await auth.post('/api/user/update', {
+      token,
+      email,
+      info: { ageConfirmed: true, phone: '+91 98765 43210' },
+    });
     expect(same.status).toBe(200);
 
-    const other = await auth.post('/api/user/update', { token, email, info: { phone: '9123456789' } });
+    const other = await auth.post('/api/user/update', {
+      token,
+      email,
+      info: { ageConfirmed: true, phone: '9123456789' },
+    });
     expect(other.body.message).toBe('Please verify your WhatsApp number first');
   });
 

@@ -11,6 +11,7 @@ describe('the users read model is a projection of the event store', () => {
         token: reader.token,
         email: 'reader@example.com',
         info: {
+          ageConfirmed: true,
           firstname: 'Ria',
           lastname: 'Sen',
           topics: ['aaaaaaaaaaaaaaaaaaaaaaaa'],

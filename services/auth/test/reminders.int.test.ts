@@ -21,7 +21,7 @@ async function reader(email: string, timeZone: string, time: string) {
   const res = await auth.post('/api/user/update', {
     email,
     token,
-    info: { email, timeZone, notiinfo: { time, active: true } },
+    info: { ageConfirmed: true, email, timeZone, notiinfo: { time, active: true } },
   });
   expect(res.status).toBe(200);
   return { token, id: user._id as string };

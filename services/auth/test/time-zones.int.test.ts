@@ -24,7 +24,7 @@ async function setZone(email: string, token: string, timeZone: string) {
   const res = await auth.post('/api/user/update', {
     email,
     token,
-    info: { email, timeZone, notiinfo: { time: '08:00', active: true } },
+    info: { ageConfirmed: true, email, timeZone, notiinfo: { time: '08:00', active: true } },
   });
   expect(res.status, res.text).toBe(200);
   return res.body.user;
@@ -59,7 +59,7 @@ describe('time zones', () => {
     const bad = await auth.post('/api/user/update', {
       email,
       token,
-      info: { email, timeZone: 'Mars/Olympus' },
+      info: { ageConfirmed: true, email, timeZone: 'Mars/Olympus' },
     });
     expect(bad.status).toBe(400);
     expect(await zoneSet()).toEqual(['America/New_York', 'Europe/London']);

@@ -33,37 +33,55 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
       400,
       /Time zone/,
     ],
-    ['phone with letters', '/api/user/update', { email, info: { phone: '98765abc' } }, 400, /country code/],
+    [
+      'phone with letters',
+      '/api/user/update',
+      { email, info: { ageConfirmed: true, phone: '98765abc' } },
+      400,
+      /country code/,
+    ],
     [
       'phone that is no number of its country',
       '/api/user/update',
-      { email, info: { phone: '+44 12' } },
+      { email, info: { ageConfirmed: true, phone: '+44 12' } },
       400,
       /country code/,
     ],
     [
       'time not on a 15-minute step',
       '/api/user/update',
-      { email, info: { notiinfo: { time: '08:10', active: true } } },
+      { email, info: { ageConfirmed: true, notiinfo: { time: '08:10', active: true } } },
       400,
       /15-minute step/,
     ],
     [
       'time out of range',
       '/api/user/update',
-      { email, info: { notiinfo: { time: '24:00', active: true } } },
+      { email, info: { ageConfirmed: true, notiinfo: { time: '24:00', active: true } } },
       400,
       /15-minute step/,
     ],
     [
       'toggle of the wrong type',
       '/api/user/update',
-      { email, info: { enableEmail: 'yes' } },
+      { email, info: { ageConfirmed: true, enableEmail: 'yes' } },
       400,
       /enableEmail/,
     ],
-    ['topics not a list', '/api/user/update', { email, info: { topics: 'abc' } }, 400, /topics/],
-    ['topic not an id', '/api/user/update', { email, info: { topics: ['abc'] } }, 400, /valid id/],
+    [
+      'topics not a list',
+      '/api/user/update',
+      { email, info: { ageConfirmed: true, topics: 'abc' } },
+      400,
+      /topics/,
+    ],
+    [
+      'topic not an id',
+      '/api/user/update',
+      { email, info: { ageConfirmed: true, topics: ['abc'] } },
+      400,
+      /valid id/,
+    ],
     ['info missing', '/api/user/update', { token, email }, 400, /info/],
     [
       'otp stage out of range',
@@ -123,7 +141,7 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
     const before = await snapshot();
     const res = await auth.post(
       '/api/user/update',
-      { email, info: { firstname: 'x'.repeat(200_000) } },
+      { email, info: { ageConfirmed: true, firstname: 'x'.repeat(200_000) } },
       token,
     );
     expect(res.status).toBe(413);
@@ -132,7 +150,11 @@ describe('bad input gets a clear 4xx and changes nothing', () => {
   });
 
   it('a name over 100 characters', async () => {
-    const res = await auth.post('/api/user/update', { email, info: { firstname: 'x'.repeat(101) } }, token);
+    const res = await auth.post(
+      '/api/user/update',
+      { email, info: { ageConfirmed: true, firstname: 'x'.repeat(101) } },
+      token,
+    );
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/100 characters/);
   });

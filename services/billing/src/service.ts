@@ -28,6 +28,7 @@ import { createSubscriptionsProjection } from './events/subscriptions-projection
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { internalRoutes } from './http/internal-routes';
 import { paymentRoutes } from './http/payment-routes';
+import { privacyRoutes } from './http/privacy-routes';
 import { simulatedRoutes } from './http/simulated-routes';
 import { rawWebhookBody, WEBHOOK_PATH, webhookRoutes } from './http/webhook-routes';
 import type { UserRecords } from './infra/auth-users';
@@ -189,6 +190,7 @@ export function createBillingService(deps: BillingServiceDeps): BillingService {
     inner.use(
       internalRoutes({ internalToken: deps.internalToken, renewalStep: renewals.step, reconcileRefunds }),
     );
+    inner.use(privacyRoutes({ store: deps.store, internalToken: deps.internalToken }));
   }
   finishApp(inner, deps.log);
 

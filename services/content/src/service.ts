@@ -31,6 +31,7 @@ import { createContentReadModels } from './events/read-models';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { internalRoutes } from './http/internal-routes';
 import { mediaRoutes } from './http/media-routes';
+import { privacyRoutes } from './http/privacy-routes';
 import { promotionRoutes } from './http/promotion-routes';
 import { readerRoutes } from './http/reader-routes';
 import { settingsRoutes } from './http/settings-routes';
@@ -127,6 +128,7 @@ export function createContentService(deps: ContentServiceDeps): ContentService {
   app.use(mediaRoutes(media));
   app.use(eventHistoryRoutes({ store: deps.store, internalToken: deps.internalToken }));
   app.use(internalRoutes({ today, settings, internalToken: deps.internalToken }));
+  app.use(privacyRoutes({ store: deps.store, internalToken: deps.internalToken }));
   app.use(tooLargeBody);
   finishApp(app, deps.log);
 

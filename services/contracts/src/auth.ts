@@ -16,6 +16,7 @@ import {
   SortOrderQuery,
   TimeZone,
 } from './common';
+import { AgeConfirmed } from './privacy';
 
 export const NotiInfo = z.object({
   time: NotificationTime,
@@ -81,6 +82,8 @@ export const ProfileInfo = z.object({
   enableEmail: z.boolean({ error: 'enableEmail must be true or false' }).optional(),
   topics: TopicIds.optional(),
   timeZone: TimeZone.optional(),
+  /** Sign-up: the reader confirms they are at least 16 (reader.md §9); needed to complete a new profile. */
+  ageConfirmed: AgeConfirmed.optional(),
 });
 export const UpdateRequest = z.object({
   email: Email,

@@ -509,6 +509,8 @@ export const SiteSettingsInput = z.strictObject(
     frontendshorturl: url('frontendshorturl'),
     instagramurl: url('instagramurl'),
     aboutpage: url('aboutpage'),
+    termstext: text('termstext', 20000),
+    privacytext: text('privacytext', 20000),
     trackingid: text('trackingid', 200),
     clarityid: text('clarityid', 200),
     posthoghost: text('posthoghost', 200),
@@ -572,6 +574,9 @@ export const SiteSettings = z.object({
   frontendshorturl: z.string(),
   instagramurl: z.string(),
   aboutpage: z.string(),
+  /** The Terms and Privacy page (/terms): plain text, paragraphs separated by blank lines. */
+  termstext: z.string(),
+  privacytext: z.string(),
   trackingid: z.string(),
   clarityid: z.string(),
   posthoghost: z.string(),

@@ -118,3 +118,14 @@ export const MONTH_NAMES = [
   'November',
   'December',
 ] as const;
+
+/** The same calendar day `months` later (clamped to the month's last day), in UTC: billing cycles, the one-month answer to data requests. */
+export function addMonths(from: Date, months: number): Date {
+  const d = new Date(from.getTime());
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
+  d.setUTCDate(Math.min(day, last));
+  return d;
+}

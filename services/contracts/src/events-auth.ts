@@ -18,7 +18,11 @@ export const AuthEvents = {
     }),
   },
   /** The user completed their profile (the spec's `verified`); e-mail ownership is proven by every sign-in. */
-  UserVerified: { type: 'auth.UserVerified.v1', data: z.object({ userId: z.string(), email: z.string() }) },
+  UserVerified: {
+    type: 'auth.UserVerified.v1',
+    /** ageConfirmed: the reader confirmed they are at least 16 when they completed the profile themselves. */
+    data: z.object({ userId: z.string(), email: z.string(), ageConfirmed: z.boolean().optional() }),
+  },
   UserSignedIn: {
     type: 'auth.UserSignedIn.v1',
     data: z.object({ userId: z.string(), method: z.enum(['code', 'link', 'google', 'checkin']) }),

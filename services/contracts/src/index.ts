@@ -19,6 +19,7 @@ export * from './gating';
 export * from './html-text';
 export * from './internal-routes';
 export * from './paragraphs';
+export * from './privacy';
 export * from './reminder-slots';
 export * from './reminders';
 export * from './reporting';

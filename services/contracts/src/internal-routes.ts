@@ -10,6 +10,7 @@ import {
 import { RefundReconcileRequest, RefundReconcileResponse } from './billing';
 import { CheckinIssueRequest, CheckinIssueResponse } from './engagement';
 import { EventHistoryQuery, EventHistoryResponse } from './event-history';
+import { USER_DATA_SERVICES, UserDataRequest, UserDataResponse } from './privacy';
 import {
   CheckinIssueBatchRequest,
   CheckinIssueBatchResponse,
@@ -95,6 +96,16 @@ export const internalApi: InternalRouteContract[] = [
     body: CheckinIssueRequest,
     response: CheckinIssueResponse,
   }),
+  // ── the reader's data ──
+  ...USER_DATA_SERVICES.map((service) =>
+    internal(
+      'POST',
+      '/internal/privacy/user-data',
+      service,
+      "Everything the service holds about one reader, kind by kind (the reader's data export)",
+      { body: UserDataRequest, response: UserDataResponse },
+    ),
+  ),
   // ── reporting ──
   ...(['auth', 'content', 'engagement', 'billing', 'reporting'] as const).map((service) =>
     internal(

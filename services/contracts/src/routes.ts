@@ -27,6 +27,14 @@ import { BILLING_SCHEMAS } from './billing';
 import { CONTENT_SCHEMAS } from './content';
 import { ENGAGEMENT_SCHEMAS } from './engagement';
 import { ERASURE_ROUTES, ERASURE_SCHEMAS } from './erasure';
+import {
+  DataRequestListQuery,
+  DataRequestListResponse,
+  DataRequestParams,
+  DataRequestResponse,
+  ExportRequest,
+  RecordDataRequestBody,
+} from './privacy';
 import { REPORTING_SCHEMAS } from './reporting';
 import type { Access, HttpMethod, RouteContract, RouteSchemas, ServiceName } from './route-types';
 
@@ -80,6 +88,38 @@ export const apiRoutes: RouteContract[] = [
     'ours',
   ),
   route('POST', '/api/user/update', 'auth', 'user', 'Update the signed-in user’s profile and preferences', R),
+  route(
+    'POST',
+    '/api/user/export',
+    'auth',
+    'user',
+    'Download my data: one zip of everything held about the signed-in reader, gathered from every service',
+    'ours',
+  ),
+  route(
+    'GET',
+    '/api/datarequests',
+    'auth',
+    'admin',
+    'Data requests (export, deletion) with their due dates',
+    'ours',
+  ),
+  route(
+    'POST',
+    '/api/datarequests',
+    'auth',
+    'admin',
+    "Record a reader's data request received by e-mail",
+    'ours',
+  ),
+  route(
+    'POST',
+    '/api/datarequests/:id/answered',
+    'auth',
+    'admin',
+    'Mark a data request answered (today)',
+    'ours',
+  ),
   route(
     'POST',
     '/api/user/otpTransaction',
@@ -489,6 +529,10 @@ const AUTH_SCHEMAS: RouteSchemas = {
   'POST /api/user/verify': { body: VerifyRequest, response: SessionResponse },
   'POST /api/user/isauth': { body: IsAuthRequest, response: IsAuthResponse },
   'POST /api/user/logout': { body: LogoutRequest, response: MessageResponse },
+  'POST /api/user/export': { body: ExportRequest, produces: 'application/zip' },
+  'GET /api/datarequests': { query: DataRequestListQuery, response: DataRequestListResponse },
+  'POST /api/datarequests': { body: RecordDataRequestBody, response: DataRequestResponse },
+  'POST /api/datarequests/:id/answered': { params: DataRequestParams, response: DataRequestResponse },
   'POST /api/user/update': { body: UpdateRequest, response: UserResponse },
   'POST /api/user/otpTransaction': { body: OtpTransactionRequest, response: MessageResponse },
   'POST /api/user/updatename': {

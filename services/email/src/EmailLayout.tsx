@@ -1,5 +1,5 @@
 import type { SiteSettings } from '@nudge/contracts';
-import { Body, Container, Head, Hr, Html, Img, Text } from '@react-email/components';
+import { Body, Container, Head, Hr, Html, Img, Link, Text } from '@react-email/components';
 import type { CSSProperties, ReactNode } from 'react';
 
 /** The site settings every e-mail of the product is dressed in (admin.md: e-mail logo, colours, titles). */
@@ -129,12 +129,25 @@ export function PreviewText({ text }: { text: string }) {
   );
 }
 
-/** The rule and small print that end an e-mail (why the reader gets it, and how to stop it). */
-export function EmailFooter({ children }: { children: ReactNode }) {
+const footerText: CSSProperties = { color: '#71717a', fontSize: '12px', lineHeight: '18px', margin: 0 };
+
+/**
+ * The rule and small print that end an e-mail: why the reader gets it and how to stop it (`children`), then the
+ * link to the site's Terms and Privacy page (`termsUrl`, the site's /terms), which every e-mail carries.
+ */
+export function EmailFooter({ termsUrl, children }: { termsUrl: string; children: ReactNode }) {
   return (
     <>
       <Hr style={{ borderColor: '#e4e4e7', margin: '24px 0 12px' }} />
-      <Text style={{ color: '#71717a', fontSize: '12px', lineHeight: '18px', margin: 0 }}>{children}</Text>
+      <Text style={footerText}>{children}</Text>
+      <Text style={{ ...footerText, marginTop: '8px' }}>
+        <Link href={termsUrl} style={footerLinkStyle}>
+          Terms and Privacy
+        </Link>
+      </Text>
     </>
   );
 }
+
+/** The Terms and Privacy page of the site at `publicUrl`, for the footer of every e-mail. */
+export const termsUrlOf = (publicUrl: string): string => `${publicUrl.replace(/\/+$/, '')}/terms`;

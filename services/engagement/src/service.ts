@@ -31,6 +31,7 @@ import { eventHistoryRoutes } from './http/event-history-routes';
 import { historyRoutes } from './http/history-routes';
 import { internalRoutes } from './http/internal-routes';
 import { likeRoutes } from './http/like-routes';
+import { privacyRoutes } from './http/privacy-routes';
 import { reminderRoutes } from './http/reminder-routes';
 import { suppressionRoutes } from './http/suppression-routes';
 import type { AuthSessions } from './infra/auth-client';
@@ -128,6 +129,7 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   app.use(checkinRoutes({ questions, checkins }));
   app.use(reminderRoutes({ reminders, publicUrl: deps.publicUrl }));
   app.use(internalRoutes({ checkins, reminders, internalToken: deps.internalToken }));
+  app.use(privacyRoutes({ store, checkins, internalToken: deps.internalToken }));
   app.use(suppressionRoutes({ suppressions, internalToken: deps.internalToken }));
   app.use(eventHistoryRoutes({ store, internalToken: deps.internalToken }));
   finishApp(app, deps.log);

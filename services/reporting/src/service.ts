@@ -25,6 +25,7 @@ import { createEventWriter, type EventWriter } from './events/ingest';
 import { createReportsProjection } from './events/reports-projection';
 import { eventlogRoutes } from './http/eventlog-routes';
 import { internalRoutes } from './http/internal-routes';
+import { privacyRoutes } from './http/privacy-routes';
 import { reportRoutes } from './http/report-routes';
 
 const DEFAULT_INTAKE_EVENTS_PER_MINUTE = 120;
@@ -115,6 +116,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
   app.use(eventlogRoutes({ intake, budget, log }));
   app.use(reportRoutes({ reports, data }));
   app.use(internalRoutes({ emailStats, store, internalToken: deps.internalToken }));
+  app.use(privacyRoutes({ analytics, internalToken: deps.internalToken }));
   finishApp(app, deps.log);
 
   return {

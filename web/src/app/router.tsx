@@ -7,6 +7,7 @@ import { AppShell } from '../features/layout/components/AppShell';
 import { NotFoundPage } from '../features/layout/components/NotFoundPage';
 import { RouteErrorPage } from '../features/layout/components/RouteErrorPage';
 import { LazyPostPage } from '../features/post/components/LazyPostPage';
+import { TermsPage } from '../features/privacy/components/TermsPage';
 import { SettingsPage } from '../features/profile/components/SettingsPage';
 import { subscriptionRoutes } from '../features/subscription/routes';
 import { UnsubscribePage } from '../features/unsubscribe/components/UnsubscribePage';
@@ -45,6 +46,7 @@ export const createAppRouter = () =>
           ),
         },
         { path: 'aboutus', element: <AboutPage /> },
+        { path: 'terms', element: <TermsPage /> },
         { path: 'post/:id', element: <LazyPostPage /> },
         { path: 'unsubscribe/:id', element: <UnsubscribePage /> },
         ...subscriptionRoutes,

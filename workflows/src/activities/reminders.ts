@@ -12,7 +12,7 @@ import type {
   RemindersPostsResponse,
   SuppressionCheckResponse,
 } from '@nudge/contracts';
-import { prefixedSubject } from '@nudge/email';
+import { prefixedSubject, termsUrlOf } from '@nudge/email';
 import {
   type Logger,
   type MailSender,
@@ -511,6 +511,7 @@ export function createReminderActivities(deps: ReminderDeps) {
               : null,
             unsubscribeUrl: tracked('unsubscribe', '/unsubscribe/', encodeURIComponent(link.unsubscribe)),
             openPixelUrl: `${base}/api/reminder/open/${sign.open()}`,
+            termsUrl: termsUrlOf(base),
           };
           const rendering = renderReminder(model);
           const { html, text } = rendering instanceof Promise ? await rendering : rendering;

@@ -90,7 +90,7 @@ export function ReminderEmail({ m }: { m: ReminderEmailModel }) {
           ))}
         </Section>
       ) : null}
-      <EmailFooter>
+      <EmailFooter termsUrl={m.termsUrl}>
         You get this e-mail because you chose a daily reminder from {s.footersitetitle || s.sitetitle}.{' '}
         <Link href={m.unsubscribeUrl} style={footerLinkStyle}>
           Unsubscribe

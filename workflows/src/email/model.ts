@@ -22,6 +22,8 @@ export interface ReminderEmailModel {
   checkin: { body: string; answers: { answer: number; url: string }[] } | null;
   unsubscribeUrl: string;
   openPixelUrl: string;
+  /** The site's Terms and Privacy page (the same for every reader). */
+  termsUrl: string;
 }
 
 /** Characters of the post an e-mail shows as a teaser, and of the inbox preview line. */

@@ -1,4 +1,4 @@
-import { AuthEvents } from '@nudge/contracts';
+import { AuthEvents, MINIMUM_AGE_MESSAGE } from '@nudge/contracts';
 import type { DecidedEvent } from '@nudge/platform';
 import {
   badRequest,
@@ -48,13 +48,14 @@ export function createProfile(deps: ProfileDeps) {
      * POST /api/user/update. The WhatsApp number is set only by verifying it (otpTransaction); here it may be
      * kept or cleared, and WhatsApp reminders need a verified number.
      * `completesProfile`: the profile form was submitted, which makes the user `verified` (reader.md: the form says
-     * 'Continue' until then and 'Update' after, and the sign-in modal asks unverified users for step 2).
+     * 'Continue' until then and 'Update' after, and the sign-in modal asks unverified users for step 2). Completing
+     * it needs `ageConfirmed` (reader.md §9, minimum age 16).
      */
     async update(
       userId: string,
       changes: ProfileChanges,
       actor: string,
-      options: { completesProfile?: boolean } = {},
+      options: { completesProfile?: boolean; ageConfirmed?: boolean } = {},
     ) {
       return change(
         userId,
@@ -71,9 +72,11 @@ export function createProfile(deps: ProfileDeps) {
             throw badRequest('Please verify your WhatsApp number first');
           const decided = decideProfileChange(user, next);
           if (options.completesProfile && !user.verified) {
+            // Sign-up ends here: a reader who does not confirm the minimum age gets no account (nothing recorded).
+            if (options.ageConfirmed !== true) throw badRequest(MINIMUM_AGE_MESSAGE);
             decided.push({
               type: AuthEvents.UserVerified.type,
-              data: { userId: user._id, email: user.email },
+              data: { userId: user._id, email: user.email, ageConfirmed: true },
             });
           }
           return decided;

@@ -119,8 +119,11 @@ export function userRoutes(deps: UserRoutesDeps): Router {
     if (email !== claims.email) throw forbidden('You can only update your own profile');
     if (info.email && info.email !== claims.email)
       throw forbidden('The email address cannot be changed here');
-    const { email: _ignored, ...changes } = info;
-    const user = await profile.update(claims.userId, changes, claims.userId, { completesProfile: true });
+    const { email: _ignored, ageConfirmed, ...changes } = info;
+    const user = await profile.update(claims.userId, changes, claims.userId, {
+      completesProfile: true,
+      ageConfirmed: ageConfirmed === true,
+    });
     res.json({ status: true, user: toUserView(user) });
   });
 

@@ -1,5 +1,5 @@
 import { type BillingEventData, BillingEvents } from '@nudge/contracts';
-import { prefixedSubject, renderEmail } from '@nudge/email';
+import { prefixedSubject, renderEmail, termsUrlOf } from '@nudge/email';
 import type { EventEnvelope, Logger, Projection, UserDirectory } from '@nudge/platform';
 import { createElement } from 'react';
 import { longDate, REFUND_WINDOW_MS, rupees } from '../domain/plan';
@@ -29,6 +29,7 @@ export function receipt(
     settings,
     firstname: firstname.trim(),
     manageUrl: `${publicUrl.replace(/\/+$/, '')}/upgrade`,
+    termsUrl: termsUrlOf(publicUrl),
   };
   if (event.kind === 'payment') {
     const d = event.data;

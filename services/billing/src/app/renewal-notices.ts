@@ -1,5 +1,5 @@
 import type { SiteSettings } from '@nudge/contracts';
-import { type EmailBrand, prefixedSubject, renderEmail } from '@nudge/email';
+import { type EmailBrand, prefixedSubject, renderEmail, termsUrlOf } from '@nudge/email';
 import { DuplicateKeyError, type MailSender, type UserDirectory } from '@nudge/platform';
 import { createElement } from 'react';
 import { renewalOffMessage, renewalOnMessage } from '../domain/account';
@@ -41,6 +41,7 @@ export function renewalNotice(
     settings,
     firstname: firstname.trim(),
     manageUrl: `${publicUrl.replace(/\/+$/, '')}/upgrade`,
+    termsUrl: termsUrlOf(publicUrl),
   };
   if (renews) {
     return {

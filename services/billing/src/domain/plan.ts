@@ -20,15 +20,7 @@ export const RENEWAL_GRACE_MS = 48 * 3600_000;
 const DAY_MS = 24 * 3600_000;
 
 /** The same calendar day `months` later (clamped to the month's last day), as Razorpay counts billing cycles. */
-export function addMonths(from: Date, months: number): Date {
-  const d = new Date(from.getTime());
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-  d.setUTCDate(Math.min(day, last));
-  return d;
-}
+export { addMonths } from '@nudge/contracts/days';
 
 export const daysBetween = (a: Date, b: Date) => (b.getTime() - a.getTime()) / DAY_MS;
 

@@ -9,6 +9,8 @@ export interface RenewalNoticeModel {
   paragraphs: string[];
   /** The reader's Subscription page (reader.md /upgrade), where renewal is turned off or on. */
   manageUrl: string;
+  /** The site's Terms and Privacy page. */
+  termsUrl: string;
 }
 
 /** The notice 7 days before a subscription's end, in the frame every e-mail of the product shares. */
@@ -31,7 +33,7 @@ export function RenewalNoticeEmail({ m }: { m: RenewalNoticeModel }) {
           Manage your subscription
         </Button>
       </Section>
-      <EmailFooter>
+      <EmailFooter termsUrl={m.termsUrl}>
         You get this e-mail because you have a premium subscription to {s.footersitetitle || s.sitetitle}.{' '}
         <Link href={m.manageUrl} style={footerLinkStyle}>
           Your Subscription page

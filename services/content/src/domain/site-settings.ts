@@ -1,5 +1,7 @@
 import {
   ContentEvents,
+  DEFAULT_PRIVACY_TEXT,
+  DEFAULT_TERMS_TEXT,
   eventData,
   type SiteSettings,
   type SiteSettingsInput,
@@ -52,6 +54,8 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   frontendshorturl: '',
   instagramurl: '',
   aboutpage: '/aboutus',
+  termstext: DEFAULT_TERMS_TEXT,
+  privacytext: DEFAULT_PRIVACY_TEXT,
   trackingid: '',
   clarityid: '',
   posthoghost: '',

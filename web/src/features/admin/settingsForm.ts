@@ -38,6 +38,14 @@ export const SETTINGS_GROUPS: Array<{ title: string; fields: SettingsField[] }> 
     ],
   },
   {
+    // Our settings: the Terms and Privacy page (/terms), linked from the sign-in screen and every e-mail.
+    title: 'Terms and Privacy',
+    fields: [
+      { key: 'termstext', label: 'Terms Text', kind: 'long' },
+      { key: 'privacytext', label: 'Privacy Text', kind: 'long' },
+    ],
+  },
+  {
     title: 'Color',
     fields: (
       [

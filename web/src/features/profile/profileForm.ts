@@ -1,3 +1,4 @@
+import { MINIMUM_AGE_MESSAGE } from '@nudge/contracts/privacy-rules';
 import type { ProfileInfo, User } from '../../shared/contracts';
 import { DEFAULT_NOTIFICATION_TIME } from './notificationTimes';
 import { OTP_STAGE, type OtpStage } from './otpStage';
@@ -19,9 +20,11 @@ export interface ProfileFormValues {
   enableWA: boolean;
   phone: string;
   topics: string[];
+  /** Sign-up only: the reader confirmed they are at least 16. */
+  ageConfirmed: boolean;
 }
 
-export type ProfileFormErrors = Partial<Record<'firstname' | 'lastname' | 'phone', string>>;
+export type ProfileFormErrors = Partial<Record<'firstname' | 'lastname' | 'phone' | 'ageConfirmed', string>>;
 
 /** Keeps the digits of what was typed, at most `max` of them. */
 export const digitsOnly = (raw: string, max: number): string => raw.replace(/\D/g, '').slice(0, max);
@@ -35,6 +38,7 @@ export function initialProfileForm(user: User): ProfileFormValues {
     enableWA: user.enableWA,
     phone: user.phone,
     topics: [...user.topics],
+    ageConfirmed: false,
   };
 }
 
@@ -43,9 +47,17 @@ export const toggleTopic = (topics: string[], id: string): string[] =>
 
 export const VERIFY_WHATSAPP_FIRST = 'Please verify your WhatsApp number first';
 
-/** reader.md §5: first and last name are required; WhatsApp reminders need a verified number. */
-export function profileFormErrors(values: ProfileFormValues, stage: OtpStage): ProfileFormErrors {
+/**
+ * reader.md §5: first and last name are required; WhatsApp reminders need a verified number. §9: a new reader
+ * (`signingUp`, the profile not completed yet) confirms they are at least 16.
+ */
+export function profileFormErrors(
+  values: ProfileFormValues,
+  stage: OtpStage,
+  signingUp = false,
+): ProfileFormErrors {
   const errors: ProfileFormErrors = {};
+  if (signingUp && !values.ageConfirmed) errors.ageConfirmed = MINIMUM_AGE_MESSAGE;
   if (!values.firstname.trim()) errors.firstname = 'Please enter your first name';
   if (!values.lastname.trim()) errors.lastname = 'Please enter your last name';
   if (values.enableWA && stage !== OTP_STAGE.complete) errors.phone = VERIFY_WHATSAPP_FIRST;
@@ -91,7 +103,7 @@ export function phoneToSubmit(typed: string, stage: OtpStage, stored: string): s
 /** The `info` of POST /api/user/update. */
 export function buildProfileInfo(
   values: ProfileFormValues,
-  user: Pick<User, 'email' | 'phone' | 'notiinfo'>,
+  user: Pick<User, 'email' | 'phone' | 'notiinfo' | 'verified'>,
   stage: OtpStage,
   timeZone: string | undefined,
 ): ProfileInfo {
@@ -105,5 +117,6 @@ export function buildProfileInfo(
     enableEmail: values.enableEmail,
     topics: values.topics,
     ...(timeZone ? { timeZone } : {}),
+    ...(!user.verified && values.ageConfirmed ? { ageConfirmed: true } : {}),
   };
 }

@@ -49,6 +49,7 @@ describe('profile form', () => {
       enableWA: true,
       phone: '9876543210',
       topics: ['b'.repeat(24)],
+      ageConfirmed: false,
     });
     expect(initialProfileForm({ ...user, notiinfo: { time: '', active: true } }).time).toBe('08:00');
   });
@@ -91,6 +92,21 @@ describe('profile form', () => {
     expect(phoneToSubmit('1112223334', OTP_STAGE.notSent, '9876543210')).toBe('9876543210');
     expect(phoneToSubmit('1112223334', OTP_STAGE.sent, '')).toBe('');
     expect(phoneToSubmit('', OTP_STAGE.notSent, '9876543210')).toBe('');
+  });
+
+  it('a new reader confirms they are at least 16 before the profile is sent; the answer goes with it', () => {
+    const values = initialProfileForm(user);
+    expect(profileFormErrors(values, OTP_STAGE.complete, true)).toEqual({
+      ageConfirmed: 'You must be at least 16 to create an account',
+    });
+    expect(profileFormErrors({ ...values, ageConfirmed: true }, OTP_STAGE.complete, true)).toEqual({});
+    const newReader = { ...user, verified: false };
+    expect(
+      buildProfileInfo({ ...values, ageConfirmed: true }, newReader, OTP_STAGE.complete, undefined),
+    ).toMatchObject({
+      ageConfirmed: true,
+    });
+    expect(buildProfileInfo(values, user, OTP_STAGE.complete, undefined)).not.toHaveProperty('ageConfirmed');
   });
 
   it('toggles topics freely', () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_PRIVACY_TEXT, DEFAULT_TERMS_TEXT } from '@nudge/contracts/privacy-rules';
 import type { SiteSettings } from './types';
 
 export const SYSTEM_FONT_STACK =
@@ -34,6 +35,8 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   postsingular: 'post',
   postplural: 'posts',
   aboutpage: '/aboutus',
+  termstext: DEFAULT_TERMS_TEXT,
+  privacytext: DEFAULT_PRIVACY_TEXT,
   subscription: false,
   recommendation: true,
   isCommentsVisible: true,

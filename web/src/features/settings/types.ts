@@ -32,6 +32,9 @@ export interface SiteSettings {
   postsingular: string;
   postplural: string;
   aboutpage: string;
+  /** The Terms and Privacy page (/terms): plain text, paragraphs separated by blank lines. */
+  termstext: string;
+  privacytext: string;
   subscription: boolean;
   recommendation: boolean;
   isCommentsVisible: boolean;

@@ -43,7 +43,7 @@ export function nextModalView(view: ModalView, event: ModalEvent): ModalView {
  */
 export function modalProfileInfo(
   user: Pick<User, 'email' | 'notiinfo'>,
-  values: { time: string; enableEmail: boolean; topics?: string[] },
+  values: { time: string; enableEmail: boolean; topics?: string[]; ageConfirmed?: boolean },
   timeZone: string | undefined,
 ): ProfileInfo {
   return {
@@ -52,5 +52,6 @@ export function modalProfileInfo(
     enableEmail: values.enableEmail,
     ...(values.topics ? { topics: values.topics } : {}),
     ...(timeZone ? { timeZone } : {}),
+    ...(values.ageConfirmed ? { ageConfirmed: true } : {}),
   };
 }

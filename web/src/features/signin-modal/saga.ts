@@ -64,7 +64,7 @@ function* checkCode(action: PayloadAction<string>): SagaIterator {
 }
 
 function* saveProfile(
-  action: PayloadAction<{ time: string; enableEmail: boolean; topics: string[] }>,
+  action: PayloadAction<{ time: string; enableEmail: boolean; topics: string[]; ageConfirmed: boolean }>,
 ): SagaIterator {
   try {
     yield call(updateSignedInProfile, (user: User) =>

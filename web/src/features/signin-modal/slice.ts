@@ -68,7 +68,7 @@ export const modalSlice = createSlice({
     },
     modalProfileSubmitted(
       state,
-      _action: PayloadAction<{ time: string; enableEmail: boolean; topics: string[] }>,
+      _action: PayloadAction<{ time: string; enableEmail: boolean; topics: string[]; ageConfirmed: boolean }>,
     ) {
       state.pending = 'saving';
     },

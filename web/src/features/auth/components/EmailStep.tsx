@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { AboutLink } from '../../layout/components/AboutLink';
+import { TermsLink } from '../../privacy/components/TermsLink';
 import { selectSettings } from '../../settings/selectors';
 import { emailProblem } from '../rules';
 import { selectLoginEmail, selectLoginPending } from '../selectors';
@@ -56,6 +57,7 @@ export function EmailStep() {
       )}
       <p className="login__about">
         <AboutLink />
+        <TermsLink />
       </p>
     </>
   );

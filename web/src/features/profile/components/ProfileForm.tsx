@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { User } from '../../../shared/contracts';
 import { browserTimeZone, reminderTimeHint } from '../../../shared/timeZone';
+import { AgeConfirmation } from '../../privacy/components/AgeConfirmation';
 import { Switch } from '../../ui/components/Switch';
 import { notificationTimeOptions } from '../notificationTimes';
 import {
@@ -48,7 +49,7 @@ export function ProfileForm({ user }: { user: User }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = profileFormErrors(values, stage);
+    const found = profileFormErrors(values, stage, !user.verified);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     dispatch(profileUpdateRequested(buildProfileInfo(values, user, stage, timeZone)));
@@ -119,6 +120,14 @@ export function ProfileForm({ user }: { user: User }) {
         selected={values.topics}
         onToggle={(id) => set('topics', toggleTopic(values.topics, id))}
       />
+      {!user.verified && (
+        <AgeConfirmation
+          id="profile-age"
+          checked={values.ageConfirmed}
+          error={errors.ageConfirmed}
+          onChange={(checked) => set('ageConfirmed', checked)}
+        />
+      )}
       <button type="submit" className="button button--block" disabled={saving}>
         {user.verified ? 'Update' : 'Continue'}
       </button>

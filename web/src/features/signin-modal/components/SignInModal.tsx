@@ -1,3 +1,4 @@
+import { MINIMUM_AGE_MESSAGE } from '@nudge/contracts/privacy-rules';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import { useClearProblemsOnStep } from '../../../shared/notify';
@@ -6,6 +7,7 @@ import { CodeForm } from '../../auth/components/CodeForm';
 import { GoogleSignInButton } from '../../auth/components/GoogleSignInButton';
 import { emailProblem } from '../../auth/rules';
 import { selectUser } from '../../auth/selectors';
+import { AgeConfirmation } from '../../privacy/components/AgeConfirmation';
 import { TopicPicker } from '../../profile/components/TopicPicker';
 import { DEFAULT_NOTIFICATION_TIME, notificationTimeOptions } from '../../profile/notificationTimes';
 import { toggleTopic } from '../../profile/profileForm';
@@ -105,6 +107,8 @@ function ReminderStep() {
   const [time, setTime] = useState(user?.notiinfo.time || DEFAULT_NOTIFICATION_TIME);
   const [enableEmail, setEnableEmail] = useState(user?.enableEmail ?? true);
   const [picked, setPicked] = useState<string[]>(user?.topics ?? []);
+  const [ageConfirmed, setAgeConfirmed] = useState(false);
+  const [ageError, setAgeError] = useState<string | undefined>();
   const timeZone = useMemo(browserTimeZone, []);
 
   useEffect(() => {
@@ -113,7 +117,9 @@ function ReminderStep() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    dispatch(modalProfileSubmitted({ time, enableEmail, topics: picked }));
+    // Step 2 is sign-up's end (only readers who have not completed a profile see it): the minimum age comes first.
+    if (!ageConfirmed) return setAgeError(MINIMUM_AGE_MESSAGE);
+    dispatch(modalProfileSubmitted({ time, enableEmail, topics: picked, ageConfirmed }));
   };
 
   return (
@@ -147,6 +153,15 @@ function ReminderStep() {
         status={topicsStatus}
         selected={picked}
         onToggle={(id) => setPicked((current) => toggleTopic(current, id))}
+      />
+      <AgeConfirmation
+        id="modal-age"
+        checked={ageConfirmed}
+        error={ageError}
+        onChange={(checked) => {
+          setAgeConfirmed(checked);
+          setAgeError(undefined);
+        }}
       />
       <button type="submit" className="button button--block" disabled={pending}>
         Continue
