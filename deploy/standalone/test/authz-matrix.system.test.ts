@@ -255,6 +255,10 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
     expect: '403 403 403 403 403 403 403 403',
   },
   'POST /api/payment/verification': { expect: '400 400 400 400 400 400 400 400' },
+  // Off until configured (the standalone process configures no mail provider): a clear 404 to everyone.
+  'POST /api/webhooks/ses': { expect: '404 404 404 404 404 404 404 404' },
+  'POST /api/webhooks/sendgrid': { expect: '404 404 404 404 404 404 404 404' },
+  'POST /api/webhooks/postmark': { expect: '404 404 404 404 404 404 404 404' },
   'POST /api/payment/alldata': {
     req: () => ({ path: '/api/payment/alldata?page=1&limit=5', body: {} }),
     expect: '401 403 403 200 401 401 401 401',
