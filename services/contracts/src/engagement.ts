@@ -3,6 +3,7 @@ import { Id, LimitQuery, PageQuery } from './common';
 import { WEB_LOG_TYPES } from './event-log-types';
 import type { RouteSchemas } from './route-types';
 import {
+  DeliveryWebhookResponse,
   SuppressionLiftRequest,
   SuppressionLiftResponse,
   SuppressionListQuery,
@@ -334,6 +335,9 @@ export const TrackingQuery = z.object({ u: z.string().max(4000).optional() });
 export const ENGAGEMENT_SCHEMAS: RouteSchemas = {
   'GET /api/admin/suppressions': { query: SuppressionListQuery, response: SuppressionListResponse },
   'POST /api/admin/suppressions/lift': { body: SuppressionLiftRequest, response: SuppressionLiftResponse },
+  'POST /api/webhooks/ses': { response: DeliveryWebhookResponse },
+  'POST /api/webhooks/sendgrid': { response: DeliveryWebhookResponse },
+  'POST /api/webhooks/postmark': { response: DeliveryWebhookResponse },
   'GET /api/reminder/open/:token': { params: TrackingParams, produces: 'image/gif' },
   'GET /api/reminder/go/:token': { params: TrackingParams, query: TrackingQuery, produces: 'text/html' },
   'POST /api/like/getalllikedpost': {

@@ -340,6 +340,31 @@ export const apiRoutes: RouteContract[] = [
     'ours',
   ),
 
+  route(
+    'POST',
+    '/api/webhooks/ses',
+    'engagement',
+    'webhook',
+    'Amazon SES bounces and complaints through SNS, verified by the SNS message signature; each event recorded once',
+    'ours',
+  ),
+  route(
+    'POST',
+    '/api/webhooks/sendgrid',
+    'engagement',
+    'webhook',
+    "SendGrid's Event Webhook, verified by its ECDSA signature; bounces, complaints and opt-outs recorded once each",
+    'ours',
+  ),
+  route(
+    'POST',
+    '/api/webhooks/postmark',
+    'engagement',
+    'webhook',
+    "Postmark's bounce, complaint and subscription-change webhook, behind HTTP basic auth; each event recorded once",
+    'ours',
+  ),
+
   // ── billing: subscription checkout, webhook, history, admin transactions ──
   route(
     'POST',

@@ -85,6 +85,14 @@ export const DeliveryFactsResponse = z.object({
   duplicates: z.number().int(),
 });
 
+/** A provider's webhook answered: its events recorded, repeats of events heard before, or an SNS subscription confirmed. */
+export const DeliveryWebhookResponse = z.object({
+  status: z.literal(true),
+  recorded: z.number().int().optional(),
+  duplicates: z.number().int().optional(),
+  confirmed: z.literal(true).optional(),
+});
+
 /** One suppressed (or once suppressed) address, as the admin sees it. */
 export const SuppressionView = z.object({
   address: z.string(),

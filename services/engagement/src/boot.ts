@@ -27,6 +27,15 @@ export async function bootEngagement(opts: ServiceBootOptions) {
     trustedProxies: config.TRUSTED_PROXIES,
     checkinLinkTtlDays: config.CHECKIN_LINK_TTL_DAYS,
     softBounces: { limit: config.SUPPRESSION_SOFT_BOUNCES, days: config.SUPPRESSION_SOFT_BOUNCE_DAYS },
+    deliveryWebhooks: {
+      sesTopics: config.SES_SNS_TOPIC_ARNS,
+      ...(config.SENDGRID_WEBHOOK_PUBLIC_KEY
+        ? { sendGridPublicKey: config.SENDGRID_WEBHOOK_PUBLIC_KEY }
+        : {}),
+      ...(config.POSTMARK_WEBHOOK_USER && config.POSTMARK_WEBHOOK_PASSWORD
+        ? { postmark: { user: config.POSTMARK_WEBHOOK_USER, password: config.POSTMARK_WEBHOOK_PASSWORD } }
+        : {}),
+    },
   });
   await service.start();
   runtime.start();

@@ -4,6 +4,7 @@ import {
   createUserDirectory,
   type DocumentStore,
   type EventHandler,
+  errorHandler,
   finishApp,
   type Logger,
   type ServiceEventStore,
@@ -11,7 +12,7 @@ import {
   trackingSecret,
   type UserDirectory,
 } from '@nudge/platform';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import { createCheckinQuestions } from './app/checkin-questions';
 import { createCheckins } from './app/checkins';
 import { createComments } from './app/comments';
@@ -27,6 +28,12 @@ import { createSiteSettingsCopy } from './events/site-settings-copy';
 import { createSuppressionsProjection } from './events/suppressions-projection';
 import { checkinRoutes } from './http/checkin-routes';
 import { commentRoutes } from './http/comment-routes';
+import {
+  DELIVERY_WEBHOOK_PATHS,
+  type DeliveryWebhookSettings,
+  deliveryWebhookRoutes,
+  rawDeliveryWebhookBodies,
+} from './http/delivery-webhook-routes';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { historyRoutes } from './http/history-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -56,6 +63,8 @@ export interface EngagementServiceDeps {
   checkinLinkTtlDays: number;
   /** Soft bounces that suppress an address: `limit` within `days` days. */
   softBounces?: { limit: number; days: number };
+  /** Mail providers' bounce and complaint webhooks (each off until configured). */
+  deliveryWebhooks?: DeliveryWebhookSettings;
   clock?: () => Date;
 }
 
@@ -132,10 +141,18 @@ export function createEngagementService(deps: EngagementServiceDeps): Engagement
   app.use(privacyRoutes({ store, checkins, internalToken: deps.internalToken }));
   app.use(suppressionRoutes({ suppressions, internalToken: deps.internalToken }));
   app.use(eventHistoryRoutes({ store, internalToken: deps.internalToken }));
+  app.use(deliveryWebhookRoutes({ suppressions, settings: deps.deliveryWebhooks ?? {} }));
   finishApp(app, deps.log);
 
+  // The webhooks' raw bytes are read before the JSON parser of createHttpApp sees the request.
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.post(Object.values(DELIVERY_WEBHOOK_PATHS), rawDeliveryWebhookBodies(deps.bodyLimit));
+  outer.use(app);
+  outer.use(errorHandler(deps.log));
+
   return {
-    app,
+    app: outer,
     handlers: { ...directory.handlers, ...posts.handlers, ...settings.handlers, ...reads.handlers },
     // A read is stored under its event's id: a repeat writes the same document again.
     idempotentTypes: Object.keys(reads.handlers),

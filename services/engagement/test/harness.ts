@@ -32,6 +32,7 @@ import { type JsonReply, jsonCall, until } from '@nudge/platform/testing';
 import express from 'express';
 import { expect } from 'vitest';
 import { createEngagementConsumer, ENGAGEMENT_GROUP } from '../src/events/consumer';
+import type { DeliveryWebhookSettings } from '../src/http/delivery-webhook-routes';
 import { createHttpAuthSessions } from '../src/infra/auth-client';
 import { createEngagementService, type EngagementService } from '../src/service';
 
@@ -154,7 +155,12 @@ export interface Harness {
 }
 
 export async function startEngagement(
-  opts: { authUrl?: string; now?: Date; checkinLinkTtlDays?: number } = {},
+  opts: {
+    authUrl?: string;
+    now?: Date;
+    checkinLinkTtlDays?: number;
+    deliveryWebhooks?: DeliveryWebhookSettings;
+  } = {},
 ): Promise<Harness> {
   const dir = await mkdtemp(join(tmpdir(), 'nudge-engagement-'));
   const keys = await loadOrCreateSigningKeys(dir);
@@ -175,6 +181,7 @@ export async function startEngagement(
     publicUrl: PUBLIC_URL,
     bodyLimit: '100kb',
     checkinLinkTtlDays: opts.checkinLinkTtlDays ?? 14,
+    ...(opts.deliveryWebhooks ? { deliveryWebhooks: opts.deliveryWebhooks } : {}),
     clock: () => clock.now,
   });
   await service.start();

@@ -77,6 +77,22 @@ describe('suppression list', () => {
     });
   });
 
+  it('records every one of many facts about one address arriving at once, none refused as a conflict', async () => {
+    h = await startEngagement();
+    const harness = h;
+    const soft = (i: number) =>
+      facts(harness, [fact('soft_bounce', 'busy@example.com', { detail: `452 4.2.2 mailbox full (${i})` })]);
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => soft(i)));
+    expect(answers.map((a) => a.status)).toEqual(Array(16).fill(200));
+    const admin = await h.user({ role: 'admin' });
+    const list = await h.get('/api/admin/suppressions?address=busy@example.com', admin.token);
+    expect(list.body.suppressions[0]).toMatchObject({
+      suppressed: true,
+      reason: 'soft_bounces',
+      softBounces: 16,
+    });
+  });
+
   it('handles a provider event once, however often it is delivered', async () => {
     h = await startEngagement();
     const once = fact('soft_bounce', 'twice@example.com', { id: 'evt-1', source: 'ses' });

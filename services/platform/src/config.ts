@@ -654,6 +654,28 @@ export const configSchema = z.object({
     .max(365)
     .default(7)
     .describe('The window (days) in which SUPPRESSION_SOFT_BOUNCES soft bounces suppress an address.'),
+  SES_SNS_TOPIC_ARNS: csv
+    .default([])
+    .describe(
+      'SNS topics (ARNs, comma-separated) whose Amazon SES bounce and complaint notifications POST /api/webhooks/ses accepts. Empty: that webhook is off.',
+    ),
+  SENDGRID_WEBHOOK_PUBLIC_KEY: z
+    .string()
+    .optional()
+    .describe(
+      "SendGrid's Event Webhook verification key (base64, as SendGrid shows it) for POST /api/webhooks/sendgrid. Unset: that webhook is off.",
+    ),
+  POSTMARK_WEBHOOK_USER: z
+    .string()
+    .optional()
+    .describe(
+      "The basic-auth user set in the URL of Postmark's webhook (POST /api/webhooks/postmark). Unset: that webhook is off.",
+    ),
+  POSTMARK_WEBHOOK_PASSWORD: z
+    .string()
+    .min(16)
+    .optional()
+    .describe('The basic-auth password of POSTMARK_WEBHOOK_USER (at least 16 characters).'),
 });
 
 export type Config = z.infer<typeof configSchema>;

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
+import type { DeliveryFactsRequest, SuppressionChannel, SuppressionView } from '@nudge/contracts';
 import {
-  type DeliveryFactsRequest,
-  type SuppressionChannel,
-  SuppressionEvents,
-  type SuppressionView,
-} from '@nudge/contracts';
-import { type DocumentStore, DuplicateKeyError, notFound, type ServiceEventStore } from '@nudge/platform';
+  type DocumentStore,
+  DuplicateKeyError,
+  handleCommand,
+  notFound,
+  type ServiceEventStore,
+} from '@nudge/platform';
 import type { z } from 'zod';
-import { decideFact, recentSoftBounces, type SoftBounceRule } from '../domain/suppressions';
+import { recentSoftBounces, type SoftBounceRule, suppressionDecider } from '../domain/suppressions';
 import { type SuppressionDoc, suppressionsCollection } from '../events/suppressions-projection';
 
 type Fact = z.infer<typeof DeliveryFactsRequest>['facts'][number];
@@ -44,26 +45,15 @@ export function createSuppressions(deps: {
     lifted: doc.lifted,
   });
 
-  /** Appends what one fact decides, after the stream's head (deciding again when a parallel fact moved it). */
-  const applyFact = async (fact: Fact) => {
-    const stream = suppressionStream(fact.channel, fact.address);
-    const doc = await docs.findOne({ _id: stream });
-    const now = deps.clock();
-    const state = doc ?? { suppressed: false, reason: null, softBounces: [] };
-    const common = {
-      address: fact.address,
-      channel: fact.channel,
-      source: fact.source,
-      detail: fact.detail,
-      at: now.toISOString(),
-    };
-    const decided = decideFact(state, fact, now, deps.softBounces).map((d) =>
-      d.type === 'AddressSuppressed'
-        ? { type: SuppressionEvents.AddressSuppressed.type, data: { ...common, reason: d.reason } }
-        : { type: SuppressionEvents.SoftBounceRecorded.type, data: common },
+  /** Appends what one fact decides, through the command handler (decided again when a parallel fact moved the stream). */
+  const applyFact = (fact: Fact) =>
+    handleCommand(
+      deps.events,
+      suppressionStream(fact.channel, fact.address),
+      suppressionDecider,
+      { kind: 'fact', fact, now: deps.clock(), rule: deps.softBounces },
+      { actor: 'system' },
     );
-    if (decided.length > 0) await deps.events.append(stream, doc?.version ?? 0, decided, { actor: 'system' });
-  };
 
   return {
     /** The addresses of a batch that get nothing. */
@@ -115,24 +105,17 @@ export function createSuppressions(deps: {
 
     /** An admin lifts a suppression: the address is sent to again; who and when are recorded. */
     async lift(channel: SuppressionChannel, address: string, by: string) {
-      {
-        const stream = suppressionStream(channel, address);
-        const doc = await docs.findOne({ _id: stream });
-        if (!doc?.suppressed) throw notFound(`${address} is not suppressed on ${channel}`);
-        await deps.events.append(
-          stream,
-          doc.version,
-          [
-            {
-              type: SuppressionEvents.SuppressionLifted.type,
-              data: { address: doc.address, channel, by, at: deps.clock().toISOString() },
-            },
-          ],
-          { actor: by },
-        );
-        const lifted = await docs.findOne({ _id: stream });
-        return view(lifted ?? doc);
-      }
+      const stream = suppressionStream(channel, address);
+      await handleCommand(
+        deps.events,
+        stream,
+        suppressionDecider,
+        { kind: 'lift', channel, address, by, now: deps.clock() },
+        { actor: by },
+      );
+      const lifted = await docs.findOne({ _id: stream });
+      if (!lifted) throw notFound(`${address} is not suppressed on ${channel}`);
+      return view(lifted);
     },
   };
 }

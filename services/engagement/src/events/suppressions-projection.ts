@@ -1,5 +1,6 @@
 import { eventData, SuppressionEvents, type SuppressionReason } from '@nudge/contracts';
 import type { Collection, DocumentStore, EventEnvelope, Projection } from '@nudge/platform';
+import { evolveSuppression } from '../domain/suppressions';
 
 /** One address on one channel that a delivery fact was ever heard about (stream `suppression-...`). */
 export interface SuppressionDoc {
@@ -18,9 +19,6 @@ export interface SuppressionDoc {
 
 export const suppressionsCollection = (store: DocumentStore): Collection<SuppressionDoc> =>
   store.collection<SuppressionDoc>('suppressions');
-
-/** Soft bounce times kept per address (far more than any sensible limit). */
-const SOFT_BOUNCES_KEPT = 50;
 
 export function createSuppressionsProjection(
   store: DocumentStore,
@@ -52,30 +50,15 @@ export function createSuppressionsProjection(
           lifted: null,
           version: 0,
         };
-      let next: SuppressionDoc;
+      const { address, channel } = event.data as { address: string; channel: 'email' | 'whatsapp' };
+      const doc = base(address, channel);
+      let next: SuppressionDoc = { ...doc, ...evolveSuppression(doc, event) };
       if (event.type === SuppressionEvents.AddressSuppressed.type) {
         const d = eventData(SuppressionEvents.AddressSuppressed, event);
-        next = {
-          ...base(d.address, d.channel),
-          suppressed: true,
-          reason: d.reason,
-          source: d.source,
-          detail: d.detail,
-          since: d.at,
-        };
-      } else if (event.type === SuppressionEvents.SoftBounceRecorded.type) {
-        const d = eventData(SuppressionEvents.SoftBounceRecorded, event);
-        const doc = base(d.address, d.channel);
-        next = { ...doc, softBounces: [...doc.softBounces, d.at].slice(-SOFT_BOUNCES_KEPT) };
-      } else {
+        next = { ...next, source: d.source, detail: d.detail, since: d.at };
+      } else if (event.type === SuppressionEvents.SuppressionLifted.type) {
         const d = eventData(SuppressionEvents.SuppressionLifted, event);
-        // Lifted: mailed again, and soft bounces count afresh.
-        next = {
-          ...base(d.address, d.channel),
-          suppressed: false,
-          softBounces: [],
-          lifted: { by: d.by, at: d.at },
-        };
+        next = { ...next, lifted: { by: d.by, at: d.at } };
       }
       await docs.replaceOne({ _id: event.stream }, { ...next, version: event.version }, { upsert: true });
     },
