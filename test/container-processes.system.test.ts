@@ -9,6 +9,7 @@ import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,18 +35,18 @@ function start(entry: string, env: Record<string, string>): ChildProcess {
   return child;
 }
 
-async function until(url: string, ms = 120_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const ok = await fetch(url).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Waits until `url` answers 2xx. */
+const answers = (url: string, ms = 120_000) =>
+  until(
+    () =>
+      fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    `${url} to answer`,
+    ms,
+    200,
+  );
 
 /** A POST whose body is sent in two halves, `between` running in the middle; resolves with the status or error. */
 function slowPost(port: number, path: string, between: () => Promise<void>) {
@@ -95,8 +96,8 @@ beforeAll(async () => {
     SHUTDOWN_TIMEOUT_MS: '15000',
   });
   await Promise.all([
-    until(`http://127.0.0.1:${ports.service}/readyz`),
-    until(`http://127.0.0.1:${ports.gateway}/healthz`),
+    answers(`http://127.0.0.1:${ports.service}/readyz`),
+    answers(`http://127.0.0.1:${ports.gateway}/healthz`),
   ]);
 }, 180_000);
 afterAll(() => {

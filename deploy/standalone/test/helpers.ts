@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { jsonCall } from '@nudge/platform/testing';
+import { jsonCall, until } from '@nudge/platform/testing';
 import type { Standalone } from '../src/index';
 
 /** Calls through the gateway of a standalone process (read at call time), for the system tests. */
@@ -12,13 +12,7 @@ export function gatewayClient(app: () => Standalone) {
     return res.body;
   };
   /** Polls until check() is true; the bus delivers between services asynchronously. */
-  const eventually = async (check: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> => {
-    const deadline = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
+  const eventually = (check: () => Promise<boolean>, what: string, ms = 10_000) => until(check, what, ms, 25);
   /** Signs in with the code from the dev outbox and, unless names is false, completes the profile. */
   const signIn = async (email: string, names = true) => {
     await ok('POST', '/api/user/auth', { email });

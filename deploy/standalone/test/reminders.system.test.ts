@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOrCreateSecret, type OutboxMessage } from '@nudge/platform';
-import { internalPost, jsonCall } from '@nudge/platform/testing';
+import { internalPost, jsonCall, until } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Standalone, startStandalone } from '../src/index';
 import { testStandaloneEnv } from './helpers';
@@ -25,14 +25,6 @@ const ok = async (method: string, path: string, body?: unknown, token?: string) 
 };
 type Captured = Omit<OutboxMessage, 'createdAt'>;
 const outbox = async (): Promise<Captured[]> => (await ok('GET', '/api/dev/outbox')).messages;
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function signIn(email: string, timeZone: string) {
   await ok('POST', '/api/user/auth', { email });
@@ -73,7 +65,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'nudge-reminders-'));
   app = await startStandalone(testStandaloneEnv(dataDir, { PUBLIC_URL }), { clock: () => now });
   const admin = await signIn('admin@example.com', 'UTC');
-  await eventually(
+  await until(
     async () => (await call('GET', '/api/template/alltemplates', undefined, admin.token)).status === 200,
     'content to know the admin',
   );

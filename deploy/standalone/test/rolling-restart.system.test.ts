@@ -9,6 +9,7 @@ import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until } from '@nudge/platform/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -155,11 +156,8 @@ it('loses no accepted request across a rolling restart of the standalone process
     }
   };
   const acked = () => results.filter((r) => 'status' in r.outcome && r.outcome.status === 200);
-  const until = async (check: () => boolean) => {
-    while (!check()) await new Promise((r) => setTimeout(r, 20));
-  };
   const writers = [0, 1, 2, 3].map(writer);
-  await until(() => acked().length >= 20);
+  await until(() => acked().length >= 20, 'twenty writes acknowledged', 60_000);
 
   // A request in flight when SIGTERM arrives: half its body before, half after; it must still be answered.
   let signalled = 0;
@@ -178,7 +176,7 @@ it('loses no accepted request across a rolling restart of the standalone process
   const b = await startProcess();
   phase = 'b';
   const before = acked().length;
-  await until(() => acked().length >= before + 20);
+  await until(() => acked().length >= before + 20, 'twenty writes acknowledged by the new process', 60_000);
   writing = false;
   await Promise.all(writers);
 

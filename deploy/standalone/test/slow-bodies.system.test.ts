@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Standalone } from '../src/index';
 import { gatewayClient, testStandaloneEnv } from './helpers';
 import { type StandaloneProcess, spawnStandalone } from './standalone-process';
@@ -75,14 +75,6 @@ function slowBody(url: string): SlowBody {
   return { socket, openedAt, received: () => received, closedAt: () => closedAt };
 }
 
-const until = async (check: () => boolean, ms: number, what: () => string) => {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-};
-
 describe('the slow-body attack', () => {
   it("leaves an ordinary reader's calls fast while one address idles 520 half-sent bodies; the timeout closes them", async () => {
     const attack: SlowBody[] = [];
@@ -101,16 +93,19 @@ describe('the slow-body attack', () => {
       }
       return JSON.stringify(counts);
     };
-    await until(
-      () => refused().length === ATTACK - PER_CLIENT,
-      REQUEST_TIMEOUT_MS - 2_000,
-      () => `the requests past the bound refused: ${tally()}`,
+    await vi.waitFor(
+      () =>
+        expect(refused().length, `the requests past the bound refused: ${tally()}`).toBe(ATTACK - PER_CLIENT),
+      { timeout: REQUEST_TIMEOUT_MS - 2_000, interval: 25 },
     );
     // Refused at once, and their connections closed.
-    await until(
-      () => refused().every((s) => s.closedAt() !== undefined),
-      5_000,
-      () => `refused connections closed: ${tally()}`,
+    await vi.waitFor(
+      () =>
+        expect(
+          refused().every((s) => s.closedAt() !== undefined),
+          `refused connections closed: ${tally()}`,
+        ).toBe(true),
+      { timeout: 5_000, interval: 25 },
     );
     const held = attack.filter((s) => !s.received());
     expect(held).toHaveLength(PER_CLIENT);
@@ -137,10 +132,13 @@ describe('the slow-body attack', () => {
     expect(times.at(-1)).toBeLessThan(1_000);
 
     // The request timeout ends the held ones with 408 and closes them.
-    await until(
-      () => held.every((s) => s.closedAt() !== undefined),
-      REQUEST_TIMEOUT_MS + 5_000,
-      () => `held connections closed by the timeout: ${tally()}`,
+    await vi.waitFor(
+      () =>
+        expect(
+          held.every((s) => s.closedAt() !== undefined),
+          `held connections closed by the timeout: ${tally()}`,
+        ).toBe(true),
+      { timeout: REQUEST_TIMEOUT_MS + 5_000, interval: 25 },
     );
     for (const s of held) {
       expect(s.received()).toMatch(/^HTTP\/1\.1 408 /);

@@ -20,7 +20,7 @@ import {
   toBusMessage,
   topicFor,
 } from '@nudge/platform';
-import { jsonCall } from '@nudge/platform/testing';
+import { jsonCall, until } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserRepository } from '../src/app/user-repository';
 import { bootAuth } from '../src/boot';
@@ -64,14 +64,6 @@ async function signIn(email: string): Promise<{ userId: string; token: string }>
 
 const role = async (userId: string) =>
   (await auth.runtime.store.collection<any>('users').findOne({ _id: userId }))?.role;
-
-async function until(check: () => Promise<boolean>, what: string) {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Billing's events as its relay would publish them: one stream per subscription, versions in order. */
 function billingStream(subscriptionId: string) {

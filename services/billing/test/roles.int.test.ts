@@ -15,7 +15,7 @@ import {
   loadConfig,
   openOutboxStore,
 } from '@nudge/platform';
-import { jsonCall } from '@nudge/platform/testing';
+import { jsonCall, until } from '@nudge/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootBilling } from '../src/boot';
 
@@ -57,17 +57,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 8000;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(value)})`);
-    await new Promise((resolve) => setTimeout(resolve, 15));
-  }
-}
-
 async function signIn(email: string) {
   await jsonCall(authUrl, 'POST', '/api/user/auth', { email });
   const mail = (await outboxStore.collection<any>('dev_outbox').find({ to: email })).at(-1);
@@ -77,9 +66,9 @@ async function signIn(email: string) {
   const userId: string = verified.body.user._id;
   // Billing learns of the user from auth's events.
   await until(
-    () => billing.runtime.store.collection('directory_users').findOne({ _id: userId }),
-    Boolean,
+    async () => Boolean(await billing.runtime.store.collection('directory_users').findOne({ _id: userId })),
     'billing to know the user',
+    8_000,
   );
   return { userId, token: verified.body.token as string };
 }
@@ -110,15 +99,17 @@ describe('role follows payment across services (billing events consumed by auth)
       email: 'subscriber@example.com',
       role: 'user',
     });
-    await until(roleInAuth(reader.userId), (r) => r === 'premium', 'premium in auth');
+    await until(async () => (await roleInAuth(reader.userId)()) === 'premium', 'premium in auth', 8_000);
 
     // The reader's next token check sees premium; billing knows it too (auth's RoleChanged reached it).
     const me = await jsonCall(authUrl, 'POST', '/api/user/isauth', { token: reader.token });
     expect(me.body.user.role).toBe('premium');
     await until(
-      () => billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }),
-      (u) => u?.role === 'premium',
+      async () =>
+        (await billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }))
+          ?.role === 'premium',
       'billing directory premium',
+      8_000,
     );
     const details = await jsonCall(billingUrl, 'POST', '/api/payment/details', { token: reader.token });
     expect(details.body.details).toMatchObject({ status: 'active', renewal: 'Active' });
@@ -127,17 +118,25 @@ describe('role follows payment across services (billing events consumed by auth)
     expect(cancel.body.message).toBe(
       'Your subscription has been cancelled and a refund of ₹2500 has been issued.',
     );
-    await until(roleInAuth(reader.userId), (r) => r === 'user', 'user in auth after the refund');
+    await until(
+      async () => (await roleInAuth(reader.userId)()) === 'user',
+      'user in auth after the refund',
+      8_000,
+    );
   });
 
   it('an expiry found by the periodic check makes the reader user; an admin stays admin', async () => {
     const reader = await signIn('expiring@example.com');
     await pay(reader.token);
-    await until(roleInAuth(reader.userId), (r) => r === 'premium', 'premium');
+    await until(async () => (await roleInAuth(reader.userId)()) === 'premium', 'premium', 8_000);
 
     const promoted = await signIn('promoted@example.com');
     await pay(promoted.token);
-    await until(roleInAuth(promoted.userId), (r) => r === 'premium', 'premium before promotion');
+    await until(
+      async () => (await roleInAuth(promoted.userId)()) === 'premium',
+      'premium before promotion',
+      8_000,
+    );
     const admin = await signIn('boss@example.com');
     const update = await jsonCall(
       authUrl,
@@ -151,12 +150,17 @@ describe('role follows payment across services (billing events consumed by auth)
     const later = new Date(Date.now() + 400 * 24 * 3600_000);
     const expired = await billing.service.expireDueSubscriptions(later);
     expect(expired).toHaveLength(2);
-    await until(roleInAuth(reader.userId), (r) => r === 'user', 'user after expiry');
+    await until(async () => (await roleInAuth(reader.userId)()) === 'user', 'user after expiry', 8_000);
     // Auth has taken in the promoted user's expiry, and left the admin role alone.
     await until(
-      () => auth.runtime.store.collection<any>('billing_entitlements').findOne({ _id: promoted.userId }),
-      (doc) => Object.values(doc?.subscriptions ?? {}).some((s: any) => s.entitled === false),
+      async () => {
+        const doc = await auth.runtime.store
+          .collection<any>('billing_entitlements')
+          .findOne({ _id: promoted.userId });
+        return Object.values(doc?.subscriptions ?? {}).some((s: any) => s.entitled === false);
+      },
       'auth to process the admin’s expiry',
+      8_000,
     );
     expect(await roleInAuth(promoted.userId)()).toBe('admin');
   });
@@ -173,9 +177,11 @@ describe('role follows payment across services (billing events consumed by auth)
     );
     expect(update.status).toBe(200);
     await until(
-      () => billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }),
-      (u) => u?.role === 'premium',
+      async () =>
+        (await billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }))
+          ?.role === 'premium',
       'billing directory premium',
+      8_000,
     );
 
     // The reader's token still says user: billing answers from the current role.
@@ -198,11 +204,13 @@ describe('role follows payment across services (billing events consumed by auth)
       admin.token,
     );
     await until(
-      () => billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }),
-      (u) => u?.role === 'user',
+      async () =>
+        (await billing.runtime.store.collection<any>('directory_users').findOne({ _id: reader.userId }))
+          ?.role === 'user',
       'billing directory user',
+      8_000,
     );
     await pay(reader.token);
-    await until(roleInAuth(reader.userId), (r) => r === 'premium', 'premium after paying');
+    await until(async () => (await roleInAuth(reader.userId)()) === 'premium', 'premium after paying', 8_000);
   });
 });

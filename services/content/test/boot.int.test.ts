@@ -16,20 +16,10 @@ import {
   toBusMessage,
   topicFor,
 } from '@nudge/platform';
-import { jsonCall } from '@nudge/platform/testing';
+import { jsonCall, until } from '@nudge/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { bootContent } from '../src';
 import { envelope, pngDataUrl } from './harness';
-
-async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('bootContent (what the standalone process and the container run)', () => {
   it('serves from configuration: files under DATA_DIR/media, events to the bus, consumer on group content', async () => {
@@ -73,7 +63,7 @@ describe('bootContent (what the standalone process and the container run)', () =
       expect(existsSync(join(dir, 'content'))).toBe(true);
 
       await until(
-        async () => (published.includes(ContentEvents.TemplateAdded.type) ? true : undefined),
+        () => published.includes(ContentEvents.TemplateAdded.type),
         'TemplateAdded on nudge.content.events',
       );
       const templateId = post.body.template._id;
@@ -87,11 +77,15 @@ describe('bootContent (what the standalone process and the container run)', () =
           }),
         ),
       ]);
-      const likes = await until(async () => {
-        const reply = await jsonCall(url, 'POST', `/api/template/${templateId}`, {});
-        return reply.body.template.totallikes === 1 ? reply.body.template.totallikes : undefined;
-      }, 'the like to be counted');
-      expect(likes).toBe(1);
+      await expect
+        .poll(
+          async () =>
+            (await jsonCall(url, 'POST', `/api/template/${templateId}`, {})).body.template.totallikes,
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(1);
       // A 5 MB image fits the content service's body limit.
       const big = await jsonCall(url, 'POST', '/api/template/add', { image: 'x'.repeat(7_000_000) }, admin);
       expect(big.status).toBe(400);

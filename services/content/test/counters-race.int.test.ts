@@ -1,5 +1,6 @@
 import { EngagementEvents } from '@nudge/contracts';
 import { createEmbeddedStore } from '@nudge/platform';
+import { until } from '@nudge/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ContentCollections, contentCollections } from '../src/events/collections';
 import { engagementHandlers } from '../src/events/engagement-handlers';
@@ -51,11 +52,6 @@ function withHeldRead(c: ContentCollections, name: 'likes' | 'comments') {
   return { collections: { ...c, [name]: held }, release, read: () => read };
 }
 
-const until = async (check: () => boolean) => {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 2));
-  if (!check()) throw new Error('timed out');
-};
-
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
   await close?.();
@@ -92,7 +88,7 @@ describe("content's counters under per-key concurrency", () => {
       const handle = engagementHandlers(collections)[type];
       // The first event's state is read and the reply is slow; the second is stored and counted meanwhile.
       const running = handle?.(first);
-      await until(read);
+      await until(read, 'the held state read', 1_000, 2);
       await handle?.(second);
       release();
       await running;

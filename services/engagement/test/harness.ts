@@ -28,7 +28,7 @@ import {
   toBusMessage,
   topicFor,
 } from '@nudge/platform';
-import { type JsonReply, jsonCall } from '@nudge/platform/testing';
+import { type JsonReply, jsonCall, until } from '@nudge/platform/testing';
 import express from 'express';
 import { expect } from 'vitest';
 import { createEngagementConsumer, ENGAGEMENT_GROUP } from '../src/events/consumer';
@@ -55,19 +55,9 @@ export const sendOf = (userId: string, localDate: string) => ({
   sentAt: '2026-11-24T08:00:01.000Z',
 });
 
-/** Polls until check() holds; fails after the deadline. Never a fixed sleep. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what = 'condition',
-  timeoutMs = 5_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Waits until check() holds; fails after the deadline. Never a fixed sleep. */
+export const waitFor = (check: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 5_000) =>
+  until(check, what, timeoutMs, 10);
 
 /** A stand-in for auth's internal session route (services/auth/src/http/internal-routes.ts), same request and answer. */
 export interface FakeAuth {

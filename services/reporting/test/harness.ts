@@ -24,7 +24,7 @@ import {
   toBusMessage,
   topicFor,
 } from '@nudge/platform';
-import { type JsonReply, jsonCall } from '@nudge/platform/testing';
+import { type JsonReply, jsonCall, until } from '@nudge/platform/testing';
 import type { z } from 'zod';
 import { type AnalyticsStore, migrate, openChdbStore } from '../src/analytics';
 import { createIngester, REPORTING_GROUP, REPORTING_SETTINGS_GROUP } from '../src/events/ingest';
@@ -33,19 +33,9 @@ import { createReportingService, type ReportingService } from '../src/service';
 export const log = createLogger('reporting-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 export const INTERNAL_TOKEN = 'r'.repeat(40);
 
-/** Polls until check() holds; fails after the deadline. Never a fixed sleep. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what = 'condition',
-  timeoutMs = 10_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Waits until check() holds; fails after the deadline. Never a fixed sleep. */
+export const waitFor = (check: () => boolean | Promise<boolean>, what = 'condition', timeoutMs = 10_000) =>
+  until(check, what, timeoutMs, 20);
 
 /** The data of auth.UserRegistered.v1 for a self-registered reader. */
 export const registeredData = (userId: string, email: string) => ({

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { silentLog, waitFor } from '../events/testing';
 import type { BusMessage, EventBus, Subscription } from '../events/types';
 import { createEmbeddedStore } from '../store/embedded';
@@ -33,15 +33,15 @@ const parsed = (m: BusMessage) => JSON.parse(m.value) as { key: string; n: numbe
 const MAX_ATTEMPTS = 3;
 
 /** Polls fn until it returns a value, for at most ms. */
-async function waitForValue<T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const waitForValue = <T>(fn: () => Promise<T | undefined>, ms: number, what: string): Promise<T> =>
+  vi.waitFor(
+    async () => {
+      const value = await fn();
+      if (value === undefined) throw new Error(`timed out waiting for ${what}`);
+      return value;
+    },
+    { timeout: ms, interval: 50 },
+  );
 
 /**
  * The event bus port's contract, run against every adapter that is reachable.

@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import type { DocumentStore } from '../store/types';
+import { until } from '../testing/until';
 import { entriesOf, PENDING, type PendingDoc, type PendingKind, pendingRange } from './commits';
 import type { EventEnvelope, Projection } from './types';
 
@@ -7,19 +8,9 @@ import type { EventEnvelope, Projection } from './types';
 
 export const silentLog = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
-/** Polls until check() returns true (or a value); fails after timeoutMs. Never a fixed sleep. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 5_000,
-  what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Waits until check() holds; fails after timeoutMs. Never a fixed sleep. */
+export const waitFor = (check: () => boolean | Promise<boolean>, timeoutMs = 5_000, what = 'condition') =>
+  until(check, what, timeoutMs, 10);
 
 type CounterDoc = { _id: string; count: number; lastVersion: number; types: string[] };
 

@@ -180,3 +180,4 @@ export const submitSimulatedCheckout = (base: string, checkoutUrl: string, outco
     redirect: 'manual',
   });
 export { given, history } from './decider';
+export { until } from './until';

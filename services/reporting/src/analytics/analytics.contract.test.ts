@@ -472,12 +472,6 @@ describe('analytics: chDB stopped when idle', () => {
       return false;
     }
   };
-  const waitFor = async (what: () => boolean, ms: number) => {
-    const deadline = Date.now() + ms;
-    while (!what() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    return what();
-  };
-
   it('stops the process after the idle time, keeps it while a stream is read, and starts it again on a call', async () => {
     dir = await mkdtemp(join(tmpdir(), 'nudge-analytics-idle-'));
     let idleStops = 0;
@@ -494,7 +488,7 @@ describe('analytics: chDB stopped when idle', () => {
     const firstPid = first?.pid ?? 0;
 
     // No call for the idle time: the process is gone, and a readiness ping does not start one.
-    expect(await waitFor(() => !alive(firstPid), 5_000)).toBe(true);
+    await expect.poll(() => alive(firstPid), { timeout: 5_000, interval: 20 }).toBe(false);
     expect(idleStops).toBe(1);
     await store.ping();
     expect(await store.engineProcess?.()).toBeNull();
@@ -516,7 +510,7 @@ describe('analytics: chDB stopped when idle', () => {
     expect(idleStops).toBe(1);
 
     // Idle again: stopped again; nothing of this counted as a crash.
-    expect(await waitFor(() => !alive(second?.pid ?? 0), 5_000)).toBe(true);
+    await expect.poll(() => alive(second?.pid ?? 0), { timeout: 5_000, interval: 20 }).toBe(false);
     expect(idleStops).toBe(2);
     expect(crashes).toEqual([]);
     await store.insert('kept', [{ n: 4 }]);
