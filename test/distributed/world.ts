@@ -3,7 +3,7 @@
 // topology has no dev outbox route): auth's sign-in codes, billing's notices, the worker's reminders.
 import { join } from 'node:path';
 import { type OutboxMessage, openFileOutbox } from '@nudge/platform';
-import { jsonCall } from '@nudge/platform/testing';
+import { jsonCall, until } from '@nudge/platform/testing';
 import { cannotInstall, isInstalled } from '../../scripts/engines/install';
 import type { Topology } from '../../scripts/topology/launcher';
 import type { ProcessName } from '../../scripts/topology/manifests';
@@ -20,19 +20,18 @@ export async function missingEngines(): Promise<string | undefined> {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until check() is true; the bus delivers between processes asynchronously. */
-export async function eventually(
+/**
+ * Polls (every 100 ms) until check() is true; the bus delivers between processes asynchronously. A check that throws
+ * (a process restarting) counts as not yet; `what` may be a function, read when the wait fails.
+ */
+export const eventually = (
   check: () => Promise<boolean>,
   what: string | (() => string),
   ms = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
-    await sleep(100);
-  }
-}
+): Promise<void> =>
+  until(() => check().catch(() => false), 'condition', ms, 100).catch(() => {
+    throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
+  });
 
 /** The messages a process captured (newest first). */
 export async function captured(topology: Topology, name: ProcessName): Promise<OutboxMessage[]> {
