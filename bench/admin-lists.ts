@@ -11,6 +11,7 @@ import type { UserState } from '../services/auth/src/domain/user';
 import { createUsersProjection, usersCollection } from '../services/auth/src/events/users-projection';
 import { GetAllUsersQuery } from '../services/contracts/src/auth';
 import { EventLogsQuery } from '../services/contracts/src/reporting';
+import type { DirectoryUser } from '../services/platform/src/directory';
 import { createEmbeddedStore } from '../services/platform/src/store';
 import { openChdbStore } from '../services/reporting/src/analytics/chdb';
 import { migrate } from '../services/reporting/src/analytics/migrations';
@@ -147,7 +148,16 @@ try {
     t = Date.now();
     await analytics.exec('OPTIMIZE TABLE events FINAL');
     console.log(`merged (OPTIMIZE FINAL) in ${Date.now() - t} ms`);
-    const log = createEventLog({ analytics });
+    // The seeded readers as reporting's user directory knows them (`readerN@example.com` is `user-N`).
+    const directory = {
+      byEmail: async (email: string) =>
+        ({ _id: `user-${email.match(/^reader(\d+)@/)?.[1] ?? ''}` }) as DirectoryUser,
+      byIds: async (ids: string[]) =>
+        new Map(
+          ids.map((id) => [id, { _id: id, email: `reader${id.slice(5)}@example.com` } as DirectoryUser]),
+        ),
+    };
+    const log = createEventLog({ analytics, directory });
     const logs = (q: Record<string, string>) => () => {
       const { page, limit, ...filter } = EventLogsQuery.parse(q);
       return log.page(page, limit, filter);

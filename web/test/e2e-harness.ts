@@ -163,3 +163,15 @@ export async function pageWithSession(
   if (session) await context.addInitScript((token) => localStorage.setItem('token', token), session.token);
   return { context, page };
 }
+
+/** Signs the admin in (ADMIN_EMAILS must name the address) and waits until the admin role has reached content. */
+export async function signInAdmin(e2e: E2eApp, email = 'admin@example.com'): Promise<Session> {
+  const admin = await signInThroughOutbox(e2e, email, { firstname: 'Ada', lastname: 'Admin' });
+  // The role travels to content over the bus a moment after the sign-in.
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const res = await jsonCall(e2e.app.url, 'GET', '/api/template/alltemplates', undefined, admin.token);
+    if (res.status === 200) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return admin;
+}

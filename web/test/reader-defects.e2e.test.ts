@@ -8,6 +8,7 @@ import {
   type Session,
   SHOTS,
   seriousA11yViolations,
+  signInAdmin,
   signInThroughOutbox,
   startE2e,
 } from './e2e-harness';
@@ -34,14 +35,7 @@ describe.runIf(!unavailable)('the reader app, phone and desktop', () => {
 
   beforeAll(async () => {
     e2e = await startE2e({ ADMIN_EMAILS: 'admin@example.com' });
-    admin = await signInThroughOutbox(e2e, 'admin@example.com', { firstname: 'Ada', lastname: 'Admin' });
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const res = await fetch(`${e2e.app.url}/api/template/alltemplates`, {
-        headers: { authorization: `Bearer ${admin.token}` },
-      });
-      if (res.status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    admin = await signInAdmin(e2e);
     await api(
       'PUT',
       '/api/sitesettings/update',

@@ -8,6 +8,7 @@ import {
   type Session,
   SHOTS,
   seriousA11yViolations,
+  signInAdmin,
   signInThroughOutbox,
   startE2e,
 } from './e2e-harness';
@@ -34,14 +35,7 @@ describe.runIf(!unavailable)('the reader experience', () => {
 
   beforeAll(async () => {
     e2e = await startE2e({ ADMIN_EMAILS: 'admin@example.com' });
-    admin = await signInThroughOutbox(e2e, 'admin@example.com', { firstname: 'Ada', lastname: 'Admin' });
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const res = await fetch(`${e2e.app.url}/api/template/alltemplates`, {
-        headers: { authorization: `Bearer ${admin.token}` },
-      });
-      if (res.status === 200) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    admin = await signInAdmin(e2e);
     await api('PUT', '/api/sitesettings/update', { settings: { subscription: true } }, admin.token);
     for (const name of ['Sleep', 'Focus', 'Calm', 'Movement', 'Nutrition', 'Gratitude', 'Connection']) {
       await api('POST', '/api/topic/add', { topic: name }, admin.token);
@@ -102,7 +96,7 @@ describe.runIf(!unavailable)('the reader experience', () => {
     }
   });
 
-  it('day one: a free post today, no streak before a read, neutral days before sign-up, the score message', async () => {
+  it('day one: a free post today, no streak before a read, today and the days before sign-up neutral, when the first question comes', async () => {
     const { context, page } = await pageWithSession(e2e, null, 1280);
     await signUp(page, 'dayone@example.com');
     // Today's post is the one free post, though the reader's topics hold mostly premium ones.
@@ -113,9 +107,14 @@ describe.runIf(!unavailable)('the reader experience', () => {
     expect(await page.getByText('/ 100').count()).toBe(0);
     const numbers = page.locator('.reading__number dd');
     await expect.poll(() => numbers.allInnerTexts(), SERVER_WAIT).toEqual(['0 days', '0']);
-    // Only today can be missed or read: the six days before the sign-up are neutral.
+    // Nothing is missed on day one: the six days before the sign-up are neutral, and so is today until it is read.
     expect(await page.locator('.week-strip__day--before').count()).toBe(6);
-    expect(await page.locator('.week-strip__day--missed').count()).toBe(1);
+    expect(await page.locator('.week-strip__day--pending').count()).toBe(1);
+    expect(await page.locator('.week-strip__day--missed').count()).toBe(0);
+    // The wellbeing box says when the first check-in question comes (with the reminder e-mail, at its time).
+    await page
+      .getByText(/^Your first question comes with (today|tomorrow)'s reminder e-mail at \d\d:\d\d\.$/)
+      .waitFor();
     await shot(page, 'first-dashboard-1280');
     expect(await seriousA11yViolations(page)).toEqual([]);
     // The post page records the read when it loads the post (the home card has the same heading, so wait for that call).

@@ -1,9 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   createReminderRenderer,
+  preheaderOf,
   type ReminderEmailModel,
   reminderFirstname,
   renderReminderEmail,
+  TEASER_CHARS,
+  teaserParagraphs,
+  WHATSAPP_OPT_OUT,
+  whatsappText,
 } from '../src/email';
 
 // Each distinct e-mail is rendered once and each reader's name and signed links are put into it: what a reader
@@ -32,7 +37,9 @@ function readerModel(
     settings,
     firstname: reminderFirstname(firstname),
     heading: 'The fourth breath <is> the one',
+    preheader: '',
     paragraphs: ['Breathe in for four & out for six.', 'Notice "it".'],
+    fullPost: false,
     locked: false,
     image: null,
     continueUrl: `${base}/c${n}.sig?x=1&y='2'`,
@@ -124,5 +131,51 @@ describe('rendering each distinct reminder e-mail once', () => {
     expect('Breathe — slowly'.length + 2 * 92).toBe(200);
     // React Email's <Preview> wrote about 1,000 filler characters here (3 KB of UTF-8).
     expect(Buffer.byteLength(filler)).toBe(92 * 8);
+  });
+});
+
+describe('what the reminder e-mail shows of a post', () => {
+  const long = 'Sit comfortably and let your shoulders drop as you breathe in slowly. '.repeat(8).trim();
+  const body = ['Breathe in for four.', long, 'A last line.'];
+
+  it('a teaser: whole paragraphs while they fit, then the next cut at a word with one ...', () => {
+    const teaser = teaserParagraphs(body);
+    expect(teaser[0]).toBe('Breathe in for four.');
+    expect(teaser).toHaveLength(2);
+    expect(teaser[1]?.endsWith('slowly...') || teaser[1]?.endsWith('drop...')).toBe(true);
+    expect(teaser.join('').length).toBeLessThanOrEqual(TEASER_CHARS + 3);
+    expect(teaserParagraphs(['Short.', 'Also short.'])).toEqual(['Short.', 'Also short.']);
+    expect(teaserParagraphs([long], 50)).toHaveLength(1);
+  });
+
+  it('the inbox preview line is the opening of the post, and the button says what it does', async () => {
+    expect(preheaderOf(body)).toMatch(/^Breathe in for four\. Sit comfortably/);
+    expect(preheaderOf(body).length).toBeLessThanOrEqual(143);
+    const m = readerModel(1, 'Asha', { preheader: preheaderOf(body), paragraphs: teaserParagraphs(body) });
+    const teaser = await renderReminderEmail(m);
+    const preview = /data-skip-in-text="true">([^<]*)<div>/.exec(teaser.html)?.[1] ?? '';
+    expect(preview.startsWith('Breathe in for four. Sit comfortably')).toBe(true);
+    expect(preview).not.toContain('The fourth breath');
+    expect(teaser.text).toContain('Continue reading');
+    expect(teaser.text).not.toContain('A last line.');
+    const whole = await renderReminderEmail({ ...m, paragraphs: body, fullPost: true });
+    expect(whole.text).toContain('A last line.');
+    expect(whole.text).toContain('Open the post');
+    expect(whole.text).not.toContain('Continue reading');
+  });
+});
+
+describe('the WhatsApp reminder', () => {
+  it('has the heading once, the opening words, one link and how to stop the messages', () => {
+    const text = whatsappText(
+      'Walk after lunch',
+      'Afternoon light helps the body...',
+      'https://nudge.example/c',
+    );
+    expect(text).toBe(
+      `*Walk after lunch*\nAfternoon light helps the body...\n\nContinue reading: https://nudge.example/c\n\n${WHATSAPP_OPT_OUT}`,
+    );
+    expect(text.split('Walk after lunch')).toHaveLength(2);
+    expect(text.match(/https:/g)).toHaveLength(1);
   });
 });

@@ -27,6 +27,8 @@ const model: ReminderEmailModel = {
     'Sit comfortably and let your shoulders drop. Breathe in through your nose for four counts, hold for four, and let it go for six.',
     'By the fourth breath most people notice their jaw has unclenched. That is the moment to notice: nothing else needs to change yet.',
   ],
+  preheader: 'Sit comfortably and let your shoulders drop. Breathe in through your nose for four counts...',
+  fullPost: false,
   locked: false,
   image: null,
   continueUrl: 'https://nudge.example/api/reminder/go/c',

@@ -98,6 +98,14 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
     req: (w) => ({ path: `/api/user/revokesessions/${w.ids.spare}`, body: {} }),
     expect: '401 403 403 200 401 401 401 401',
   },
+  'POST /api/user/deleteaccount': {
+    req: () => ({ path: '/api/user/deleteaccount', body: { confirm: 'DELETE' } }),
+    expect: '401 200 200 200 401 401 401 401',
+  },
+  'POST /api/user/delete/:id': {
+    req: () => ({ path: `/api/user/delete/${id24}`, body: {} }),
+    expect: '401 403 403 404 401 401 401 401',
+  },
   'GET /api/topic/getalltopics': { expect: '200 200 200 200 200 200 200 200' },
   'POST /api/topic/add': {
     req: () => ({ path: '/api/topic/add', body: { topic: 'Matrix' } }),
@@ -295,10 +303,22 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
     req: () => ({ path: '/api/eventlogs/alllogs', body: {} }),
     expect: '401 403 403 200 401 401 401 401',
   },
+  'GET /api/admin/suppressions': {
+    req: () => ({ path: '/api/admin/suppressions?page=1&limit=5' }),
+    expect: '401 403 403 200 401 401 401 401',
+  },
+  // Nobody is suppressed in this world: the admin is told so (404), the others never reach the question.
+  'POST /api/admin/suppressions/lift': {
+    req: () => ({
+      path: '/api/admin/suppressions/lift',
+      body: { channel: 'email', address: 'nobody@example.com' },
+    }),
+    expect: '401 403 403 404 401 401 401 401',
+  },
 };
 
 /** Routes that end their caller's sessions: each cell gets a session of its own, so the shared ones stay valid. */
-const ENDS_SESSION = new Set(['POST /api/user/logout']);
+const ENDS_SESSION = new Set(['POST /api/user/logout', 'POST /api/user/deleteaccount']);
 
 const PROBE = process.env.MATRIX_PROBE === '1';
 let world: World;

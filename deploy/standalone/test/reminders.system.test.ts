@@ -160,6 +160,10 @@ describe('daily reminders in the standalone process', () => {
     expect(wa[0]?.to).toBe('+919876543210'); // stored as E.164 (India the default country)
     expect(wa[0]?.text).toMatch(/Breathe \d/);
     expect(wa[0]?.text).toContain(`${PUBLIC_URL}/api/reminder/go/`);
+    // The heading once, one link, and how to stop the messages.
+    expect(wa[0]?.text.match(/Breathe \d/g)).toHaveLength(1);
+    expect(wa[0]?.text.match(/https?:\/\//g)).toHaveLength(1);
+    expect(wa[0]?.text).toContain('To stop these messages, turn WhatsApp reminders off in your settings.');
     // /metrics counts what went out, per channel.
     const metrics = await (await fetch(app.metricsUrl)).text();
     const sent = (channel: string) =>

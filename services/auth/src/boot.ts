@@ -32,6 +32,7 @@ export async function bootAuth(opts: {
     events: runtime.events,
     mail: messaging.mail,
     whatsapp: messaging.whatsapp,
+    ...(messaging.outbox?.forget ? { outbox: messaging.outbox } : {}),
     keys: secrets.keys,
     linkSecrets: secrets.linkSecrets,
     internalToken: secrets.internalToken,

@@ -5,6 +5,7 @@ import {
   createDocumentStore,
   createEventStore,
   createLogger,
+  keyringFor,
   loadConfig,
   refuseWhileRunning,
 } from '@nudge/platform';
@@ -34,7 +35,12 @@ async function main(argv: string[]) {
     ...(config.MONGODB_URL ? { mongoUrl: config.MONGODB_URL } : {}),
     dbName: `${config.MONGODB_DB_PREFIX}_auth`,
   });
-  const events = createEventStore({ store, service: 'auth', log });
+  const events = createEventStore({
+    store,
+    service: 'auth',
+    log,
+    keyring: await keyringFor({ ...config, DATA_DIR: dataDir }),
+  });
   events.register(createUsersProjection(store));
   try {
     await events.catchUp();

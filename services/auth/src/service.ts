@@ -4,10 +4,12 @@ import {
   createTokenIssuer,
   createTokenVerifier,
   createWindowLimiter,
+  type DevOutbox,
   type DocumentStore,
   type EmailStatsReader,
   type EventHandler,
   finishApp,
+  keyringOf,
   type LinkSecrets,
   type Logger,
   type MailSender,
@@ -19,6 +21,7 @@ import {
 import type { Express } from 'express';
 import { createAdminUsers } from './app/admin-users';
 import { createDueReaders } from './app/due-readers';
+import { createErasure, createErasureProjection } from './app/erasure';
 import { createGoogleSignIn } from './app/google-sign-in';
 import { createLinkSignIn } from './app/link-sign-in';
 import { createOneTimeCodes } from './app/one-time-codes';
@@ -30,6 +33,7 @@ import { decideRoleChange } from './domain/user';
 import { createBillingHandlers } from './events/billing-consumer';
 import { createReminderHandlers, resetUnopened } from './events/reminder-consumer';
 import { createUsersProjection } from './events/users-projection';
+import { eraseRoutes } from './http/erase-routes';
 import { eventHistoryRoutes } from './http/event-history-routes';
 import { type GoogleSignInOptions, googleRoutes } from './http/google-routes';
 import { internalRoutes } from './http/internal-routes';
@@ -63,6 +67,8 @@ export interface AuthServiceDeps {
   google?: Pick<GoogleSignInOptions, 'clientId' | 'clientSecret' | 'issuer' | 'allowInsecureIssuer'>;
   redirectAllowlist: string[];
   siteName?: string;
+  /** The capture outbox (embedded topology): a deleted reader's messages are erased from it. */
+  outbox?: DevOutbox;
   /** Reporting's e-mail figures for the admin views; absent = zeros. */
   emailStats?: EmailStatsReader;
   /** Consecutive unopened reminder e-mails that make a reader cold (REMINDER_COLD_AFTER). */
@@ -87,6 +93,7 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
   const siteName = deps.siteName ?? 'Nudge';
   const projection = createUsersProjection(deps.store);
   deps.events.register(projection);
+  deps.events.register(createErasureProjection(deps.store, keyringOf(deps.store)));
   const users = createUserRepository(deps.store, deps.events);
   const codes = createOneTimeCodes(deps.store, deps.codeSecret, deps.clock);
   const tokens = createTokenIssuer(deps.keys.privateKey, deps.sessionTtlDays);
@@ -134,6 +141,17 @@ export function createAuthService(deps: AuthServiceDeps): AuthService {
     ...(deps.clock ? { clock: deps.clock } : {}),
   });
   app.use(userRoutes({ users, signIn, linkSignIn, profile, admin, verifier, tokens, links, sessions }));
+  app.use(
+    eraseRoutes(
+      createErasure({
+        store: deps.store,
+        events: deps.events,
+        users,
+        ...(deps.outbox ? { outbox: deps.outbox } : {}),
+        ...(deps.clock ? { clock: deps.clock } : {}),
+      }),
+    ),
+  );
   app.use(
     googleRoutes({
       ...(deps.google ?? {}),

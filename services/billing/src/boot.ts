@@ -10,6 +10,7 @@ import {
   topicFor,
 } from '@nudge/platform';
 import type { RenewalScheduler } from './app/renewal-workflows';
+import { billingUserHandlers } from './events/erasure-consumer';
 import { createAuthUserRecords } from './infra/auth-users';
 import { createContentSiteSettings } from './infra/content-settings';
 import { openPayments } from './infra/open-payments';
@@ -68,7 +69,7 @@ export async function bootBilling(
     bus,
     groupId: 'billing',
     topics: [topicFor('auth')],
-    handlers: directory.handlers,
+    handlers: billingUserHandlers(runtime.store, directory),
     log,
   });
   await service.start();

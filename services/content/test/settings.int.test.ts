@@ -16,6 +16,7 @@ const ADMIN_ONLY_FIELDS = [
   'posthogkey',
   'emailrecommendation',
   'emailcheckin',
+  'emailfullpost',
   'webeventretentiondays',
 ];
 

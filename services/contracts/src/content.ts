@@ -522,6 +522,7 @@ export const SiteSettingsInput = z.strictObject(
     recommendation: flag('recommendation'),
     emailrecommendation: flag('emailrecommendation'),
     emailcheckin: flag('emailcheckin'),
+    emailfullpost: flag('emailfullpost'),
     isCommentsVisible: flag('isCommentsVisible'),
     levels: LevelsInput,
     webeventretentiondays: retentionDays.nullable().optional(),
@@ -581,6 +582,8 @@ export const SiteSettings = z.object({
   recommendation: z.boolean(),
   emailrecommendation: z.boolean(),
   emailcheckin: z.boolean(),
+  /** The reminder e-mail carries the whole post (true) or its first lines and 'Continue reading' (false). */
+  emailfullpost: z.boolean(),
   isCommentsVisible: z.boolean(),
   /** Sorted ascending by count. */
   levels: z.array(Level),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErasureEvents } from './erasure';
 import { AuthEvents } from './events-auth';
 import { BillingEvents } from './events-billing';
 import { ContentEvents } from './events-content';
@@ -21,6 +22,7 @@ const GROUPS: Record<string, EventDef>[] = [
   BillingEvents,
   ContentEvents,
   EngagementEvents,
+  ErasureEvents,
   ReminderEvents,
   ReportingEvents,
   SuppressionEvents,

@@ -5,6 +5,7 @@ export * from './content';
 export * from './csv';
 export * from './days';
 export * from './engagement';
+export * from './erasure';
 export * from './event-history';
 export * from './event-log-types';
 export * from './events-auth';

@@ -26,6 +26,7 @@ import {
 import { BILLING_SCHEMAS } from './billing';
 import { CONTENT_SCHEMAS } from './content';
 import { ENGAGEMENT_SCHEMAS } from './engagement';
+import { ERASURE_ROUTES, ERASURE_SCHEMAS } from './erasure';
 import { REPORTING_SCHEMAS } from './reporting';
 import type { Access, HttpMethod, RouteContract, RouteSchemas, ServiceName } from './route-types';
 
@@ -148,6 +149,7 @@ export const apiRoutes: RouteContract[] = [
     'End every session of a user: their tokens are refused by every service',
     'ours',
   ),
+  ...ERASURE_ROUTES,
 
   // ── content: topics, posts, feed, promotions, site settings, AI writer ──
   route('GET', '/api/topic/getalltopics', 'content', 'public', 'Every topic', BOTH),
@@ -514,6 +516,7 @@ const AUTH_SCHEMAS: RouteSchemas = {
 /** Each service's request and response schemas, keyed 'METHOD /path' as in the table above. */
 const SCHEMAS: RouteSchemas = {
   ...AUTH_SCHEMAS,
+  ...ERASURE_SCHEMAS,
   ...CONTENT_SCHEMAS,
   ...ENGAGEMENT_SCHEMAS,
   ...BILLING_SCHEMAS,

@@ -13,6 +13,7 @@ export * from './lease';
 export * from './logger';
 export * from './messaging';
 export * from './metrics';
+export * from './privacy';
 export * from './rate-limit';
 export * from './runtime';
 export * from './secrets';

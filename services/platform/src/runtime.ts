@@ -22,6 +22,7 @@ import {
   type WhatsAppSender,
 } from './messaging';
 import { processMetrics } from './metrics';
+import { bindKeyring, createKeyring, type Keyring } from './privacy/keyring';
 import { loadOrCreateSecret } from './secrets';
 import { applyServerTimeouts, DEFAULT_SERVER_TIMEOUTS, type ServerTimeouts } from './server-timeouts';
 import { createDocumentStore, type DocumentStore } from './store';
@@ -57,6 +58,7 @@ export async function openServiceRuntime(opts: {
     ...(config.MONGODB_URL ? { mongoUrl: config.MONGODB_URL } : {}),
     dbName: `${config.MONGODB_DB_PREFIX}_${service}`,
   });
+  bindKeyring(store, await keyringFor(config));
   const events = createEventStore({ store, service, log: log.child({ part: 'events' }) });
   const relay = createRelay({
     store,
@@ -88,6 +90,31 @@ export async function openServiceRuntime(opts: {
       await store.close();
     },
   };
+}
+
+const keyrings = new Map<string, Promise<Keyring>>();
+
+/**
+ * The deployment's keyring (crypto-shredding of personal fields): one key store, `DATA_DIR/reader-keys` embedded or
+ * the `<prefix>_reader_keys` database, opened once per process and location and shared by the services of the process.
+ */
+export function keyringFor(config: Config): Promise<Keyring> {
+  const where =
+    config.DOCUMENT_STORE === 'embedded'
+      ? join(config.DATA_DIR, 'reader-keys')
+      : `${config.MONGODB_URL}/${config.MONGODB_DB_PREFIX}_reader_keys`;
+  let keyring = keyrings.get(where);
+  if (!keyring) {
+    keyring = createDocumentStore({
+      kind: config.DOCUMENT_STORE,
+      dir: join(config.DATA_DIR, 'reader-keys'),
+      ...(config.MONGODB_URL ? { mongoUrl: config.MONGODB_URL } : {}),
+      dbName: `${config.MONGODB_DB_PREFIX}_reader_keys`,
+    }).then((store) => createKeyring(store));
+    keyring.catch(() => keyrings.delete(where));
+    keyrings.set(where, keyring);
+  }
+  return keyring;
 }
 
 /**

@@ -86,7 +86,7 @@ export function createReportingService(deps: ReportingServiceDeps): ReportingSer
     }
   };
   const reports = createReports({ store, events, analytics, clock, onMonitoredChanged: collectSets });
-  const log = createEventLog({ analytics });
+  const log = createEventLog({ analytics, directory });
   const emailStats = createEmailStats({ analytics });
   const setAside = createSetAside(store, clock);
   const retention = createWebRetention({ analytics, store, log: deps.log.child({ part: 'retention' }) });

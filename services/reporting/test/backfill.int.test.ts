@@ -7,6 +7,7 @@ import {
   createEmbeddedStore,
   createEventStore,
   createHttpApp,
+  type DirectoryUser,
   eventHistoryHandler,
   finishApp,
   listen,
@@ -89,7 +90,13 @@ describe('backfill from the services event histories', () => {
       void backfill.run();
     };
     run();
-    const eventLog = createEventLog({ analytics });
+    // The log shows each reader's current address from reporting's user directory (the rows hold none).
+    const directory = {
+      byEmail: async () => null,
+      byIds: async (ids: string[]) =>
+        new Map(ids.map((id) => [id, { _id: id, email: 'old@example.com' } as DirectoryUser])),
+    };
+    const eventLog = createEventLog({ analytics, directory });
     const deadline = Date.now() + 8_000;
     while ((await eventLog.page(1, 1)).total < 2_501 && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50));

@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'react';
+
 /**
  * Toasts (reader.md §9: 5000 ms, bottom-right, dark; set once on the container). A toastId collapses repeats.
  *
@@ -30,10 +32,33 @@ export function onToastsNeeded(listener: () => void): () => void {
   };
 }
 
+/** Problems (errors and warnings) on screen: a new step of a flow clears them, they were about the last one. */
+const problems = new Set<string | number>();
+
 function show(kind: 'success' | 'error' | 'warning', message: string, toastId?: string): void {
   void loadToasts().then(({ toast }) => {
-    toast[kind](message, toastId ? { toastId } : undefined);
+    const id = toast[kind](message, toastId ? { toastId } : undefined);
+    if (kind !== 'success') problems.add(id);
   });
+}
+
+/** Clears the error and warning toasts still shown (a step changed); success toasts stay for their 5 s. */
+export function clearProblemToasts(): void {
+  if (!loading || problems.size === 0) return;
+  const ids = [...problems];
+  problems.clear();
+  void loading.then(({ toast }) => {
+    for (const id of ids) toast.dismiss(id);
+  });
+}
+
+/** Clears the problem toasts whenever `step` changes (not when the component goes away: a success may follow). */
+export function useClearProblemsOnStep(step: unknown): void {
+  const previous = useRef(step);
+  useEffect(() => {
+    if (previous.current !== step) clearProblemToasts();
+    previous.current = step;
+  }, [step]);
 }
 
 export const notifySuccess = (message: string, toastId?: string): void => show('success', message, toastId);

@@ -27,8 +27,10 @@ import { chooseSubject, type SubjectStats } from '../bandit';
 import {
   createReminderRenderer,
   paragraphsOf,
+  preheaderOf,
   type ReminderEmailModel,
   reminderFirstname,
+  teaserParagraphs,
   whatsappText,
 } from '../email';
 import type { InternalCall } from './internal-client';
@@ -401,12 +403,15 @@ export function createReminderActivities(deps: ReminderDeps) {
     const unsent: string[] = [];
     const bounces: DeliveryFact[] = [];
     // A post's paragraphs as each gating shows them, once per batch (one array: the renderer knows it again).
-    const paragraphs = new Map<string, string[]>();
+    const paragraphs = new Map<string, { shown: string[]; preheader: string }>();
     const paragraphsOfPost = (template: (typeof posts)[string]['template']) => {
       const key = `${template._id} ${template.locked === true}`;
       let found = paragraphs.get(key);
       if (!found) {
-        found = paragraphsOf(template.locked ? template.preview : template.body);
+        const all = paragraphsOf(template.locked ? template.preview : template.body);
+        // A locked post's preview is short already; a free one is whole only when the site asks for whole posts.
+        const shown = template.locked || settings.emailfullpost ? all : teaserParagraphs(all);
+        found = { shown, preheader: preheaderOf(all) };
         paragraphs.set(key, found);
       }
       return found;
@@ -476,17 +481,20 @@ export function createReminderActivities(deps: ReminderDeps) {
         if (channel === 'whatsapp') {
           const message = {
             to: reader.whatsapp ?? '',
-            text: whatsappText(subjectLine, post.template.heading, continueUrl),
+            text: whatsappText(post.template.heading, paragraphsOfPost(post.template).preheader, continueUrl),
             idempotencyKey: sendId,
           };
           delivered = await handOver(() => deps.whatsapp.send(message));
         } else {
           const checkin = checkins[reader.userId];
+          const shown = paragraphsOfPost(post.template);
           const model: ReminderEmailModel = {
             settings,
             firstname: reminderFirstname(reader.firstname),
             heading: post.template.heading,
-            paragraphs: paragraphsOfPost(post.template),
+            preheader: shown.preheader,
+            paragraphs: shown.shown,
+            fullPost: post.template.locked !== true && settings.emailfullpost,
             locked: post.template.locked === true,
             image: post.template.image ? `${base}${post.template.image}?w=960` : null,
             continueUrl,

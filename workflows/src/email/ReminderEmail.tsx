@@ -7,7 +7,7 @@ export function ReminderEmail({ m }: { m: ReminderEmailModel }) {
   const s = m.settings;
   const { paragraph, heading, button } = emailStyles(s);
   return (
-    <EmailLayout settings={s} preview={m.heading}>
+    <EmailLayout settings={s} preview={m.preheader || m.heading}>
       {m.firstname ? <Text style={paragraph}>Hi {m.firstname},</Text> : null}
       {m.image ? (
         <Img
@@ -27,7 +27,7 @@ export function ReminderEmail({ m }: { m: ReminderEmailModel }) {
       ))}
       <Section style={{ margin: '8px 0 16px' }}>
         <Button href={m.continueUrl} style={button}>
-          {m.locked ? 'Read the full post' : 'Continue reading'}
+          {m.locked ? 'Read the full post' : m.fullPost ? 'Open the post' : 'Continue reading'}
         </Button>{' '}
         <Link href={m.likeUrl} style={{ color: s.buttoncolor, fontSize: '16px', marginLeft: '16px' }}>
           ♥ Like

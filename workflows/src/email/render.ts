@@ -147,7 +147,15 @@ function fill(pieces: string[], values: string[], encode: (value: string) => str
 /** The first name as the e-mail shows it: HTML-to-text collapses white space, so the model holds it collapsed. */
 export const reminderFirstname = (name: string) => name.replace(/\s+/g, ' ').trim();
 
-/** The WhatsApp reminder: subject line, heading, continue-reading link. */
-export function whatsappText(subject: string, heading: string, continueUrl: string): string {
-  return `${subject}\n\n*${heading}*\n\nContinue reading: ${continueUrl}`;
+/** How a reader stops WhatsApp reminders (there is no reply keyword: the switch is in their settings). */
+export const WHATSAPP_OPT_OUT = 'To stop these messages, turn WhatsApp reminders off in your settings.';
+
+/**
+ * The WhatsApp reminder, short as a chat message is: the heading once (bold), the post's opening words, one link,
+ * and how to stop them.
+ */
+export function whatsappText(heading: string, opening: string, continueUrl: string): string {
+  const lines = [`*${heading.trim()}*`];
+  if (opening) lines.push(opening);
+  return `${lines.join('\n')}\n\nContinue reading: ${continueUrl}\n\n${WHATSAPP_OPT_OUT}`;
 }

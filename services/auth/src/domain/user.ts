@@ -1,4 +1,4 @@
-import { AuthEvents, canonicalTimeZone, eventData } from '@nudge/contracts';
+import { AuthEvents, canonicalTimeZone, ERASED_VALUE, ErasureEvents, eventData } from '@nudge/contracts';
 import type { DecidedEvent, Decider } from '@nudge/platform';
 
 export type Role = 'user' | 'premium' | 'admin';
@@ -43,6 +43,8 @@ export interface StoredEvent {
 }
 
 export const DEFAULT_TIME_ZONE = 'UTC';
+/** The read model's address of a reader whose address was erased (a reserved domain, never mailed). */
+export const erasedAddress = (userId: string) => `${userId}@erased.invalid`;
 export const DEFAULT_NOTIFICATION_TIME = '08:00';
 export const userStream = (userId: string) => `user-${userId}`;
 
@@ -56,7 +58,8 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
     const d = eventData(AuthEvents.UserRegistered, event);
     return {
       _id: d.userId,
-      email: d.email,
+      // An erased reader's address reads blank; addresses are unique in the read model, so a placeholder of its own.
+      email: d.email === ERASED_VALUE ? erasedAddress(d.userId) : d.email,
       firstname: '',
       lastname: '',
       phone: '',
@@ -78,6 +81,8 @@ export function evolve(state: UserState | null, event: StoredEvent): UserState |
     };
   }
   if (!state) return null;
+  // An erased reader has no state: nothing of theirs is decided on or shown again.
+  if (type === ErasureEvents.ReaderErased.type) return null;
   const next: UserState = { ...state, version };
   switch (type) {
     case AuthEvents.UserVerified.type:
@@ -198,6 +203,22 @@ export function decideSessionsRevoked(
     : Number.NEGATIVE_INFINITY;
   const before = new Date(Math.max(now.getTime(), current)).toISOString();
   return [{ type: AuthEvents.SessionsRevoked.type, data: { userId: state._id, before, reason } }];
+}
+
+/** Deletes the reader's account (the erasure event); a reader already erased is left as they are. */
+export function decideErasure(
+  state: UserState | null,
+  by: 'self' | 'admin',
+  adminId: string | null,
+  now: Date,
+): DecidedEvent[] {
+  if (!state) return [];
+  return [
+    {
+      type: ErasureEvents.ReaderErased.type,
+      data: { userId: state._id, by, adminId, at: now.toISOString() },
+    },
+  ];
 }
 
 const unique = (xs: string[]) => [...new Set(xs)];

@@ -50,7 +50,12 @@ export function createUsersProjection(store: DocumentStore): Projection & {
       const current = await users.findOne({ _id: event.stream.slice(5) });
       if (current && current.version >= event.version) return;
       const next = evolve(current, event);
-      if (!next) return;
+      if (!next) {
+        // Erased: the reader's document goes (secure deletion zeroes its bytes in the store).
+        if (current) await users.deleteOne({ _id: current._id });
+        if (current) await pruneZone(current.timeZone);
+        return;
+      }
       await users.replaceOne({ _id: next._id }, next as UserDoc, { upsert: true });
       if (next.timeZone !== current?.timeZone) {
         await keepZone(next.timeZone);

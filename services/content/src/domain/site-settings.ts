@@ -62,6 +62,7 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   recommendation: true,
   emailrecommendation: true,
   emailcheckin: true,
+  emailfullpost: false,
   isCommentsVisible: true,
   levels: [
     { title: 'Beginner', count: 0 },

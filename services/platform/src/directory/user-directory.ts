@@ -1,8 +1,17 @@
-import { AuthEvents, type EventDef, eventData, type Role } from '@nudge/contracts';
+import {
+  AuthEvents,
+  ERASED_VALUE,
+  ErasureEvents,
+  type EventDef,
+  eventData,
+  FORMER_READER,
+  type Role,
+} from '@nudge/contracts';
 import type { z } from 'zod';
 import type { EventHandler } from '../events/consumer';
 import type { EventEnvelope } from '../events/types';
 import type { CurrentUser } from '../http/auth';
+import { keyringOf } from '../privacy/keyring';
 import type { DocumentStore } from '../store/types';
 
 /** What a service other than auth knows of a user: its own copy, kept from auth's events. */
@@ -21,7 +30,12 @@ export interface DirectoryUser {
   sessionsRevokedBefore?: string;
   /** The auth stream version last applied (events older than this are duplicates). */
   version: number;
+  /** The reader deleted their account: names read FORMER_READER, no address, every session refused. */
+  erased?: boolean;
 }
+
+/** Every session of an erased reader is refused (a time no token is issued after). */
+export const ERASED_SESSIONS_BEFORE = '9999-12-31T23:59:59.999Z';
 
 export interface UserDirectory {
   /** Handlers for createConsumer on topicFor('auth'), keyed by event type. */
@@ -103,6 +117,19 @@ export function createUserDirectory(store: DocumentStore): UserDirectory {
     [AuthEvents.SessionsRevoked.type]: on(AuthEvents.SessionsRevoked, (_current, data) => ({
       sessionsRevokedBefore: data.before,
     })),
+    [ErasureEvents.ReaderErased.type]: async (event) => {
+      await on(ErasureEvents.ReaderErased, () => ({
+        email: ERASED_VALUE,
+        firstname: FORMER_READER,
+        lastname: ERASED_VALUE,
+        sessionsRevokedBefore: ERASED_SESSIONS_BEFORE,
+        erased: true,
+      }))(event);
+      // A key another process forgot is dropped here too (the cache would otherwise hold it up to a minute).
+      keyringOf(store).evict(eventData(ErasureEvents.ReaderErased, event).userId);
+      // What the copy held is zeroed in the store's files (secure deletion), the log checkpointed away.
+      await store.scrub?.();
+    },
     // Events that change nothing here still advance the version, so later events are not mistaken for gaps.
     [AuthEvents.UserVerified.type]: on(AuthEvents.UserVerified, () => ({})),
     [AuthEvents.UserSignedIn.type]: on(AuthEvents.UserSignedIn, () => ({})),

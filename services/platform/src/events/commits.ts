@@ -1,4 +1,5 @@
 import { upcast } from '@nudge/contracts';
+import { type Keyring, openPersonalFields } from '../privacy/keyring';
 import type { Doc } from '../store/types';
 import type { EventEnvelope } from './types';
 
@@ -130,3 +131,19 @@ export const fromStored = (event: StoredEvent): EventEnvelope => {
 };
 
 export const eventsOf = (commit: CommitDoc): EventEnvelope[] => commit.events.map(fromStored);
+
+/**
+ * Events with their personal fields opened (readable, or blank where the reader is erased): what projections, rebuilds
+ * and command handlers see. The relay, the history route and the analytics store keep them sealed.
+ */
+export const openEvents = async (keyring: Keyring, events: EventEnvelope[]): Promise<EventEnvelope[]> => {
+  const datas = await openPersonalFields(
+    keyring,
+    events.map((e) => e.data),
+  );
+  return events.map((event, i) => (datas[i] === event.data ? event : { ...event, data: datas[i] }));
+};
+
+/** A commit's events, opened (see openEvents). */
+export const openedEventsOf = (keyring: Keyring, commit: CommitDoc): Promise<EventEnvelope[]> =>
+  openEvents(keyring, eventsOf(commit));

@@ -3,10 +3,11 @@ import type { Logger } from 'pino';
 import { PoisonMessageError } from '../bus/dead-letter';
 import { DuplicateKeyError } from '../errors';
 import { createKeyedQueue } from '../keyed-queue';
+import { type Keyring, keyringOf } from '../privacy/keyring';
 import type { DocumentStore } from '../store/types';
 import { illFormedTextAt, illFormedTextMessage } from '../text';
 import { withConsumerSpan } from '../tracing';
-import { PROCESSED_EVENTS } from './commits';
+import { openEvents, PROCESSED_EVENTS } from './commits';
 import type { BusMessage, EventBus, EventEnvelope, Subscription } from './types';
 
 export type EventHandler = (event: EventEnvelope) => Promise<void>;
@@ -46,6 +47,8 @@ export interface ConsumerOptions {
    * another in this process, in the order they reach the consumer. Undefined: no such constraint.
    */
   serializeBy?: (event: EventEnvelope) => string | undefined;
+  /** Opens events' personal fields. Default: the one bound to the store (keyringOf). */
+  keyring?: Keyring;
 }
 
 export interface Consumer {
@@ -88,6 +91,7 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
   const processed = opts.store.collection<ProcessedDoc>(PROCESSED_EVENTS);
   const clock = opts.clock ?? (() => new Date());
   const check = opts.check ?? checkEvent;
+  const keyring = opts.keyring ?? keyringOf(opts.store);
   const retentionMs = opts.processedRetentionMs ?? DEFAULT_RETENTION_MS;
   const sweepEveryMs = Math.min(SWEEP_EVERY_MS, retentionMs);
   const idempotent = new Set(opts.idempotentTypes ?? []);
@@ -136,9 +140,11 @@ export function createConsumer(opts: ConsumerOptions): Consumer {
     const illFormed = illFormedTextAt(event);
     if (illFormed !== undefined) throw new PoisonMessageError(illFormedTextMessage(illFormed, 'the event'));
     // The data is parsed with its contract and brought to the newest version of its type (upcasters).
+    // Personal fields are opened with their reader's key (blank once the reader is erased).
+    const [opened] = await openEvents(keyring, [event]);
     let current: EventEnvelope;
     try {
-      current = { ...event, ...check(event.type, event.data) };
+      current = { ...event, ...check(event.type, opened?.data) };
     } catch (err) {
       log.error(
         { err, eventId: event.id, type: event.type, groupId },

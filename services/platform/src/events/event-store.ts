@@ -4,6 +4,7 @@ import { currentContext, currentRequestId } from '../context';
 import { ConcurrencyError, DuplicateKeyError } from '../errors';
 import { newId } from '../ids';
 import { createLogger } from '../logger';
+import { type Keyring, keyringOf, sealPersonalFields } from '../privacy/keyring';
 import type { Doc, DocumentStore } from '../store/types';
 import { currentTraceparent } from '../tracing';
 import {
@@ -15,6 +16,7 @@ import {
   eventsOf,
   groupRowOf,
   ORPHAN_MS,
+  openEvents,
   PENDING,
   type PendingDoc,
   pendingId,
@@ -75,6 +77,8 @@ export interface EventStoreOptions {
    * Only the event mechanism's own tests, whose event types are not in the contracts, pass another.
    */
   validate?: (type: string, data: unknown) => void;
+  /** Seals events' personal fields on append and opens them on read. Default: the one bound to the store (keyringOf). */
+  keyring?: Keyring;
 }
 
 type CounterDoc = Doc & { value: number };
@@ -96,6 +100,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const log = opts.log ?? createLogger(`${service}.events`);
   const pageSize = opts.pageSize ?? 200;
   const validate = opts.validate ?? checkEvent;
+  const keyring = opts.keyring ?? keyringOf(store);
   const events = store.collection<CommitDoc>(EVENTS);
   const meta = store.collection<CounterDoc>(EVENTS_META);
   const pending = store.collection<PendingDoc>(PENDING);
@@ -285,7 +290,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   const readStream = async (stream: string): Promise<EventEnvelope[]> => {
     await ready();
     const commits = await streamCommits(stream, { sort: { fromVersion: 1 } });
-    return commits.flatMap(eventsOf);
+    return openEvents(keyring, commits.flatMap(eventsOf));
   };
 
   async function* readAll(): AsyncIterable<EventEnvelope> {
@@ -293,15 +298,14 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     let afterSeq = 0;
     for (;;) {
       const page = await events.find({ seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit: pageSize });
-      for (const commit of page) {
-        afterSeq = commit.seq;
-        yield* eventsOf(commit);
-      }
+      const opened = await openEvents(keyring, page.flatMap(eventsOf));
+      yield* opened;
+      if (page.length > 0) afterSeq = (page[page.length - 1] as CommitDoc).seq;
       if (page.length < pageSize) return;
     }
   }
 
-  const runner = createProjectionRunner({ store, log, readStream, readAll: () => readAll() });
+  const runner = createProjectionRunner({ store, log, keyring, readStream, readAll: () => readAll() });
 
   // A projection that failed during append is retried in the background (and by the next start's catchUp).
   let retryTimer: NodeJS.Timeout | undefined;
@@ -329,21 +333,29 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
   };
 
   /** Checks and serialises the events of one append (before anything is written: a refused one takes no seq). */
-  const prepare = (stream: string, expectedVersion: number, newEvents: NewEvent[]): unknown[] => {
+  const prepare = async (
+    stream: string,
+    expectedVersion: number,
+    newEvents: NewEvent[],
+  ): Promise<{ plain: unknown[]; sealed: unknown[] }> => {
     if (typeof stream !== 'string' || stream === '')
       throw new TypeError('append: stream must be a non-empty string');
     if (!Number.isInteger(expectedVersion) || expectedVersion < 0) {
       throw new TypeError('append: expectedVersion must be an integer >= 0');
     }
     // Exactly what the bus will carry (JSON), so live state, rebuilds and consumers agree; checked against the
-    // contracts before anything is written.
-    return newEvents.map((event) => {
+    // contracts before anything is written; personal fields sealed with their reader's key.
+    const checked = newEvents.map((event) => {
       if (typeof event.type !== 'string' || event.type === '')
         throw new TypeError('append: every event needs a type');
       const data: unknown = JSON.parse(JSON.stringify(event.data ?? null));
       validate(event.type, data);
       return data;
     });
+    const sealed = await Promise.all(
+      checked.map((data, i) => sealPersonalFields(keyring, (newEvents[i] as NewEvent).type, data)),
+    );
+    return { plain: checked, sealed };
   };
 
   /** The commit document of one append at seq. */
@@ -351,7 +363,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     stream: string,
     expectedVersion: number,
     newEvents: NewEvent[],
-    datas: unknown[],
+    datas: { plain: unknown[]; sealed: unknown[] },
     seq: number,
     options: AppendOptions,
   ): { commit: CommitDoc; envelopes: EventEnvelope[] } => {
@@ -368,7 +380,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
         version: expectedVersion + i + 1,
         occurredAt,
         actor,
-        data: datas[i],
+        data: datas.sealed[i],
         meta: {
           ...(requestId ? { requestId } : {}),
           ...(traceparent ? { traceparent } : {}),
@@ -384,7 +396,8 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
       committedAt: occurredAt,
       seq,
     };
-    return { commit, envelopes };
+    // The caller sees what it appended; the commit (and so the bus) holds the sealed form.
+    return { commit, envelopes: envelopes.map((e, i) => ({ ...e, data: datas.plain[i] })) };
   };
 
   /** After the commits are durable: the projections (read-your-writes), then the listeners (the relay). */
@@ -421,7 +434,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     newEvents: NewEvent[],
     options: AppendOptions = {},
   ): Promise<EventEnvelope[]> => {
-    const datas = prepare(stream, expectedVersion, newEvents);
+    const datas = await prepare(stream, expectedVersion, newEvents);
     if (newEvents.length === 0) return [];
     await ready();
 
@@ -484,7 +497,9 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
     entries: AppendManyEntry[],
     options: AppendOptions = {},
   ): Promise<AppendManyResult[]> => {
-    const prepared = entries.map((entry) => prepare(entry.stream, entry.expectedVersion, entry.events));
+    const prepared = await Promise.all(
+      entries.map((entry) => prepare(entry.stream, entry.expectedVersion, entry.events)),
+    );
     await ready();
     const results: AppendManyResult[] = entries.map(() => ({ ok: true, events: [] }));
     const todo: number[] = [];
@@ -509,7 +524,7 @@ export function createEventStore(opts: EventStoreOptions): ServiceEventStore {
           entry.stream,
           entry.expectedVersion,
           entry.events,
-          prepared[i] as unknown[],
+          prepared[i] as { plain: unknown[]; sealed: unknown[] },
           first + k,
           options,
         ),

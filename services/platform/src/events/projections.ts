@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
+import type { Keyring } from '../privacy/keyring';
 import type { DocumentStore } from '../store/types';
 import {
   type CommitDoc,
   EVENTS,
   EVENTS_META,
   entriesOf,
-  eventsOf,
   ORPHAN_MS,
+  openedEventsOf,
   PENDING,
   type PendingDoc,
   PROJECTION_CHECKPOINTS,
@@ -49,6 +50,8 @@ export interface ProjectionRunnerOptions {
   store: DocumentStore;
   log: Logger;
   readStream(stream: string): Promise<EventEnvelope[]>;
+  /** Opens events' personal fields before a projection sees them. */
+  keyring: Keyring;
   readAll(): AsyncIterable<EventEnvelope>;
   pageSize?: number;
 }
@@ -313,7 +316,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
     previous?: CommitDoc,
     projectedBy?: readonly string[],
   ): Promise<boolean> => {
-    const commitEvents = eventsOf(commit);
+    const commitEvents = await openedEventsOf(opts.keyring, commit);
     // A commit is remembered as applied, or marked (its row deleted), only after its own gap was filled for every
     // projection, so when the one just before is remembered, or has no row, nothing earlier is missing: no scan of the
     // rows (a point read of the previous commit's row at most).
@@ -329,7 +332,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
       try {
         for (const earlier of gap) {
           if (earlier.row.projectedBy?.includes(projection.name)) continue;
-          await applyEvents(projection, eventsOf(earlier.commit));
+          await applyEvents(projection, await openedEventsOf(opts.keyring, earlier.commit));
           await pending.updateOne({ _id: earlier.row._id }, { $addToSet: { projectedBy: projection.name } });
         }
         await applyEvents(projection, commitEvents);
@@ -373,7 +376,7 @@ export function createProjectionRunner(opts: ProjectionRunnerOptions): Projectio
    * applies them one by one (the failure is logged there).
    */
   const applyTogether = async (commits: CommitDoc[]): Promise<boolean> => {
-    const all = commits.flatMap(eventsOf);
+    const all = (await Promise.all(commits.map((c) => openedEventsOf(opts.keyring, c)))).flat();
     try {
       for (const projection of projections) {
         if (projection.applyMany) await projection.applyMany(all);

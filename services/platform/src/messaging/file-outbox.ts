@@ -138,6 +138,28 @@ export async function openFileOutbox(dir: string, clock: () => Date = () => new 
     },
     // Newest first; `skip` for paging. Each page reads its records and lines from disk.
     list: (limit = 100, skip = 0) => readPage(limit, skip),
+    async forget(to) {
+      await writing;
+      const wanted = to.toLowerCase();
+      const recs = Buffer.alloc(records * RECORD);
+      if (records > 0) await index.read(recs, 0, recs.length, 0);
+      let erased = 0;
+      for (let i = 0; i < records; i++) {
+        const start = Number(recs.readBigUInt64BE(i * RECORD));
+        const length = recs.readUInt32BE(i * RECORD + 8);
+        const entry = Buffer.alloc(length);
+        await data.read(entry, 0, length, start);
+        const end = entry.indexOf(NEWLINE);
+        const head =
+          end > 0 ? (JSON.parse(entry.toString('utf8', 0, end)) as { to?: string; createdAt?: string }) : {};
+        if (head.to?.toLowerCase() !== wanted) continue;
+        // Overwritten in place with an entry of the same length that says only when a message was erased.
+        await data.write(erasedEntry(length, head.createdAt ?? ''), 0, length, start);
+        erased += 1;
+      }
+      if (erased > 0) await data.sync();
+      return erased;
+    },
     count: () => records,
     async close() {
       closed = true;
@@ -225,6 +247,14 @@ function parseEntry(entry: Buffer): OutboxMessage {
 }
 
 const NEWLINE = 0x0a;
+
+/** An erased message's entry, `length` bytes: no recipient, no content (spaces pad it). */
+function erasedEntry(length: number, createdAt: string): Buffer {
+  const out = Buffer.alloc(length, 0x20);
+  const line = `${JSON.stringify({ to: '', subject: '(erased)', createdAt, parts: [0] })}\n\n`;
+  if (Buffer.byteLength(line) <= length) out.write(line);
+  return out;
+}
 
 /** Bytes per index record: 8 (line offset), 4 (line length), 16 (key hash). */
 const RECORD = 28;

@@ -86,6 +86,28 @@ describe.each(adapters)('dev outbox (%s)', (_name, openOutbox) => {
 });
 
 describe('dev outbox on files', () => {
+  it('erases every message to a deleted reader: nothing of them is left in the files', async () => {
+    const dir = await tempDir();
+    const outbox = await openFileOutbox(dir);
+    await captureMail(outbox).send({
+      to: 'Gone.Reader@example.com',
+      subject: 'Hi Gwendolyn',
+      text: 'Code 123456',
+      html: '<p>Gwendolyn</p>',
+    });
+    await captureMail(outbox).send({ to: 'stays@example.com', subject: 'Hi', text: 'kept' });
+    await captureWhatsApp(outbox).send({ to: '+919812345670', text: 'Code 654321' });
+    expect(await outbox.forget?.('gone.reader@example.com')).toBe(1);
+    expect(await outbox.forget?.('+919812345670')).toBe(1);
+    const listed = await outbox.list();
+    expect(listed.map((m) => m.to)).toEqual(['', 'stays@example.com', '']);
+    await outbox.close();
+    const bytes = (await readFile(join(dir, 'messages.dat'))).toString('utf8');
+    for (const gone of ['Gone.Reader', 'Gwendolyn', '123456', '9812345670'])
+      expect(bytes).not.toContain(gone);
+    expect(bytes).toContain('kept');
+  });
+
   it('keeps messages and the once-per-key rule across a restart; a torn index record is ignored', async () => {
     const dir = await tempDir();
     const first = await openFileOutbox(dir);

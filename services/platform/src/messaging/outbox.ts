@@ -22,6 +22,10 @@ export function createDevOutbox(store: DocumentStore, clock: () => Date = () => 
         if (!(err instanceof DuplicateKeyError)) throw err;
       }
     },
+    async forget(to) {
+      const { deletedCount } = await messages.deleteMany({ to });
+      return deletedCount;
+    },
     async list(limit = 100, skip = 0) {
       const docs = await messages.find({}, { sort: { at: -1 }, limit, skip });
       return docs.map(({ channel, to, subject, text, html, headers, idempotencyKey, raw, createdAt }) => ({

@@ -48,4 +48,6 @@ export interface DevOutbox {
   record(message: Omit<OutboxMessage, 'createdAt'>): Promise<void>;
   /** Newest first; `skip` for paging. */
   list(limit?: number, skip?: number): Promise<OutboxMessage[]>;
+  /** Erases every message sent to this address or number (a deleted reader's); returns how many. */
+  forget?(to: string): Promise<number>;
 }

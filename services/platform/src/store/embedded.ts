@@ -469,6 +469,8 @@ class SqliteDatabase {
       this.db.exec('PRAGMA auto_vacuum = INCREMENTAL');
       this.db.exec('PRAGMA journal_mode = WAL');
       this.db.exec('PRAGMA synchronous = NORMAL');
+      // Deleted and overwritten content is zeroed in the file, so an erased reader's data leaves no bytes behind.
+      this.db.exec('PRAGMA secure_delete = ON');
       // The WAL is reused after each checkpoint; beyond this it is truncated back (data-directory size).
       this.db.exec(`PRAGMA journal_size_limit = ${16 * 1024 * 1024}`);
     }
@@ -652,6 +654,13 @@ class SqliteDatabase {
     }
     if (this.group) return this.group.committed.then(() => result);
     return Promise.resolve(result);
+  }
+
+  /** Commits what is pending, then checkpoints the WAL into the database and truncates it (see DocumentStore.scrub). */
+  scrub(): void {
+    this.commit();
+    this.vacuum();
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   /** Returns the free pages to the file system (cheap: no rewrite of the live pages). */
@@ -1442,6 +1451,10 @@ export function createEmbeddedStore(options: EmbeddedStoreOptions = {}): Documen
     async ping(): Promise<void> {
       if (closed) throw new Error('document store is closed');
       sql.value('SELECT 1');
+    },
+    async scrub(): Promise<void> {
+      if (closed || !dir) return;
+      sql.scrub();
     },
     async close(): Promise<void> {
       if (closed) return;

@@ -71,5 +71,10 @@ export interface DocumentStore {
   collection<T extends Doc = Doc>(name: string): Collection<T>;
   /** Checks the engine answers (for /readyz). */
   ping(): Promise<void>;
+  /**
+   * Makes content deleted or overwritten so far unrecoverable from the store's files now (an erasure): the embedded
+   * store zeroes freed content as it goes and here checkpoints and truncates its write-ahead log. Absent: nothing to do.
+   */
+  scrub?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthEvents, EngagementEvents, ReminderEvents } from '@nudge/contracts';
-import { newId } from '@nudge/platform';
+import { type DirectoryUser, newId } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { registeredData } from '../../test/harness';
@@ -239,7 +239,13 @@ function describeAnalyticsContract(
       });
       expect(stats.users[u1]?.last_email_open).toBe('2026-10-01T09:00:00.000Z');
 
-      const log = createEventLog({ analytics: store });
+      // The log shows each reader's address from reporting's user directory (rows hold none).
+      const directory = {
+        byEmail: async () => null,
+        byIds: async (ids: string[]) =>
+          new Map(ids.map((id) => [id, { _id: id, email: `${id}@x.test` } as DirectoryUser])),
+      };
+      const log = createEventLog({ analytics: store, directory });
       const first = await log.page(1, 10);
       expect(first.total).toBe(4); // sign_up, checkin_answer, email_sent, email_open (once); questions are not log rows
       expect(first.data[0]).toMatchObject({

@@ -1,4 +1,5 @@
 import { csvLine, dayRangeBounds, EVENT_LOG_CSV_COLUMNS } from '@nudge/contracts';
+import type { UserDirectory } from '@nudge/platform';
 import type { AnalyticsStore, QueryParams } from '../analytics';
 
 interface LogRow {
@@ -14,7 +15,7 @@ interface LogRow {
 /** The event log's filters (all optional) and time order. */
 export interface EventLogFilter {
   eventType?: string;
-  /** The user's e-mail: the one stamped at intake or the user's registered one. */
+  /** The user's e-mail (their current one, from the user directory). */
   email?: string;
   from?: string;
   to?: string;
@@ -22,7 +23,7 @@ export interface EventLogFilter {
 }
 
 /** The WHERE conditions of a filter, its values as query parameters only. */
-function whereOf(filter: EventLogFilter): { sql: string; params: QueryParams } {
+function whereOf(filter: EventLogFilter, userId?: string): { sql: string; params: QueryParams } {
   const conditions = ["log_type != ''"];
   const params: QueryParams = {};
   if (filter.eventType) {
@@ -30,10 +31,9 @@ function whereOf(filter: EventLogFilter): { sql: string; params: QueryParams } {
     params.eventType = filter.eventType;
   }
   if (filter.email) {
-    conditions.push(
-      "(user_email = {email:String} OR (user_email = '' AND user_id IN (SELECT user_id FROM users WHERE email = {email:String})))",
-    );
-    params.email = filter.email;
+    // An address no reader has now matches no row.
+    conditions.push('user_id = {userId:String}');
+    params.userId = userId ?? '\u0000';
   }
   const { gte, lt } = dayRangeBounds(filter);
   if (gte) {
@@ -49,19 +49,17 @@ function whereOf(filter: EventLogFilter): { sql: string; params: QueryParams } {
 
 /**
  * The admin's event log: every row with an event-log type (web events and the readers' domain activity), in time
- * order (newest first unless asked), deduplicated by id (FINAL). The e-mail is the one stamped at intake, else the
- * user's registered one.
+ * order (newest first unless asked), deduplicated by id (FINAL). Rows hold no address: the reader's current one is
+ * added from the user directory (none for a deleted reader).
  */
 const logSelect = (
   where: string,
   order: 'ASC' | 'DESC',
   window: string,
-) => `SELECT e.id AS id, e.user_id AS user_id,
-    if(e.user_email != '', e.user_email, u.email) AS user_email,
+) => `SELECT e.id AS id, e.user_id AS user_id, e.user_email AS user_email,
     e.log_type AS log_type, e.log_value AS log_value,
     formatDateTime(e.occurred_at, '%Y-%m-%dT%H:%i:%S.%fZ') AS created_at, e.metadata AS metadata
   FROM (SELECT * FROM events FINAL WHERE ${where} ORDER BY occurred_at ${order}, id ${order} ${window}) AS e
-  LEFT JOIN (SELECT user_id, any(email) AS email FROM users GROUP BY user_id) AS u ON u.user_id = e.user_id
   ORDER BY e.occurred_at ${order}, e.id ${order}`;
 
 const isoMillis = (s: string) => s.replace(/(\.\d{3})\d*Z$/, '$1Z');
@@ -76,11 +74,20 @@ export const logView = (r: LogRow) => ({
   metadata: r.metadata ?? {},
 });
 
-export function createEventLog(deps: { analytics: AnalyticsStore }) {
-  const { analytics } = deps;
+export function createEventLog(deps: {
+  analytics: AnalyticsStore;
+  directory: Pick<UserDirectory, 'byEmail' | 'byIds'>;
+}) {
+  const { analytics, directory } = deps;
+  /** The rows with each reader's current address (deleted readers: none). */
+  const withEmails = async (rows: LogRow[]): Promise<LogRow[]> => {
+    const users = await directory.byIds(rows.filter((r) => r.user_id && !r.user_email).map((r) => r.user_id));
+    return rows.map((r) => (r.user_email ? r : { ...r, user_email: users.get(r.user_id)?.email ?? '' }));
+  };
   return {
     async page(page: number, limit: number, filter: EventLogFilter = {}) {
-      const where = whereOf(filter);
+      const userId = filter.email ? (await directory.byEmail(filter.email))?._id : undefined;
+      const where = whereOf(filter, userId);
       const order = filter.order === 'asc' ? 'ASC' : 'DESC';
       const [rows, [count]] = await Promise.all([
         analytics.query<LogRow>(logSelect(where.sql, order, 'LIMIT {limit:UInt32} OFFSET {offset:UInt64}'), {
@@ -93,13 +100,13 @@ export function createEventLog(deps: { analytics: AnalyticsStore }) {
           where.params,
         ),
       ]);
-      return { total: Number(count?.total ?? 0), data: rows.map(logView) };
+      return { total: Number(count?.total ?? 0), data: (await withEmails(rows)).map(logView) };
     },
     /** EventLogs.csv, chunk by chunk from ClickHouse's stream: a million rows never sit in memory at once. */
     async *csv(): AsyncIterable<string> {
       yield csvLine(EVENT_LOG_CSV_COLUMNS);
-      for await (const rows of analytics.stream<LogRow>(logSelect("log_type != ''", 'DESC', ''))) {
-        yield rows
+      for await (const chunk of analytics.stream<LogRow>(logSelect("log_type != ''", 'DESC', ''))) {
+        yield (await withEmails(chunk))
           .map((r) =>
             csvLine([r.id, r.user_id, r.user_email, r.log_type, r.log_value, isoMillis(r.created_at)]),
           )

@@ -47,7 +47,9 @@ export function webEventRow(
     type: WEB_EVENT_TYPE,
     stream: `webevent-${id}`,
     user_id: user?.userId ?? '',
-    user_email: user?.email ?? '',
+    // Never the address: the log shows the reader's current one from the user directory, so a deleted reader's
+    // address is in no analytics row (rows are not rewritten on erasure).
+    user_email: '',
     occurred_at: occurredAt,
     log_type: event.eventType,
     log_value: event.eventValue ?? '',
@@ -121,7 +123,7 @@ export function toEventRow(envelope: Envelope): EventRow {
     type: envelope.type,
     stream: envelope.stream,
     user_id: userId,
-    user_email: isWeb ? text(data.userEmail) : '',
+    user_email: '',
     occurred_at: chTime(isWeb && text(data.receivedAt) ? text(data.receivedAt) : envelope.occurredAt),
     log_type: isWeb ? text(data.eventType) : (mapped?.logType ?? ''),
     log_value: isWeb ? text(data.eventValue) : (mapped?.value(data) ?? ''),

@@ -95,6 +95,7 @@ export const SETTINGS_GROUPS: Array<{ title: string; fields: SettingsField[] }> 
         ['recommendation', 'Recommendation'],
         ['emailrecommendation', 'Email Recommendation'],
         ['emailcheckin', 'Email Check-In'],
+        ['emailfullpost', 'Email Full Post'],
         ['isCommentsVisible', 'Comments Visible'],
       ] as const
     )

@@ -5,7 +5,7 @@ import { appStarted } from '../../app/actions';
 import { navigateTo, redirectBrowser } from '../../app/navigation';
 import type { IsAuthResponse, SessionResponse } from '../../shared/contracts';
 import { ApiError, errorMessage, isOutage } from '../../shared/http';
-import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify';
+import { notifyError, notifySuccess } from '../../shared/notify';
 import {
   clearReturnUrl,
   clearToken,
@@ -21,7 +21,7 @@ import { signOutDestination } from '../settings/wording';
 import { withLoadingOverlay } from '../ui/saga';
 import { checkToken, logOut, requestSignInCode, signInWithLinkToken, verifySignInCode } from './api';
 import { AFTER_LINK_SIGN_IN, afterVerifyDestination, googleSignInUrl, linkSignInDestination } from './rules';
-import { selectIsLogin, selectLoginEmail } from './selectors';
+import { selectIsLogin, selectLoginEmail, selectLoginStep } from './selectors';
 import {
   codeRejected,
   codeRequested,
@@ -58,8 +58,10 @@ function* sendCode(email: string): SagaIterator {
     yield call(requestSignInCode, email);
     yield put(codeSent());
   } catch (error) {
+    // On the code step (a resend) the reason shows next to the field; on the e-mail step a toast says it.
     const message = errorMessage(error);
-    yield call(notifyError, message);
+    const step: number = yield select(selectLoginStep);
+    if (step !== 1) yield call(notifyError, message);
     yield put(codeRequestFailed(message));
   }
 }
@@ -78,12 +80,10 @@ function* checkCode(otp: string): SagaIterator {
     const destination = afterVerifyDestination(session.user);
     if (destination) yield call(navigateTo, destination);
   } catch (error) {
-    // A refused code (status false) is a warning with the server's words; an outage is an error. The same words
-    // stay next to the code field, which is cleared for the next try.
+    // One message per event: the refusal (reader.md §8's words) or the outage shows next to the code field, which
+    // is cleared for the next try; no toast repeats it.
     const refused = error instanceof ApiError && !isOutage(error);
     const message = refused ? error.message || INVALID_CODE : errorMessage(error);
-    if (refused) yield call(notifyWarning, message);
-    else yield call(notifyError, message);
     yield put(codeRejected(message));
   }
 }

@@ -11,15 +11,16 @@ const longDay = new Intl.DateTimeFormat('en-GB', {
 export const READ_TEXT = 'read';
 export const NOT_READ_TEXT = 'not read';
 export const BEFORE_START_TEXT = 'before you joined';
+export const PENDING_TEXT = 'not read yet';
 
-/** The state of a day in words: 'read' (green), 'not read' (red) or 'before you joined' (neutral). */
-export const dayStateText = (day: Pick<StripDay, 'read'> & { beforeStart?: boolean }): string =>
-  day.read ? READ_TEXT : day.beforeStart ? BEFORE_START_TEXT : NOT_READ_TEXT;
+type DayState = Pick<StripDay, 'read'> & { beforeStart?: boolean; pending?: boolean };
+
+/** The state of a day in words: 'read' (green), 'not read' (red), 'not read yet' or 'before you joined' (neutral). */
+export const dayStateText = (day: DayState): string =>
+  day.read ? READ_TEXT : day.pending ? PENDING_TEXT : day.beforeStart ? BEFORE_START_TEXT : NOT_READ_TEXT;
 
 /** What a screen reader hears for a day: 'Monday 3 March, today: read'. */
-export function dayDescription(
-  day: Pick<StripDay, 'date' | 'isToday' | 'read'> & { beforeStart?: boolean },
-): string {
+export function dayDescription(day: Pick<StripDay, 'date' | 'isToday'> & DayState): string {
   return `${longDay.format(day.date)}${day.isToday ? ', today' : ''}: ${dayStateText(day)}`;
 }
 

@@ -8,6 +8,7 @@ describe('weekly strip words', () => {
     expect(dayDescription({ date, isToday: true, read: true })).toBe('Monday 3 March, today: read');
     expect(dayDescription({ date, isToday: false, read: false })).toBe('Monday 3 March: not read');
     expect(dayStateText({ read: false })).toBe('not read');
+    expect(dayStateText({ read: false, pending: true })).toBe('not read yet');
   });
 
   it('describe every day of the strip in the user time zone', () => {

@@ -101,7 +101,9 @@ export interface StripDay {
   isFuture: boolean;
   /** Before the reader signed up: neither read nor missed (shown neutral). Never read. */
   beforeStart: boolean;
-  /** At least one read that day: shown green; a past or current day without one is shown red. */
+  /** Today without a read yet: the day is not over, so it is neutral, not missed. */
+  pending: boolean;
+  /** At least one read that day: shown green; a past day without one is shown red. */
   read: boolean;
 }
 
@@ -112,7 +114,8 @@ const weekdayLabel = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZo
  * Choice: by default the last 7 days ending today (today last), so the strip always shows a full week of
  * history and never shows days that have not happened. Passing `weekStartsOn` gives the calendar week
  * containing today instead (days after today are `isFuture` and not read).
- * Days before `since` (the reader's sign-up) are `beforeStart`: a new reader has missed nothing yet.
+ * Days before `since` (the reader's sign-up) are `beforeStart`: a new reader has missed nothing yet; today
+ * without a read is `pending` (neutral) until it ends.
  */
 export function weeklyStrip(
   history: readonly HistoryEntry[],
@@ -142,6 +145,7 @@ export function weeklyStrip(
       label: weekdayLabel.format(date),
       isToday: key === todayKey,
       isFuture,
+      pending: key === todayKey && !read,
       // A read is a read even if it predates the recorded sign-up (an account moved in from elsewhere).
       beforeStart: !read && startKey !== null && key < startKey,
       read,

@@ -196,6 +196,22 @@ describe('weeklyStrip from the sign-up day', () => {
     expect(early.find((day) => day.key === '2026-03-06')).toMatchObject({ read: true, beforeStart: false });
     expect(weeklyStrip([], today, 'UTC').some((day) => day.beforeStart)).toBe(false);
   });
+
+  it('keeps today neutral (pending, not missed) until it is read, and only today', () => {
+    const today = new Date('2026-03-11T10:00:00Z');
+    const dayOne = weeklyStrip([], today, 'UTC', undefined, '2026-03-11T09:00:00Z');
+    expect(dayOne.at(-1)).toMatchObject({ isToday: true, read: false, pending: true });
+    expect(dayOne.filter((day) => day.pending)).toHaveLength(1);
+    const afterRead = weeklyStrip(
+      [read('2026-03-11T09:30:00Z')],
+      today,
+      'UTC',
+      undefined,
+      '2026-03-11T09:00:00Z',
+    );
+    expect(afterRead.at(-1)).toMatchObject({ read: true, pending: false });
+    expect(displayedStreak([read('2026-03-11T09:30:00Z')], today, 'UTC')).toBe(1);
+  });
 });
 
 describe('currentStreak and displayedStreak', () => {

@@ -46,6 +46,7 @@ export const DEFAULT_SETTINGS: SiteSettings = {
   authmodalsigninbutton: 'Sign in',
   authmodalgooglebutton: 'Sign in with Google',
   topscoretext: 'Wellbeing Score',
+  emailcheckin: true,
   levels: [
     { title: 'Beginner', count: 0 },
     { title: 'Intermediate', count: 20 },

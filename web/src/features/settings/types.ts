@@ -44,6 +44,8 @@ export interface SiteSettings {
   authmodalsigninbutton: string;
   authmodalgooglebutton: string;
   topscoretext: string;
+  /** Whether reminder e-mails carry a check-in question (the wellbeing box says when the first one comes). */
+  emailcheckin: boolean;
   /** Sorted by count, ascending. */
   levels: Level[];
 }

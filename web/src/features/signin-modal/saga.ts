@@ -3,7 +3,7 @@ import type { SagaIterator } from 'redux-saga';
 import { all, call, put, select, takeLatest } from 'redux-saga/effects';
 import type { SessionResponse, User } from '../../shared/contracts';
 import { ApiError, errorMessage, isOutage } from '../../shared/http';
-import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify';
+import { notifyError, notifySuccess } from '../../shared/notify';
 import { storeToken } from '../../shared/storage';
 import { browserTimeZone } from '../../shared/timeZone';
 import { requestSignInCode, verifySignInCode } from '../auth/api';
@@ -31,8 +31,10 @@ function* sendCode(action: PayloadAction<string>): SagaIterator {
     yield call(requestSignInCode, action.payload);
     yield put(modalCodeSent());
   } catch (error) {
+    // On the code step (a resend) the reason shows next to the field; on the e-mail step a toast says it.
     const message = errorMessage(error);
-    yield call(notifyError, message);
+    const modal: ModalState = yield select(selectModal);
+    if (modal.step !== 1) yield call(notifyError, message);
     yield put(modalCodeRejected({ message, clear: false }));
   }
 }
@@ -53,10 +55,10 @@ function* checkCode(action: PayloadAction<string>): SagaIterator {
     yield put(modalVerified(session.user.verified));
     yield put(signInModalFinished(modal.reason));
   } catch (error) {
+    // One message per event: the refusal (reader.md §8's words) or the outage shows next to the code field, which
+    // is cleared for the next try; no toast repeats it.
     const refused = error instanceof ApiError && !isOutage(error);
     const message = refused ? error.message || INVALID_CODE : errorMessage(error);
-    if (refused) yield call(notifyWarning, message);
-    else yield call(notifyError, message);
     yield put(modalCodeRejected({ message, clear: true }));
   }
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useAppSelector } from '../../../app/hooks';
+import { useClearProblemsOnStep } from '../../../shared/notify';
 import { safeImageUrl } from '../../../shared/safeUrl';
 import { NarrowLayout } from '../../layout/components/NarrowLayout';
 import { ProfileForm } from '../../profile/components/ProfileForm';
@@ -20,6 +21,7 @@ export function LoginPage() {
   const step = useAppSelector(selectLoginStep);
   const [imageFailed, setImageFailed] = useState(false);
   const screen = loginScreen({ isLogin, user, step });
+  useClearProblemsOnStep(screen === 'home' ? step : screen);
 
   if (screen === 'home') return <Navigate to="/" replace />;
 

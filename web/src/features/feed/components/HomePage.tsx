@@ -12,7 +12,15 @@ import { selectSettings } from '../../settings/selectors';
 import { feedTabLabels } from '../../settings/wording';
 import { isContinueReading } from '../continueReading';
 import { feedTabFor } from '../feedRules';
-import { continueReadingArrived, feedRequested, progressRequested, topicsRequested } from '../slice';
+import { selectFeed } from '../selectors';
+import {
+  continueReadingArrived,
+  feedRequested,
+  progressRequested,
+  topicSelected,
+  topicsRequested,
+} from '../slice';
+import { useTopicParam } from '../topicParam';
 import { FeedControls } from './FeedControls';
 import { FeedTabs } from './FeedTabs';
 import { PostList } from './PostList';
@@ -58,6 +66,13 @@ export function HomePage() {
     }
   }, [dispatch, event, pathname, uid]);
 
+  // The topic filter follows the URL (declared first: the tab's load below then starts with the right topic).
+  const [topicId] = useTopicParam();
+  const storedTopic = useAppSelector(selectFeed).topicId;
+  useEffect(() => {
+    if (showFeed && topicId !== storedTopic) dispatch(topicSelected(topicId));
+  }, [dispatch, showFeed, topicId, storedTopic]);
+
   useEffect(() => {
     if (showFeed) dispatch(feedRequested(tab));
   }, [dispatch, showFeed, tab]);
@@ -77,7 +92,7 @@ export function HomePage() {
 
   const labels = feedTabLabels(settings);
   return (
-    <NarrowLayout className="narrow--feed">
+    <NarrowLayout>
       <h1 className="visually-hidden">{uid ? 'Signing you in' : labels[tab]}</h1>
       {uid ? (
         <p className="muted feed-notice" role="status">

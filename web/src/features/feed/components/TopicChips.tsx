@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useAppSelector } from '../../../app/hooks';
 import { selectSettings } from '../../settings/selectors';
 import { selectFeed } from '../selectors';
-import { topicSelected } from '../slice';
 import { topicChips } from '../topicChips';
+import { useTopicParam } from '../topicParam';
 
 /** How far the chip row is scrolled from each end: a fade and an arrow button show on the side with more chips. */
 function useOverflow(deps: unknown) {
@@ -51,8 +51,8 @@ function useOverflow(deps: unknown) {
  * than the screen fades at the side with more chips, has arrow buttons there, and scrolls with a mouse wheel.
  */
 export function TopicChips() {
-  const dispatch = useAppDispatch();
   const { topics, topicCounts, totalPostsCount, topicId } = useAppSelector(selectFeed);
+  const [, chooseTopic] = useTopicParam();
   const { postsingular, postplural } = useAppSelector(selectSettings);
   const chips = useMemo(
     () => topicChips(topics, topicCounts, totalPostsCount, topicId),
@@ -85,7 +85,7 @@ export function TopicChips() {
               name="feed-topic"
               value={chip.id}
               checked={topicId === chip.id}
-              onChange={() => dispatch(topicSelected(chip.id))}
+              onChange={() => chooseTopic(chip.id)}
             />
             <label htmlFor={`feed-topic-${chip.id || 'all'}`} className="chip feed-topics__chip">
               {chip.label}

@@ -1,7 +1,28 @@
+import { Link } from 'react-router-dom';
 import { useAppSelector } from '../../../app/hooks';
+import type { User } from '../../../shared/contracts';
+import { selectUser } from '../../auth/selectors';
 import { selectSettings } from '../../settings/selectors';
 import { Spinner } from '../../ui/components/Spinner';
+import { firstCheckinHint } from '../firstCheckin';
 import { selectProgress } from '../selectors';
+
+/** Before the first answer: when the first question comes, with the way to Settings when e-mails are off. */
+function FirstCheckin({ user, emailcheckin }: { user: User | null; emailcheckin: boolean }) {
+  const hint = firstCheckinHint(user, emailcheckin, new Date());
+  if (!hint) return null;
+  return (
+    <p className="score__message score__hint">
+      {hint}
+      {user && !user.enableEmail ? (
+        <>
+          {' '}
+          <Link to="/setting">Open Settings</Link>
+        </>
+      ) : null}
+    </p>
+  );
+}
 
 /**
  * The wellbeing score bar (signed-in readers only); label from the topscoretext setting, value from
@@ -9,8 +30,9 @@ import { selectProgress } from '../selectors';
  * server's message says how to get one. A failure shows the server's message or the spec's own words.
  */
 export function WellbeingScore() {
-  const { topscoretext } = useAppSelector(selectSettings);
+  const { topscoretext, emailcheckin } = useAppSelector(selectSettings);
   const progress = useAppSelector(selectProgress);
+  const user = useAppSelector(selectUser);
   const loaded = progress.status === 'loaded' && progress.answered;
   const unanswered = progress.status === 'loaded' && !progress.answered;
   const value = Math.round(progress.average);
@@ -46,6 +68,7 @@ export function WellbeingScore() {
         </div>
       )}
       {unanswered && <p className="score__message">{progress.message}</p>}
+      {unanswered && <FirstCheckin user={user} emailcheckin={emailcheckin} />}
       {progress.status === 'failed' && (
         <p className="score__message score__message--failed" role="status">
           {progress.message}

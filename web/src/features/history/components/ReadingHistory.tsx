@@ -16,12 +16,13 @@ import '../history.css';
 
 function stateClass(day: StripDay): string {
   if (day.read) return 'week-strip__day--read';
+  if (day.pending) return 'week-strip__day--pending';
   return day.beforeStart ? 'week-strip__day--before' : 'week-strip__day--missed';
 }
 
 /**
  * The weekly strip of 7 days (today highlighted, days read green with a tick, others red with a cross, each
- * with its words for screen readers; days before the sign-up neutral), then Current Streak and Total read. Days are counted in the reader's time
+ * with its words for screen readers; days before the sign-up and today until read neutral), then Current Streak and Total read. Days are counted in the reader's time
  * zone (the user record's timeZone). `aside` sits next to the numbers (the levels widget).
  */
 export function ReadingHistory({ aside }: { aside?: ReactNode }) {
@@ -69,7 +70,7 @@ export function ReadingHistory({ aside }: { aside?: ReactNode }) {
               {day.isToday ? 'Today' : day.label}
             </span>
             <span className="week-strip__mark" aria-hidden="true">
-              {day.read ? '✓' : day.beforeStart ? '' : '✕'}
+              {day.read ? '✓' : day.beforeStart || day.pending ? '' : '✕'}
             </span>
             <span className="week-strip__date" aria-hidden="true">
               {day.dayOfMonth}

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
 import type { User } from '../../../shared/contracts';
-import { browserTimeZone } from '../../../shared/timeZone';
+import { browserTimeZone, reminderTimeHint } from '../../../shared/timeZone';
 import { Switch } from '../../ui/components/Switch';
 import { notificationTimeOptions } from '../notificationTimes';
 import {
@@ -91,7 +91,7 @@ export function ProfileForm({ user }: { user: User }) {
           ))}
         </select>
         <p id="profile-time-hint" className="hint">
-          {timeZone ? `In your time zone (${timeZone}).` : 'In your local time.'}
+          {reminderTimeHint(values.time, timeZone)}
         </p>
       </div>
       <Switch

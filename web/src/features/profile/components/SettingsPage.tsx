@@ -1,5 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useAppSelector } from '../../../app/hooks';
+import { DeleteAccountSection } from '../../account-deletion/components/DeleteAccountSection';
 import { selectUser } from '../../auth/selectors';
 import { NarrowLayout } from '../../layout/components/NarrowLayout';
 import { ProfileForm } from './ProfileForm';
@@ -15,6 +16,7 @@ export function SettingsPage() {
       </Link>
       <h1 className="page-title">Settings</h1>
       <ProfileForm user={user} />
+      <DeleteAccountSection />
     </NarrowLayout>
   );
 }

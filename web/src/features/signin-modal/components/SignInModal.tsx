@@ -1,5 +1,7 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { useClearProblemsOnStep } from '../../../shared/notify';
+import { browserTimeZone, reminderTimeHint } from '../../../shared/timeZone';
 import { CodeForm } from '../../auth/components/CodeForm';
 import { GoogleSignInButton } from '../../auth/components/GoogleSignInButton';
 import { emailProblem } from '../../auth/rules';
@@ -103,6 +105,7 @@ function ReminderStep() {
   const [time, setTime] = useState(user?.notiinfo.time || DEFAULT_NOTIFICATION_TIME);
   const [enableEmail, setEnableEmail] = useState(user?.enableEmail ?? true);
   const [picked, setPicked] = useState<string[]>(user?.topics ?? []);
+  const timeZone = useMemo(browserTimeZone, []);
 
   useEffect(() => {
     if (user) dispatch(profileFormOpened({ enableWA: user.enableWA, phone: user.phone ?? '' }));
@@ -117,13 +120,21 @@ function ReminderStep() {
     <form className="form" noValidate onSubmit={submit}>
       <div className="field">
         <label htmlFor="modal-time">Email notification time</label>
-        <select id="modal-time" value={time} onChange={(event) => setTime(event.target.value)}>
+        <select
+          id="modal-time"
+          value={time}
+          aria-describedby="modal-time-hint"
+          onChange={(event) => setTime(event.target.value)}
+        >
           {TIME_OPTIONS.map((option) => (
             <option key={option} value={option}>
               {option}
             </option>
           ))}
         </select>
+        <p id="modal-time-hint" className="hint">
+          {reminderTimeHint(time, timeZone)}
+        </p>
       </div>
       <Switch
         id="modal-email-on"
@@ -150,6 +161,7 @@ export function SignInModal() {
   const modal = useAppSelector(selectModal);
   const { authmodalheading, emailupdateheadline } = useAppSelector(selectSettings);
   const close = () => dispatch(signInModalClosed());
+  useClearProblemsOnStep(modal.show ? modal.step : 'closed');
 
   return (
     <ModalDialog open={modal.show} onClose={close} labelledBy="signin-modal-heading" className="signin-modal">

@@ -14,6 +14,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { type FormEvent, useState } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../../app/hooks';
 import { notifyError } from '../../../../shared/notify';
+import { AdminDeleteUser } from '../../../account-deletion/components/AdminDeleteUser';
 import { addUsers, updateUser } from '../../api';
 import { fetchText, saveFile } from '../../download';
 import { usersList } from '../../listDefinitions';
@@ -317,6 +318,16 @@ function EditUserDialog({
       />
       <TopicsSelect value={topics} onChange={setTopics} />
       <TypeSelect value={type} onChange={setType} />
+      {user.role !== 'admin' && (
+        <AdminDeleteUser
+          userId={user._id}
+          email={user.email}
+          onDeleted={() => {
+            onClose();
+            onSaved();
+          }}
+        />
+      )}
     </FormDialog>
   );
 }

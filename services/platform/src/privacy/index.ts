@@ -1,0 +1,10 @@
+export {
+  bindKeyring,
+  createKeyring,
+  type Keyring,
+  keyringOf,
+  openPersonalFields,
+  ownerOfSealed,
+  READER_KEYS,
+  sealPersonalFields,
+} from './keyring';
