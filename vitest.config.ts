@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 // One vitest project per test tier (docs/ARCHITECTURE.md, "Tests").
 // A file's tier is its suffix: *.unit.test.ts, *.int.test.ts, *.contract.test.ts, *.system.test.ts, *.dist.test.ts,
-// *.e2e.test.ts. The distributed tier starts every process of the container topology (scripts/topology) on the run's
-// real Kafka and Temporal: one topology per file, so its hooks get minutes.
+// *.e2e.test.ts. The distributed tier starts every process of the container topology (scripts/topology) on a real
+// Kafka and Temporal of its own, once, for all its scenarios (test/distributed/topology.dist.test.ts): its hooks get
+// minutes.
 const tier = (name: string, timeout: number) => ({
   extends: true as const,
   test: {

@@ -1,66 +1,37 @@
-// What the distributed scenarios share: the engines, one topology per file (scripts/topology), and a reader's and an
-// admin's calls through the gateway. Captured messages are read from the files of the process that sent them (the
-// container topology has no dev outbox route): auth's sign-in codes, billing's notices, the worker's reminders.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// What the distributed scenarios share: the engines, a reader's and an admin's calls through the gateway of the
+// topology (scripts/topology). Captured messages are read from the files of the process that sent them (the container
+// topology has no dev outbox route): auth's sign-in codes, billing's notices, the worker's reminders.
 import { join } from 'node:path';
 import { type OutboxMessage, openFileOutbox } from '@nudge/platform';
-import { jsonCall } from '@nudge/platform/testing';
-import { engine } from '@nudge/platform/testing/engines';
-import { startTopology, type Topology, type TopologyOptions } from '../../scripts/topology/launcher';
+import { jsonCall, until } from '@nudge/platform/testing';
+import { cannotInstall, isInstalled } from '../../scripts/engines/install';
+import type { Topology } from '../../scripts/topology/launcher';
 import type { ProcessName } from '../../scripts/topology/manifests';
 
-/** Kafka's and Temporal's addresses for this run, or why they cannot be had (the file then skips). */
-export async function sharedEngines(): Promise<{
-  kafkaBrokers: string[];
-  temporalAddress: string;
-  reason?: string;
-}> {
-  const [kafka, temporal] = await Promise.all([engine('kafka'), engine('temporal')]);
-  const none = { kafkaBrokers: [], temporalAddress: '' };
-  if (!kafka.available) return { ...none, reason: `Kafka: ${kafka.reason}` };
-  if (!temporal.available) return { ...none, reason: `Temporal: ${temporal.reason}` };
-  return {
-    kafkaBrokers: (kafka.env.KAFKA_BROKERS ?? '').split(','),
-    temporalAddress: temporal.env.TEMPORAL_ADDRESS ?? '',
-  };
-}
-
-export async function openTopology(
-  prefix: string,
-  opts: Omit<TopologyOptions, 'dir'>,
-): Promise<{ topology: Topology; remove(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  try {
-    const topology = await startTopology({ ...opts, dir });
-    return {
-      topology,
-      async remove() {
-        await topology.close();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  } catch (err) {
-    await rm(dir, { recursive: true, force: true });
-    throw err;
+/** Why Kafka and Temporal cannot run here, or undefined. Under CI=true a missing engine fails the file. */
+export async function missingEngines(): Promise<string | undefined> {
+  for (const name of ['kafka', 'temporal'] as const) {
+    const why = isInstalled(name) ? undefined : await cannotInstall(name);
+    if (why && process.env.CI === 'true') throw new Error(`${name} is required under CI=true: ${why}`);
+    if (why) return `${name}: ${why}`;
   }
+  return undefined;
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until check() is true; the bus delivers between processes asynchronously. */
-export async function eventually(
+/**
+ * Polls (every 100 ms) until check() is true; the bus delivers between processes asynchronously. A check that throws
+ * (a process restarting) counts as not yet; `what` may be a function, read when the wait fails.
+ */
+export const eventually = (
   check: () => Promise<boolean>,
   what: string | (() => string),
   ms = 30_000,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
-    await sleep(100);
-  }
-}
+): Promise<void> =>
+  until(() => check().catch(() => false), 'condition', ms, 100).catch(() => {
+    throw new Error(`timed out after ${ms} ms waiting for ${typeof what === 'string' ? what : what()}`);
+  });
 
 /** The messages a process captured (newest first). */
 export async function captured(topology: Topology, name: ProcessName): Promise<OutboxMessage[]> {

@@ -263,9 +263,6 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
     expect: '403 403 403 403 403 403 403 403',
   },
   'POST /api/payment/verification': { expect: '400 400 400 400 400 400 400 400' },
-  'GET /api/admin/suppressions': { expect: '401 403 403 200 401 401 401 401' },
-  // An admin's empty lift names no address: a 400.
-  'POST /api/admin/suppressions/lift': { expect: '401 403 403 400 401 401 401 401' },
   // Off until configured (the standalone process configures no mail provider): a clear 404 to everyone.
   'POST /api/webhooks/ses': { expect: '404 404 404 404 404 404 404 404' },
   'POST /api/webhooks/sendgrid': { expect: '404 404 404 404 404 404 404 404' },

@@ -29,22 +29,6 @@ export const ErasureEvents = {
 export type ReaderErasedData = z.infer<(typeof ErasureEvents)['ReaderErased']['data']>;
 
 /**
- * A data request as the admin's data-requests view lists it (auth's `data_requests` collection): a deletion is
- * recorded from its auth.ReaderErased event, requested and completed at once (the rest of it follows durably).
- */
-export const DataRequestRecord = z.object({
-  _id: z.string(),
-  kind: z.enum(['deletion']),
-  userId: z.string(),
-  /** Who asked: the reader from their settings, or an admin (adminId). */
-  by: z.enum(['self', 'admin']),
-  adminId: z.string().nullable(),
-  requestedAt: z.string(),
-  completedAt: z.string(),
-});
-export type DataRequestRecord = z.infer<typeof DataRequestRecord>;
-
-/**
  * The personal fields of each event type and the field naming the reader whose key seals them. Only these fields are
  * sealed; every other field stays readable after an erasure (ids, amounts, dates, choices).
  */

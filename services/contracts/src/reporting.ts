@@ -73,7 +73,7 @@ export const EventLogsResponse = z.object({
 
 // ── reports (admin.md §3, §5) ─────────────────────────────────────────────────────────────────────────────
 
-export const REPORT_USERS_MAX = 10_000;
+export const REPORT_USERS_MAX = 100_000;
 export const REPORT_LOGO_MAX = 3_000_000;
 
 /** A list of user ids, as a list or as comma-separated text: trimmed, blanks dropped, duplicates removed. */

@@ -594,8 +594,8 @@ const SCHEMAS: RouteSchemas = {
 
 /** An admin post or promotion carries one image of up to 5 MB as base64 in JSON: about 6.7 MB. */
 const IMAGE_BODY = 8 * 1024 * 1024;
-/** A report carries its logo (a data URL of up to 3,000,000 characters) and up to 10,000 user ids. */
-const REPORT_BODY = 4 * 1024 * 1024;
+/** A report carries its logo (a data URL of up to 3,000,000 characters) and up to 100,000 user ids (about 2.7 MB). */
+const REPORT_BODY = 8 * 1024 * 1024;
 
 /** The admin routes whose bodies may be larger than BODY_LIMIT (RouteContract.largeBody), keyed as SCHEMAS. */
 const LARGE_BODIES: Record<string, number> = {

@@ -1,5 +1,8 @@
+import { AuthEvents } from '@nudge/contracts';
+import { newId } from '@nudge/platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startReporting, type TestUser } from './harness';
+import { type Envelope, toEventRow } from '../src/domain/rows';
+import { type Harness, registeredData, startReporting, type TestUser } from './harness';
 
 const LOGO_URL = 'https://cdn.example.com/logo.png';
 const LOGO_DATA = 'data:image/png;base64,iVBORw0KGgo=';
@@ -159,4 +162,39 @@ describe('report viewer access', () => {
       expect(far.body.message).toMatch(/page must be between 1 and/);
     }
   });
+});
+
+describe('a report of 40,000 monitored users', () => {
+  it('is created, checked against the registered users and read: the ids go to ClickHouse in statements a server takes', async () => {
+    // 40,000 readers registered through auth's events, in one batch as the bus ingester writes them.
+    const ids = Array.from({ length: 40_000 }, () => newId());
+    await h.service.writer.write(
+      ids.map((id) =>
+        toEventRow(
+          h.event(
+            AuthEvents.UserRegistered,
+            registeredData(id, `${id}@example.com`),
+            '2026-11-02T10:00:00.000Z',
+            `user-${id}`,
+          ) as Envelope,
+        ),
+      ),
+      'bus',
+    );
+    const added = await add({ name: 'Everyone', logo: LOGO_URL, monitoredUsers: ids });
+    expect(added.status, JSON.stringify(added.body).slice(0, 300)).toBe(200);
+    expect(added.body.report.monitoredUsers).toHaveLength(40_000);
+    // One unknown id among them is still named.
+    const refused = await add({ name: 'Nearly', logo: LOGO_URL, monitoredUsers: [...ids, 'nobody'] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(/Unknown user id: nobody/);
+
+    const data = await h.post(
+      `/api/report/data?id=${added.body.report._id}&view=monthly&page=1`,
+      {},
+      admin.token,
+    );
+    expect(data.status, JSON.stringify(data.body).slice(0, 300)).toBe(200);
+    expect(data.body.data[0]).toMatchObject({ uniquePeopleCount: 40_000 });
+  }, 120_000);
 });

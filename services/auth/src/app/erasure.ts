@@ -1,4 +1,4 @@
-import { type DataRequestRecord, ErasureEvents, eventData } from '@nudge/contracts';
+import { type DataRequest, dataRequestDueAt, ErasureEvents, eventData } from '@nudge/contracts';
 import {
   type DevOutbox,
   type DocumentStore,
@@ -83,29 +83,31 @@ export function createErasureProjection(store: DocumentStore, keyring: Keyring):
     async apply(event: EventEnvelope) {
       if (event.type !== ErasureEvents.ReaderErased.type) return;
       const { userId, by, adminId, at } = eventData(ErasureEvents.ReaderErased, event);
-      // The data request, for the admin's view of requests and the one-month rule.
-      const record: DataRequestRecord = {
+      // The data request, in the register the admin's view lists (the one-month rule): asked and answered at once.
+      // It holds no address, and the reader's earlier requests (exports) lose theirs.
+      const record: DataRequest = {
         _id: `deletion-${userId}`,
         kind: 'deletion',
+        channel: by === 'self' ? 'self-serve' : 'admin',
         userId,
-        by,
-        adminId,
-        requestedAt: at,
-        completedAt: at,
+        email: '',
+        receivedAt: at,
+        dueAt: dataRequestDueAt(new Date(at)).toISOString(),
+        answeredAt: at,
+        note: adminId ? `deleted by admin ${adminId}` : '',
       };
+      await requests.updateMany({ userId }, { $set: { email: '' } });
       await requests.replaceOne({ _id: record._id }, record, { upsert: true });
       await claims.deleteMany({ userId });
       await keyring.forget(userId);
       // After this commit's other projections (the reader's document) are written.
       setTimeout(() => void store.scrub?.().catch(() => undefined), 50).unref();
     },
-    async reset() {
-      await requests.drop();
-    },
+    // The register is not this projection's alone (exports and requests received by e-mail are written there
+    // too): a rebuild writes each deletion's record again under its own id and drops nothing.
+    async reset() {},
   };
 }
 
-/** The data requests recorded so far (deletions; see contracts' DataRequestRecord). */
-export const dataRequestsCollection = (store: DocumentStore) =>
-  store.collection<DataRequestRecord>(DATA_REQUESTS);
-export const DATA_REQUESTS = 'data_requests';
+/** The register of data requests (./data-requests), which deletions are recorded in. */
+const dataRequestsCollection = (store: DocumentStore) => store.collection<DataRequest>('data_requests');

@@ -97,6 +97,11 @@ export function createUserKeys(keys: Collection<UserKeyDoc>) {
       if (fresh.length) await keys.insertMany(fresh);
     },
 
+    /** A deleted user's keys go (they hold words of the address and names). */
+    async remove(userId: string) {
+      await keys.deleteMany({ u: userId });
+    },
+
     /**
      * The users matching every given search, or undefined when none is given: `email`, a text one of the e-mail's
      * texts begins with; `q`, words each beginning an e-mail or name text; `topic`, a topic followed.

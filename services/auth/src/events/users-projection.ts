@@ -59,6 +59,7 @@ export function createUsersProjection(store: DocumentStore): Projection & {
         // Erased: the reader's document goes (secure deletion zeroes its bytes in the store).
         if (current) await users.deleteOne({ _id: current._id });
         if (current) await pruneZone(current.timeZone);
+        await keys.remove(event.stream.slice(5));
         return;
       }
       await users.replaceOne({ _id: next._id }, next as UserDoc, { upsert: true });

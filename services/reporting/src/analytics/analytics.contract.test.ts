@@ -14,6 +14,7 @@ import { writeEvents } from '../events/ingest';
 import { openChdbStore } from './chdb';
 import { openClickHouseStore } from './clickhouse';
 import { MIGRATIONS, migrate } from './migrations';
+import { forIdChunks, IDS_PER_STATEMENT } from './params';
 import type { AnalyticsStore } from './types';
 
 const row = (def: { type: string; data: z.ZodType }, data: unknown, at: string, id = newId()) =>
@@ -139,6 +140,19 @@ function describeAnalyticsContract(
         { s: tricky, a: ['a', "b'c"], d: '2026-11-01' },
       );
       expect(r).toEqual({ s: tricky, n: 2, d: '2026-11-01' });
+    });
+
+    it("refuses parameters past a server's URL bound, and takes a long id list in chunks", async () => {
+      const ids = Array.from({ length: 40_000 }, () => newId());
+      await expect(
+        store.query('SELECT count() AS n FROM (SELECT arrayJoin({ids:Array(String)}))', { ids }),
+      ).rejects.toThrow(/exceed the 1048576 a ClickHouse server reads from a URL/);
+      const counts = await forIdChunks(ids, (chunk) =>
+        store.query<{ n: number }>('SELECT count() AS n FROM (SELECT arrayJoin({ids:Array(String)}))', {
+          ids: chunk,
+        }),
+      );
+      expect(counts.map((r) => Number(r.n))).toEqual(Array(8).fill(IDS_PER_STATEMENT));
     });
 
     it('streams a result in chunks', async () => {

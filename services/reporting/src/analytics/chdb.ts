@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppError, unavailable } from '@nudge/platform';
 import { checkTable, parseRows } from './chdb-engine';
 import type { ChildMessage, ParentMessage } from './chdb-protocol';
+import { checkParams } from './params';
 import type { AnalyticsStore, QueryParams } from './types';
 
 /**
@@ -189,8 +190,9 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
   const stopped = (err: unknown) => err instanceof AppError && err.code === 'unavailable';
 
   /** One statement; a read (retry) is asked again, once, of the next process when the engine stopped under it. */
-  const run = (sql: string, params: QueryParams = {}, retry = false): Promise<string> =>
-    busy(async () => {
+  const run = (sql: string, params: QueryParams = {}, retry = false): Promise<string> => {
+    checkParams(params);
+    return busy(async () => {
       try {
         return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
       } catch (err) {
@@ -198,6 +200,7 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
         return textOf(await ask(await ensure(), { op: 'run', id: nextId++, sql, params }));
       }
     });
+  };
 
   const insertLines = async (table: string, text: string) => {
     checkTable(table);
@@ -218,6 +221,7 @@ export async function openChdbStore(dir: string, opts: ChdbStoreOptions = {}): P
       return parseRows<T>(await run(sql, params, true));
     },
     async *stream<T>(sql: string, params: QueryParams = {}) {
+      checkParams(params);
       // Counted as one call from its start to its end (the idle stop waits for the reader between chunks).
       let ended: () => void = () => undefined;
       void busy(() => new Promise<void>((resolve) => (ended = resolve)));

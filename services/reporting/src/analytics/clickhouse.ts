@@ -1,4 +1,5 @@
 import { createClient } from '@clickhouse/client';
+import { checkParams } from './params';
 import type { AnalyticsStore, QueryParams } from './types';
 
 export interface ClickHouseOptions {
@@ -34,13 +35,16 @@ export async function openClickHouseStore(opts: ClickHouseOptions): Promise<Anal
   return {
     kind: 'clickhouse',
     async exec(sql: string, params?: QueryParams) {
+      checkParams(params);
       await client.command({ query: sql, query_params: params ?? {} });
     },
     async query<T>(sql: string, params?: QueryParams) {
+      checkParams(params);
       const result = await client.query({ query: sql, query_params: params ?? {}, format: 'JSONEachRow' });
       return result.json<T>();
     },
     async *stream<T>(sql: string, params?: QueryParams) {
+      checkParams(params);
       const result = await client.query({ query: sql, query_params: params ?? {}, format: 'JSONEachRow' });
       for await (const rows of result.stream<T>()) yield rows.map((row) => row.json<T>());
     },

@@ -1,5 +1,5 @@
 import type { EmailStatsResponse } from '@nudge/contracts';
-import type { AnalyticsStore } from '../analytics';
+import { type AnalyticsStore, forIdChunks } from '../analytics';
 import { percent } from '../domain/periods';
 
 const SENT = 'engagement.ReminderSent.v1';
@@ -19,18 +19,20 @@ export function createEmailStats(deps: { analytics: AnalyticsStore }) {
   const templates = async (ids: string[]) => {
     const out: EmailStatsResponse['templates'] = {};
     if (ids.length === 0) return out;
-    const rows = await analytics.query<{
-      template_id: string;
-      subject_id: string;
-      sent: number;
-      opened: number;
-    }>(
-      `SELECT template_id, subject_id,
+    const rows = await forIdChunks(ids, (chunk) =>
+      analytics.query<{
+        template_id: string;
+        subject_id: string;
+        sent: number;
+        opened: number;
+      }>(
+        `SELECT template_id, subject_id,
          uniqExactIf(send_id, type = {sent:String}) AS sent, uniqExactIf(send_id, type = {opened:String}) AS opened
        FROM events
        WHERE type IN ({sent:String}, {opened:String}) AND channel = 'email' AND template_id IN {ids:Array(String)}
        GROUP BY template_id, subject_id`,
-      { ids, sent: SENT, opened: OPENED },
+        { ids: chunk, sent: SENT, opened: OPENED },
+      ),
     );
     for (const r of rows) {
       const t = out[r.template_id] ?? { emails_sent: 0, emails_open: 0, email_open_rate: 0, subjects: {} };
@@ -53,14 +55,15 @@ export function createEmailStats(deps: { analytics: AnalyticsStore }) {
   const users = async (ids: string[]) => {
     const out: EmailStatsResponse['users'] = {};
     if (ids.length === 0) return out;
-    const rows = await analytics.query<{
-      user_id: string;
-      sent: number;
-      opened: number;
-      last_open: string;
-      last_login: string;
-    }>(
-      `SELECT user_id,
+    const rows = await forIdChunks(ids, (chunk) =>
+      analytics.query<{
+        user_id: string;
+        sent: number;
+        opened: number;
+        last_open: string;
+        last_login: string;
+      }>(
+        `SELECT user_id,
          uniqExactIf(send_id, type = {sent:String} AND channel = 'email') AS sent,
          uniqExactIf(send_id, type = {opened:String} AND channel = 'email') AS opened,
          toString(maxIf(occurred_at, type = {opened:String} AND channel = 'email')) AS last_open,
@@ -68,7 +71,8 @@ export function createEmailStats(deps: { analytics: AnalyticsStore }) {
        FROM events
        WHERE type IN ({sent:String}, {opened:String}, {signedIn:String}) AND user_id IN {ids:Array(String)}
        GROUP BY user_id`,
-      { ids, sent: SENT, opened: OPENED, signedIn: SIGNED_IN },
+        { ids: chunk, sent: SENT, opened: OPENED, signedIn: SIGNED_IN },
+      ),
     );
     for (const r of rows) {
       const sent = Number(r.sent);

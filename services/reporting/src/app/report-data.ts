@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ReportPeriodRow } from '@nudge/contracts';
 import { badRequest } from '@nudge/platform';
-import type { AnalyticsStore } from '../analytics';
+import { type AnalyticsStore, forIdChunks } from '../analytics';
 import {
   chDate,
   type Period,
@@ -71,10 +71,13 @@ export function createReportData(deps: { analytics: AnalyticsStore; clock: () =>
         );
         if (Number(row?.n ?? 0) > 0) return;
         // Members first: from here on the views copy every new insert for the set, so the copies below miss nothing.
-        await analytics.exec(
-          'INSERT INTO report_members SELECT {set:String}, cityHash64(arrayJoin({ids:Array(String)}))',
-          { set, ids },
-        );
+        await forIdChunks(ids, async (chunk) => {
+          await analytics.exec(
+            'INSERT INTO report_members SELECT {set:String}, cityHash64(arrayJoin({ids:Array(String)}))',
+            { set, ids: chunk },
+          );
+          return [];
+        });
         await analytics.exec(
           `INSERT INTO report_set_months SELECT {set:String}, month, user_key, active, sent, answered
            FROM report_user_months WHERE ${MONITORED}`,

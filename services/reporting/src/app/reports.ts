@@ -8,7 +8,7 @@ import {
   newId,
   type ServiceEventStore,
 } from '@nudge/platform';
-import type { AnalyticsStore } from '../analytics';
+import { type AnalyticsStore, forIdChunks } from '../analytics';
 import {
   REPORT_NOT_FOUND,
   type ReportCommand,
@@ -63,9 +63,11 @@ export function createReports(deps: {
     if (ids.length === 0) return;
     const known = new Set(
       (
-        await deps.analytics.query<{ user_id: string }>(
-          'SELECT DISTINCT user_id FROM users WHERE user_id IN {ids:Array(String)}',
-          { ids },
+        await forIdChunks(ids, (chunk) =>
+          deps.analytics.query<{ user_id: string }>(
+            'SELECT DISTINCT user_id FROM users WHERE user_id IN {ids:Array(String)}',
+            { ids: chunk },
+          ),
         )
       ).map((r) => r.user_id),
     );
