@@ -148,6 +148,8 @@ export async function startTopology(opts: TopologyOptions): Promise<Topology> {
         : { SERVICE_PORT: String(ports[name].http) }),
       METRICS_PORT: String(ports[name].metrics),
       DATA_DIR: dataDir(name),
+      // One key store for the deployment, as the MongoDB of containers is: what auth seals, billing must open.
+      READER_KEYS_DIR: join(opts.dir, 'reader-keys'),
       // The substitution variables, for every process (the manifests' own reach only some of them).
       NODE_ENV: config.NODE_ENV as string,
       DISTRIBUTED_TEST: config.DISTRIBUTED_TEST as string,

@@ -610,7 +610,10 @@ describe.runIf(!unavailable)('admin screens, in Chromium', () => {
       page.getByRole('button', { name: 'Download CSV' }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('report_data.csv');
-    const csv = (await readFile(await download.path(), 'utf8')).trimEnd().split('\r\n');
+    const file = await readFile(await download.path(), 'utf8');
+    // With the UTF-8 byte order mark, so a spreadsheet reads accents.
+    expect(file.startsWith('\uFEFF')).toBe(true);
+    const csv = file.slice(1).trimEnd().split('\r\n');
     const head = csv[0]?.split(',') ?? [];
     expect(head.slice(0, 8)).toEqual([
       'Year',

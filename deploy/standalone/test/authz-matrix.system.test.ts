@@ -307,6 +307,23 @@ const MATRIX: Record<string, { req?: Build; expect: string }> = {
     req: () => ({ path: '/api/eventlogs/alllogs', body: {} }),
     expect: '401 403 403 200 401 401 401 401',
   },
+  'POST /api/user/export': { expect: '401 200 200 200 401 401 401 401' },
+  'GET /api/datarequests': {
+    req: () => ({ path: '/api/datarequests?page=1&limit=5' }),
+    expect: '401 403 403 200 401 401 401 401',
+  },
+  'POST /api/datarequests': {
+    req: () => ({
+      path: '/api/datarequests',
+      body: { email: `asked-${++emails}@example.com`, kind: 'export', receivedAt: '2026-11-20' },
+    }),
+    expect: '401 403 403 200 401 401 401 401',
+  },
+  // No such request in this world: the admin is told so (404), the others never reach the question.
+  'POST /api/datarequests/:id/answered': {
+    req: () => ({ path: `/api/datarequests/${id24}/answered`, body: {} }),
+    expect: '401 403 403 404 401 401 401 401',
+  },
   'GET /api/admin/suppressions': {
     req: () => ({ path: '/api/admin/suppressions?page=1&limit=5' }),
     expect: '401 403 403 200 401 401 401 401',

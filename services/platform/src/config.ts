@@ -74,6 +74,13 @@ export const configSchema = z.object({
     .min(1)
     .default('./data')
     .describe('Where embedded adapters keep their files, keys and secrets.'),
+  READER_KEYS_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Embedded stores only: the folder of the readers' keys (personal fields are sealed with them), shared by every process of one deployment. Default DATA_DIR/reader-keys.",
+    ),
   PUBLIC_URL: url
     .default('http://localhost:8080')
     .describe(

@@ -95,19 +95,22 @@ export async function openServiceRuntime(opts: {
 const keyrings = new Map<string, Promise<Keyring>>();
 
 /**
- * The deployment's keyring (crypto-shredding of personal fields): one key store, `DATA_DIR/reader-keys` embedded or
- * the `<prefix>_reader_keys` database, opened once per process and location and shared by the services of the process.
+ * The deployment's keyring (crypto-shredding of personal fields): one key store for every process of a deployment,
+ * `READER_KEYS_DIR` (default `DATA_DIR/reader-keys`) embedded or the `<prefix>_reader_keys` database, opened once per
+ * process and location and shared by the services of the process. A process with a key store of its own could not
+ * open what another sealed (the bus carries the sealed form).
  */
 export function keyringFor(config: Config): Promise<Keyring> {
+  const dir = config.READER_KEYS_DIR ?? join(config.DATA_DIR, 'reader-keys');
   const where =
     config.DOCUMENT_STORE === 'embedded'
-      ? join(config.DATA_DIR, 'reader-keys')
+      ? dir
       : `${config.MONGODB_URL}/${config.MONGODB_DB_PREFIX}_reader_keys`;
   let keyring = keyrings.get(where);
   if (!keyring) {
     keyring = createDocumentStore({
       kind: config.DOCUMENT_STORE,
-      dir: join(config.DATA_DIR, 'reader-keys'),
+      dir,
       ...(config.MONGODB_URL ? { mongoUrl: config.MONGODB_URL } : {}),
       dbName: `${config.MONGODB_DB_PREFIX}_reader_keys`,
     }).then((store) => createKeyring(store));

@@ -38,14 +38,6 @@ export const SETTINGS_GROUPS: Array<{ title: string; fields: SettingsField[] }> 
     ],
   },
   {
-    // Our settings: the Terms and Privacy page (/terms), linked from the sign-in screen and every e-mail.
-    title: 'Terms and Privacy',
-    fields: [
-      { key: 'termstext', label: 'Terms Text', kind: 'long' },
-      { key: 'privacytext', label: 'Privacy Text', kind: 'long' },
-    ],
-  },
-  {
     title: 'Color',
     fields: (
       [
@@ -110,6 +102,14 @@ export const SETTINGS_GROUPS: Array<{ title: string; fields: SettingsField[] }> 
       .map(([key, label]): SettingsField => ({ key, label, kind: 'flag' }))
       // Our setting: how long reporting keeps the web's analytics events (page visits, clicks).
       .concat({ key: 'webeventretentiondays', label: 'Web Event Retention (days)', kind: 'days' }),
+  },
+  {
+    // Our settings, after the contract's groups: the Terms and Privacy page (/terms), linked from the sign-in screen and every e-mail.
+    title: 'Terms and Privacy',
+    fields: [
+      { key: 'termstext', label: 'Terms Text', kind: 'long' },
+      { key: 'privacytext', label: 'Privacy Text', kind: 'long' },
+    ],
   },
 ];
 

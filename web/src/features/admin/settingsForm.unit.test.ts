@@ -3,7 +3,7 @@ import { changedSettings, pickerValue, SETTINGS_GROUPS } from './settingsForm';
 import type { ServerSiteSettings } from './types';
 
 describe('site settings form', () => {
-  it('has the groups of admin.md §2 in order', () => {
+  it('has the groups of admin.md §2 in order, then the Terms and Privacy texts', () => {
     expect(SETTINGS_GROUPS.map((g) => g.title)).toEqual([
       'Text',
       'Content',
@@ -13,6 +13,7 @@ describe('site settings form', () => {
       'Url',
       'ID Credentials',
       'Other',
+      'Terms and Privacy',
     ]);
   });
 

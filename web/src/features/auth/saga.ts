@@ -5,7 +5,7 @@ import { appStarted } from '../../app/actions';
 import { navigateTo, redirectBrowser } from '../../app/navigation';
 import type { IsAuthResponse, SessionResponse } from '../../shared/contracts';
 import { ApiError, errorMessage, isOutage } from '../../shared/http';
-import { notifyError, notifySuccess } from '../../shared/notify';
+import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify';
 import {
   clearReturnUrl,
   clearToken,
@@ -80,10 +80,11 @@ function* checkCode(otp: string): SagaIterator {
     const destination = afterVerifyDestination(session.user);
     if (destination) yield call(navigateTo, destination);
   } catch (error) {
-    // One message per event: the refusal (reader.md §8's words) or the outage shows next to the code field, which
-    // is cleared for the next try; no toast repeats it.
+    // A refusal is the contract's warning toast (reader.md §9) with the same words next to the code field, which is
+    // cleared for the next try; an outage shows at the field only.
     const refused = error instanceof ApiError && !isOutage(error);
     const message = refused ? error.message || INVALID_CODE : errorMessage(error);
+    if (refused) yield call(notifyWarning, message);
     yield put(codeRejected(message));
   }
 }

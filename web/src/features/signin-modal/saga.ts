@@ -3,7 +3,7 @@ import type { SagaIterator } from 'redux-saga';
 import { all, call, put, select, takeLatest } from 'redux-saga/effects';
 import type { SessionResponse, User } from '../../shared/contracts';
 import { ApiError, errorMessage, isOutage } from '../../shared/http';
-import { notifyError, notifySuccess } from '../../shared/notify';
+import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify';
 import { storeToken } from '../../shared/storage';
 import { browserTimeZone } from '../../shared/timeZone';
 import { requestSignInCode, verifySignInCode } from '../auth/api';
@@ -55,10 +55,11 @@ function* checkCode(action: PayloadAction<string>): SagaIterator {
     yield put(modalVerified(session.user.verified));
     yield put(signInModalFinished(modal.reason));
   } catch (error) {
-    // One message per event: the refusal (reader.md §8's words) or the outage shows next to the code field, which
-    // is cleared for the next try; no toast repeats it.
+    // A refusal is the contract's warning toast (reader.md §9) with the same words next to the code field, which is
+    // cleared for the next try; an outage shows at the field only.
     const refused = error instanceof ApiError && !isOutage(error);
     const message = refused ? error.message || INVALID_CODE : errorMessage(error);
+    if (refused) yield call(notifyWarning, message);
     yield put(modalCodeRejected({ message, clear: true }));
   }
 }
