@@ -336,13 +336,14 @@ describe.skipIf(skip)('the distributed topology under faults', () => {
     const readers = await Promise.all([1, 2, 3, 4, 5, 6].map((n) => signIn(`kafka-${n}@example.com`)));
     await once200('POST', `/api/template/${post}`, {}, readers[0]?.token);
 
-    // Traffic all along: a read of the post every 100 ms; each reader likes it and comments during the outage.
+    // Traffic all along: a read of the post every 250 ms (below the gateway's per-client rate limit, which would
+    // answer 429 to a faster reader over a slow restart); each reader likes it and comments during the outage.
     const reads: number[] = [];
     let reading = true;
     const reader = (async () => {
       while (reading) {
         reads.push((await call('POST', `/api/template/${post}`, {}, readers[0]?.token)).status);
-        await sleep(100);
+        await sleep(250);
       }
     })();
     await sleep(1_000);
@@ -371,7 +372,7 @@ describe.skipIf(skip)('the distributed topology under faults', () => {
       writes.every((s) => s === 200),
       `writes answered ${writes}`,
     ).toBe(true);
-    expect(reads.length).toBeGreaterThan(100);
+    expect(reads.length).toBeGreaterThan(40);
     expect(
       reads.every((s) => s === 200),
       `reads answered ${[...new Set(reads)]}`,
